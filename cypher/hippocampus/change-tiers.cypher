@@ -1,0 +1,21 @@
+// Tier changes asked for by Salience (TierPromoted / TierDemoted), already
+// checked against the tier rules. A change whose `from` no longer holds is
+// skipped (the memory moved meanwhile). Each change records TierChanged.
+// params: $changes, $now, $commandId, $correlationId
+// returns: id, tier
+UNWIND $changes AS change
+MATCH (m:Memory {id: change.id})
+WHERE m.tier = change.from
+MERGE (e:Event {id: change.eventId})
+  ON CREATE SET
+    e.type = 'TierChanged',
+    e.store = m.store,
+    e.at = datetime({epochMillis: $now}),
+    e.memoryId = m.id,
+    e.causationId = $commandId,
+    e.correlationId = $correlationId,
+    e.payload = change.payload,
+    m.tier = change.to,
+    m.tierChangedAt = datetime({epochMillis: $now})
+MERGE (e)-[:ABOUT]->(m)
+RETURN m.id AS id, m.tier AS tier

@@ -1,0 +1,34 @@
+// The mind's own tier change, with its reason kept in the history. Records
+// MemoryReclassified, and TierChanged when the tier really moves.
+// params: $id, $from, $tier, $metadata, $now, $eventId, $tierEventId, $payload, $commandId, $correlationId, $sessionId
+// returns: memory
+MATCH (m:Memory {id: $id})
+WHERE m.tier = $from
+MERGE (e:Event {id: $eventId})
+  ON CREATE SET
+    e.type = 'MemoryReclassified',
+    e.store = m.store,
+    e.at = datetime({epochMillis: $now}),
+    e.memoryId = m.id,
+    e.sessionId = $sessionId,
+    e.causationId = $commandId,
+    e.correlationId = $correlationId,
+    e.payload = $payload,
+    m.tier = $tier,
+    m.metadata = coalesce($metadata, m.metadata),
+    m.tierChangedAt = CASE WHEN $from <> $tier THEN datetime({epochMillis: $now}) ELSE m.tierChangedAt END
+MERGE (e)-[:ABOUT]->(m)
+FOREACH (_ IN CASE WHEN $from <> $tier THEN [1] ELSE [] END |
+  MERGE (t:Event {id: $tierEventId})
+    ON CREATE SET
+      t.type = 'TierChanged',
+      t.store = m.store,
+      t.at = datetime({epochMillis: $now}),
+      t.memoryId = m.id,
+      t.sessionId = $sessionId,
+      t.causationId = $commandId,
+      t.correlationId = $correlationId,
+      t.payload = $payload
+  MERGE (t)-[:ABOUT]->(m)
+)
+RETURN m {.*, embedding: null} AS memory

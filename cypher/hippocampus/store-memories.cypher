@@ -1,0 +1,38 @@
+// Stores a batch of memories with their MemoryStored events, in one transaction.
+// A memory whose id exists already is left untouched (a retried store is a no-op)
+// and comes back with created = false. The event is MERGEd on its id, so a
+// replayed transaction records nothing twice.
+// params: $memories, $now, $commandId, $correlationId
+// returns: memory, created
+UNWIND $memories AS input
+MERGE (m:Memory {id: input.id})
+  ON CREATE SET
+    m.store = input.store,
+    m.content = input.content,
+    m.tier = input.tier,
+    m.claimed = false,
+    m.tags = input.tags,
+    m.people = input.people,
+    m.emotions = input.emotions,
+    m.metadata = input.metadata,
+    m.sessionId = input.sessionId,
+    m.embedding = input.embedding,
+    m.occurredAt = datetime({epochMillis: input.occurredAt}),
+    m.createdAt = datetime({epochMillis: $now}),
+    m.accessCount = 0,
+    m.storedBy = $commandId
+WITH m, input, m.storedBy = $commandId AS created
+FOREACH (_ IN CASE WHEN created THEN [1] ELSE [] END |
+  MERGE (e:Event {id: input.eventId})
+    ON CREATE SET
+      e.type = 'MemoryStored',
+      e.store = input.store,
+      e.at = datetime({epochMillis: $now}),
+      e.memoryId = m.id,
+      e.sessionId = input.sessionId,
+      e.causationId = $commandId,
+      e.correlationId = $correlationId,
+      e.payload = input.eventPayload
+  MERGE (e)-[:ABOUT]->(m)
+)
+RETURN m {.*, embedding: null} AS memory, created

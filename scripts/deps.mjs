@@ -1,0 +1,18 @@
+// Installs the npm dependencies when they are missing or older than the lock file.
+import { existsSync, statSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { projectRoot } from './services/common.mjs';
+
+export function ensureDependencies(log = (m) => process.stderr.write(`${m}\n`)) {
+  const lock = path.join(projectRoot, 'package-lock.json');
+  const installed = path.join(projectRoot, 'node_modules', '.package-lock.json');
+  if (existsSync(installed) && statSync(installed).mtimeMs >= statSync(lock).mtimeMs) return false;
+  log('installing npm dependencies (npm ci)…');
+  const result = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: projectRoot, stdio: 'inherit' });
+  if (result.status !== 0) {
+    process.stderr.write('error: npm ci failed\nfix: check the network to the npm registry and run `npm ci` by hand to see why\n');
+    process.exit(1);
+  }
+  return true;
+}

@@ -1,0 +1,116 @@
+#!/usr/bin/env node
+// node scripts/services/cli.mjs up|down|status [--json] [--quiet]
+//
+//   up      ensure Neo4j and Redis run (in parallel); installs/downloads what is missing
+//   down    stop both (only the processes named by our pid files)
+//   status  print the state of each
+//
+// NEO4J_URI / REDIS_URL set → that server is external and is neither started nor stopped.
+// Progress goes to stderr; the result lines (or JSON with --json) go to stdout.
+// On failure: `error: <cause>` and `fix: <hint>` lines, the log tail, exit code 1.
+
+import { ServiceError } from './common.mjs';
+import { ensureNeo4j, neo4jStatus, stopNeo4j } from './neo4j.mjs';
+import { ensureRedis, redisStatus, stopRedis } from './redis.mjs';
+
+const USAGE = 'usage: node scripts/services/cli.mjs up|down|status [--json] [--quiet]';
+
+const args = process.argv.slice(2);
+const json = args.includes('--json');
+const quiet = args.includes('--quiet');
+const command = args.find((a) => !a.startsWith('-'));
+
+const log = quiet ? () => {} : (m) => process.stderr.write(`${m}\n`);
+const out = (m) => process.stdout.write(`${m}\n`);
+
+function reportError(err) {
+  if (err instanceof ServiceError) {
+    process.stderr.write(`error: ${err.service ? `${err.service}: ` : ''}${err.message}\n`);
+    if (err.hint) process.stderr.write(`fix: ${err.hint}\n`);
+    if (err.logTail?.length) {
+      process.stderr.write(`--- last ${err.logTail.length} log lines${err.logFile ? ` of ${err.logFile}` : ''} ---\n`);
+      for (const l of err.logTail) process.stderr.write(`  ${l}\n`);
+    }
+  } else {
+    process.stderr.write(`${err?.stack ?? err}\n`);
+    process.stderr.write(`error: ${err?.message ?? err}\n`);
+    process.stderr.write('fix: unexpected failure in scripts/services (see the stack above)\n');
+  }
+}
+
+function redact(url) {
+  return String(url).replace(/\/\/([^@/]*):([^@/]*)@/, '//$1:***@');
+}
+
+function how(r) {
+  return r.external ? 'external' : r.started ? 'started' : 'reused';
+}
+
+async function up() {
+  const t0 = Date.now();
+  const [neo, red] = await Promise.allSettled([ensureNeo4j({ log }), ensureRedis({ log })]);
+  const secs = ((Date.now() - t0) / 1000).toFixed(1);
+  const failed = [neo, red].filter((r) => r.status === 'rejected');
+  if (json) {
+    out(
+      JSON.stringify({
+        ok: failed.length === 0,
+        seconds: Number(secs),
+        neo4j: neo.status === 'fulfilled' ? neo.value : { error: neo.reason?.message },
+        redis: red.status === 'fulfilled' ? red.value : { error: red.reason?.message },
+      }),
+    );
+  } else {
+    if (neo.status === 'fulfilled') {
+      const v = neo.value;
+      out(`neo4j  ${how(v).padEnd(8)} ${v.uri}${v.browserUrl ? `  browser ${v.browserUrl}` : ''}${v.pid ? `  (pid ${v.pid})` : ''}`);
+    }
+    if (red.status === 'fulfilled') {
+      const v = red.value;
+      out(`redis  ${how(v).padEnd(8)} ${redact(v.url)}${v.pid ? `  (pid ${v.pid})` : ''}`);
+    }
+    out(failed.length ? `up failed after ${secs} s` : `up in ${secs} s`);
+  }
+  for (const f of failed) reportError(f.reason);
+  return failed.length ? 1 : 0;
+}
+
+async function down() {
+  const [neo, red] = await Promise.allSettled([stopNeo4j({ log }), stopRedis({ log })]);
+  const failed = [neo, red].filter((r) => r.status === 'rejected');
+  if (json) {
+    out(JSON.stringify({ ok: failed.length === 0, neo4j: neo.value ?? null, redis: red.value ?? null }));
+  } else {
+    const word = (v, env) => (v ? 'stopped' : process.env[env] ? `external (${env} set), left alone` : 'was not running');
+    if (neo.status === 'fulfilled') out(`neo4j  ${word(neo.value, 'NEO4J_URI')}`);
+    if (red.status === 'fulfilled') out(`redis  ${word(red.value, 'REDIS_URL')}`);
+  }
+  for (const f of failed) reportError(f.reason);
+  return failed.length ? 1 : 0;
+}
+
+async function status() {
+  const [neo, red] = await Promise.all([neo4jStatus(), redisStatus()]);
+  if (json) {
+    out(JSON.stringify({ neo4j: neo, redis: red }));
+  } else {
+    const pid = (s) => (s.pid ? `  (pid ${s.pid})` : '');
+    out(`neo4j  ${neo.state.padEnd(8)} ${neo.uri}${neo.browserUrl && neo.state !== 'stopped' ? `  browser ${neo.browserUrl}` : ''}${pid(neo)}`);
+    out(`redis  ${red.state.padEnd(8)} ${red.url}${pid(red)}`);
+  }
+  return 0;
+}
+
+const commands = { up, down, status };
+
+if (!command || !commands[command]) {
+  process.stderr.write(`${USAGE}\n`);
+  process.exit(2);
+}
+
+try {
+  process.exitCode = await commands[command]();
+} catch (err) {
+  reportError(err);
+  process.exitCode = 1;
+}

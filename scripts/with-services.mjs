@@ -1,0 +1,37 @@
+// Brings up Neo4j and Redis (or uses NEO4J_URI / REDIS_URL), reporting failures
+// as one cause line and one fix line. Returns what it started, so a caller can
+// stop exactly that.
+import { ServiceError } from './services/common.mjs';
+import { ensureNeo4j, stopNeo4j } from './services/neo4j.mjs';
+import { ensureRedis, stopRedis } from './services/redis.mjs';
+
+export async function bringUpServices(log = (m) => process.stderr.write(`${m}\n`)) {
+  const t0 = Date.now();
+  const results = await Promise.allSettled([ensureNeo4j({ log }), ensureRedis({ log })]);
+  const failed = results.filter((r) => r.status === 'rejected');
+  if (failed.length > 0) {
+    for (const { reason } of failed) {
+      if (reason instanceof ServiceError) {
+        process.stderr.write(`error: ${reason.service ? `${reason.service}: ` : ''}${reason.message}\n`);
+        if (reason.hint) process.stderr.write(`fix: ${reason.hint}\n`);
+        for (const line of reason.logTail ?? []) process.stderr.write(`  ${line}\n`);
+      } else process.stderr.write(`error: ${reason?.message ?? reason}\n`);
+    }
+    // Leave nothing half-started behind.
+    const [neo4j, redis] = results;
+    if (neo4j.status === 'fulfilled' && neo4j.value.started) await stopNeo4j({ log });
+    if (redis.status === 'fulfilled' && redis.value.started) await stopRedis({ log });
+    process.exit(1);
+  }
+  const [neo4j, redis] = results.map((r) => r.value);
+  return { neo4j, redis, seconds: (Date.now() - t0) / 1000 };
+}
+
+export async function stopStarted({ neo4j, redis }, log = (m) => process.stderr.write(`${m}\n`)) {
+  await Promise.all([neo4j.started ? stopNeo4j({ log }) : null, redis.started ? stopRedis({ log }) : null]);
+}
+
+/** The environment for the server and tests: the local defaults need no variables. */
+export function serviceEnv() {
+  return { ...process.env };
+}

@@ -1,0 +1,71 @@
+/** GraphQL object and input types for memories and their audit trail. */
+import { Field, Float, ID, InputType, Int, ObjectType } from 'type-graphql';
+import type { Tier } from '../../domain/index.js';
+import { DateTimeScalar, JSONScalar } from './scalars.js';
+import { TierEnum } from './enums.js';
+
+@ObjectType('Memory', { description: 'One remembered thing, in exactly one store and one tier.' })
+export class MemoryType {
+  @Field(() => ID) id!: string;
+  @Field(() => String) store!: string;
+  @Field(() => String) content!: string;
+  @Field(() => TierEnum) tier!: Tier;
+  @Field(() => Boolean) claimed!: boolean;
+  @Field(() => [String]) tags!: string[];
+  @Field(() => [String]) people!: string[];
+  @Field(() => [String]) emotions!: string[];
+  @Field(() => JSONScalar, { nullable: true }) metadata!: unknown;
+  @Field(() => DateTimeScalar, { description: 'When it happened; defaults to createdAt.' }) occurredAt!: number;
+  @Field(() => DateTimeScalar) createdAt!: number;
+  @Field(() => DateTimeScalar, { nullable: true }) lastAccessedAt!: number | null;
+  @Field(() => Int) accessCount!: number;
+  @Field(() => ID, { nullable: true }) sessionId!: string | null;
+}
+
+@ObjectType('MemoryEvent', { description: 'One entry of the audit trail.' })
+export class MemoryEventType {
+  @Field(() => ID) id!: string;
+  @Field(() => String) type!: string;
+  @Field(() => DateTimeScalar) at!: number;
+  @Field(() => ID, { nullable: true }) memoryId!: string | null;
+  @Field(() => ID, { nullable: true }) sessionId!: string | null;
+  @Field(() => ID, { nullable: true }) causationId!: string | null;
+  @Field(() => JSONScalar, { nullable: true }) payload!: unknown;
+}
+
+@ObjectType('ForgetResult')
+export class ForgetResultType {
+  @Field(() => ID) id!: string;
+  @Field(() => Boolean) forgotten!: boolean;
+}
+
+@ObjectType('Health')
+export class HealthType {
+  @Field(() => Boolean) neo4j!: boolean;
+  @Field(() => Boolean) redis!: boolean;
+  @Field(() => String) version!: string;
+  @Field(() => Int) memories!: number;
+  @Field(() => Boolean) accepting!: boolean;
+}
+
+@InputType('StoreInput')
+export class StoreInput {
+  @Field(() => ID, { nullable: true, description: 'Client-chosen: a retried store is a no-op.' }) id?: string | null;
+  @Field(() => String, { nullable: true }) store?: string | null;
+  @Field(() => String) content!: string;
+  @Field(() => TierEnum, { nullable: true, defaultValue: 'LONG_TERM' }) tier?: Tier | null;
+  @Field(() => [String], { nullable: true }) tags?: string[] | null;
+  @Field(() => [String], { nullable: true }) people?: string[] | null;
+  @Field(() => [String], { nullable: true }) emotions?: string[] | null;
+  @Field(() => JSONScalar, { nullable: true }) metadata?: unknown;
+  @Field(() => DateTimeScalar, { nullable: true }) occurredAt?: number | null;
+  @Field(() => ID, { nullable: true }) sessionId?: string | null;
+  @Field(() => [Float], { nullable: true, description: 'Optional, client-computed.' }) embedding?: number[] | null;
+}
+
+@InputType('ForgetInput')
+export class ForgetInput {
+  @Field(() => ID) id!: string;
+  @Field(() => ID, { description: 'Must repeat id: forgetting needs explicit consent.' }) confirmId!: string;
+  @Field(() => String) reason!: string;
+}

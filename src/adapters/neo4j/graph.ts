@@ -1,0 +1,123 @@
+/**
+ * The Backing Service Port to Neo4j: runs registered statements only, checks
+ * that the parameters passed are exactly the ones the file declares, and
+ * turns Neo4j values into plain JS (temporal values become epoch ms).
+ */
+import neo4j, { type Driver, type ManagedTransaction, type QueryResult } from 'neo4j-driver';
+import type { Statement } from './statements.js';
+
+export type Params = Record<string, unknown>;
+export type Row = Record<string, unknown>;
+
+export interface Tx {
+  run<R extends Row = Row>(statement: Statement, params?: Params): Promise<R[]>;
+}
+
+export interface GraphPort {
+  read<R extends Row = Row>(statement: Statement, params?: Params): Promise<R[]>;
+  write<R extends Row = Row>(statement: Statement, params?: Params): Promise<R[]>;
+  /** One write transaction; the driver may replay `work`, so it must be idempotent. */
+  transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
+  readTransaction<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
+}
+
+export class CypherParamError extends Error {}
+
+function checkParams(statement: Statement, params: Params): void {
+  const passed = Object.keys(params).sort();
+  const declared = [...statement.params].sort();
+  if (passed.length !== declared.length || passed.some((p, i) => p !== declared[i])) {
+    throw new CypherParamError(`${statement.file}: declared params [${declared}] but got [${passed}]`);
+  }
+}
+
+export function toPlain(value: unknown): unknown {
+  if (value === null || value === undefined) return null;
+  if (Array.isArray(value)) return value.map(toPlain);
+  if (neo4j.isInt(value)) return (value as { toNumber(): number }).toNumber();
+  if (neo4j.isDateTime(value as never) || neo4j.isDate(value as never) || neo4j.isLocalDateTime(value as never)) {
+    return (value as { toStandardDate(): Date }).toStandardDate().getTime();
+  }
+  if (typeof value === 'object') {
+    const v = value as Record<string, unknown>;
+    if ('properties' in v && 'labels' in v) return toPlain(v.properties);
+    const out: Record<string, unknown> = {};
+    for (const [k, inner] of Object.entries(v)) out[k] = toPlain(inner);
+    return out;
+  }
+  return value;
+}
+
+/**
+ * JS numbers travel as floats; Cypher wants integers for times and limits.
+ * Integral scalars become Neo4j integers; lists of numbers (embeddings) stay floats.
+ */
+export function toNeo4jParams(value: unknown): unknown {
+  if (typeof value === 'number') return Number.isSafeInteger(value) ? neo4j.int(value) : value;
+  if (Array.isArray(value)) return value.every((v) => typeof v === 'number') ? value : value.map(toNeo4jParams);
+  if (value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = toNeo4jParams(v);
+    return out;
+  }
+  return value;
+}
+
+function rows<R>(result: QueryResult): R[] {
+  return result.records.map((record) => {
+    const row: Record<string, unknown> = {};
+    for (const key of record.keys) row[key as string] = toPlain(record.get(key));
+    return row as R;
+  });
+}
+
+function txOf(transaction: ManagedTransaction): Tx {
+  return {
+    async run<R extends Row>(statement: Statement, params: Params = {}) {
+      checkParams(statement, params);
+      return rows<R>(await transaction.run(statement.text, toNeo4jParams(params) as Params));
+    },
+  };
+}
+
+export class Neo4jGraph implements GraphPort {
+  constructor(
+    private readonly driver: Driver,
+    private readonly database: string,
+  ) {}
+
+  async read<R extends Row = Row>(statement: Statement, params: Params = {}): Promise<R[]> {
+    return this.readTransaction((tx) => tx.run<R>(statement, params));
+  }
+
+  async write<R extends Row = Row>(statement: Statement, params: Params = {}): Promise<R[]> {
+    return this.transaction((tx) => tx.run<R>(statement, params));
+  }
+
+  async transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+    const session = this.driver.session({ database: this.database });
+    try {
+      return await session.executeWrite((t) => work(txOf(t)));
+    } finally {
+      await session.close();
+    }
+  }
+
+  async readTransaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+    const session = this.driver.session({ database: this.database, defaultAccessMode: neo4j.session.READ });
+    try {
+      return await session.executeRead((t) => work(txOf(t)));
+    } finally {
+      await session.close();
+    }
+  }
+}
+
+export function createDriver(uri: string, user: string, password: string): Driver {
+  const auth = password ? neo4j.auth.basic(user, password) : undefined;
+  return neo4j.driver(uri, auth, {
+    disableLosslessIntegers: true,
+    maxConnectionPoolSize: 64,
+    connectionAcquisitionTimeout: 30_000,
+  });
+}

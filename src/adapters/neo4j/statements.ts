@@ -1,0 +1,67 @@
+/**
+ * The Cypher registry: every statement is a file `cypher/<context>/<name>.cypher`
+ * whose header comment declares `// params: $a, $b` and `// returns: x, y`.
+ * A context lists its statements once; each file is read once, at load.
+ */
+import { readFileSync, readdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const CYPHER_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../../cypher');
+
+export interface Statement {
+  readonly file: string;
+  readonly text: string;
+  readonly params: readonly string[];
+  readonly returns: readonly string[];
+}
+
+function headerList(lines: string[], key: string): string[] {
+  const line = lines.find((l) => l.toLowerCase().startsWith(`// ${key}:`));
+  if (!line) return [];
+  const value = line.slice(line.indexOf(':') + 1).trim();
+  if (value === '' || value === 'none') return [];
+  return value.split(',').map((p) => p.trim().replace(/^\$/, ''));
+}
+
+export function parseStatement(file: string, text: string): Statement {
+  const header = text.split('\n').filter((l) => l.startsWith('//'));
+  return { file, text, params: headerList(header, 'params'), returns: headerList(header, 'returns') };
+}
+
+/** The `$name` parameters a statement's body really uses. */
+export function usedParams(text: string): string[] {
+  const body = text
+    .split('\n')
+    .filter((l) => !l.trimStart().startsWith('//'))
+    .join('\n')
+    .replace(/'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"/g, "''");
+  return [...new Set([...body.matchAll(/\$([A-Za-z_][A-Za-z0-9_]*)/g)].map((m) => m[1] as string))].sort();
+}
+
+const loadedFiles = new Set<string>();
+
+/** Loads a context's statements: `{ storeMemories: 'store-memories' }` → Statements. */
+export function loadStatements<K extends string>(context: string, names: Record<K, string>): Record<K, Statement> {
+  const out = {} as Record<K, Statement>;
+  for (const key of Object.keys(names) as K[]) {
+    const file = `${context}/${names[key]}.cypher`;
+    out[key] = parseStatement(file, readFileSync(join(CYPHER_ROOT, file), 'utf8'));
+    loadedFiles.add(file);
+  }
+  return out;
+}
+
+/** Files loaded through `loadStatements` so far (the registry test compares this with the disk). */
+export function registeredFiles(): ReadonlySet<string> {
+  return loadedFiles;
+}
+
+export function cypherFilesOnDisk(): string[] {
+  const files: string[] = [];
+  for (const dir of readdirSync(CYPHER_ROOT, { withFileTypes: true })) {
+    if (!dir.isDirectory()) continue;
+    for (const f of readdirSync(join(CYPHER_ROOT, dir.name))) if (f.endsWith('.cypher')) files.push(`${dir.name}/${f}`);
+  }
+  return files.sort();
+}

@@ -1,0 +1,322 @@
+/**
+ * Hippocampus, the one write gate for memories. Each command is validated,
+ * written together with its audit event in one transaction, and only then
+ * published as an event to the other contexts.
+ */
+import {
+  InvalidInputError,
+  NotFoundError,
+  isTier,
+  message,
+  sortableId,
+  newMemoryId,
+  type Bus,
+  type ClaimCommand,
+  type ConsolidateCommand,
+  type ForgetCommand,
+  type Meta,
+  type MemoryEventRecord,
+  type MemoryRecord,
+  type NewMemory,
+  type ReclassifyCommand,
+  type StoreCommand,
+  type TierDemoted,
+  type TierPromoted,
+  type Event,
+} from '../../domain/index.js';
+import type { GraphPort, Tx } from '../../adapters/neo4j/index.js';
+import { Q } from './cypher.js';
+import { toEventRecord, toMemoryRecord } from './records.js';
+import { validateBatch, validateReason, sameMemory, type StoreLimits } from './validation.js';
+import { checkTierChange } from './tier-rules.js';
+import { consolidate } from './consolidation.js';
+
+export interface HippocampusDeps {
+  readonly graph: GraphPort;
+  readonly bus: Bus;
+  readonly limits: StoreLimits;
+  readonly clock?: () => number;
+}
+
+export interface Stored {
+  readonly memory: MemoryRecord;
+  /** false when the id existed already: the store was a retry and changed nothing. */
+  readonly created: boolean;
+}
+
+export interface ForgetOutcome {
+  readonly id: string;
+  readonly forgotten: boolean;
+}
+
+const notFound = (id: string) => new NotFoundError('HIPPOCAMPUS.MEMORY_NOT_FOUND', `no memory with id ${id}`, { id });
+const json = (value: unknown) => JSON.stringify(value);
+
+/** The audit fields every write statement takes from the command's envelope. */
+function auditParams(meta: Meta) {
+  return { commandId: meta.messageId, correlationId: meta.correlationId };
+}
+
+export class Hippocampus {
+  private readonly graph: GraphPort;
+  private readonly bus: Bus;
+  private readonly limits: StoreLimits;
+  private readonly clock: () => number;
+
+  constructor(deps: HippocampusDeps) {
+    this.graph = deps.graph;
+    this.bus = deps.bus;
+    this.limits = deps.limits;
+    this.clock = deps.clock ?? Date.now;
+  }
+
+  /** Puts the handlers on the bus; commands about one memory keep their order. */
+  register(): this {
+    const bus = this.bus;
+    bus.handle('hippocampus', 'StoreCommand', (m) => this.store(m), (m) => `store:${m.meta.messageId}`);
+    bus.handle('hippocampus', 'ClaimCommand', (m) => this.claim(m), (m) => m.data.id);
+    bus.handle('hippocampus', 'ReclassifyCommand', (m) => this.reclassify(m), (m) => m.data.id);
+    bus.handle('hippocampus', 'ConsolidateCommand', (m) => this.consolidate(m), (m) => `consolidate:${[...m.data.ids].sort()[0]}`);
+    bus.handle('hippocampus', 'ForgetCommand', (m) => this.forget(m), (m) => m.data.id);
+    bus.handle('hippocampus', 'TierPromoted', (m) => this.changeTier(m), (m) => m.data.id);
+    bus.handle('hippocampus', 'TierDemoted', (m) => this.changeTier(m), (m) => m.data.id);
+    return this;
+  }
+
+  // ── commands ──────────────────────────────────────────────────────────────
+
+  async store(command: StoreCommand): Promise<Stored[]> {
+    const now = this.clock();
+    const memories = validateBatch(command.data.memories, this.limits, now);
+    const events = new Map(memories.map((m) => [m.id, sortableId('evt', now)]));
+    const rows = await this.graph.transaction(async (tx) => {
+      const result = await tx.run<{ memory: Record<string, unknown>; created: boolean }>(Q.storeMemories, {
+        memories: memories.map((m) => ({ ...m, eventId: events.get(m.id), eventPayload: storedPayload(m) })),
+        now,
+        ...auditParams(command.meta),
+      });
+      for (const row of result) {
+        const existing = toMemoryRecord(row.memory);
+        const wanted = memories.find((m) => m.id === existing.id) as NewMemory;
+        if (!row.created && !sameMemory(existing, wanted)) {
+          // Rolls the whole batch back: a failed call writes nothing.
+          throw new InvalidInputError('HIPPOCAMPUS.ID_CONFLICT', `id ${existing.id} is taken by a different memory`, { id: existing.id });
+        }
+      }
+      return result;
+    });
+    const byId = new Map(rows.map((r) => [String(r.memory.id), { memory: toMemoryRecord(r.memory), created: r.created }]));
+    const stored = memories.map((m) => byId.get(m.id) as Stored);
+    for (const s of stored) {
+      if (!s.created) continue;
+      this.publish(message('MemoryStored', { memory: s.memory }, 'hippocampus', { cause: command.meta }), events.get(s.memory.id));
+    }
+    return stored;
+  }
+
+  async claim(command: ClaimCommand): Promise<MemoryRecord> {
+    const now = this.clock();
+    const eventId = sortableId('evt', now);
+    const rows = await this.graph.write<{ memory: Record<string, unknown> }>(Q.claimMemory, {
+      id: command.data.id,
+      now,
+      eventId,
+      sessionId: command.meta.sessionId,
+      ...auditParams(command.meta),
+    });
+    const row = rows[0];
+    if (!row) throw notFound(command.data.id);
+    const memory = toMemoryRecord(row.memory);
+    this.publish(message('MemoryClaimed', { id: memory.id, store: memory.store }, 'hippocampus', { cause: command.meta }), eventId);
+    return memory;
+  }
+
+  async reclassify(command: ReclassifyCommand): Promise<MemoryRecord> {
+    const { id, tier, metadata } = command.data;
+    const reason = validateReason(command.data.reason);
+    if (!isTier(tier)) throw new InvalidInputError('HIPPOCAMPUS.UNKNOWN_TIER', `unknown tier "${tier}"`);
+    const now = this.clock();
+    const eventId = sortableId('evt', now);
+    const tierEventId = sortableId('evt', now);
+    const { memory, from } = await this.graph.transaction(async (tx) => {
+      const current = await this.readOne(tx, id);
+      const payload = json({ from: current.tier, to: tier, reason, by: 'MIND' });
+      const rows = await tx.run<{ memory: Record<string, unknown> }>(Q.reclassifyMemory, {
+        id,
+        from: current.tier,
+        tier,
+        metadata: metadata === undefined || metadata === null ? null : json(metadata),
+        now,
+        eventId,
+        tierEventId,
+        payload,
+        sessionId: command.meta.sessionId,
+        ...auditParams(command.meta),
+      });
+      if (!rows[0]) throw new Error(`memory ${id} changed tier during reclassify; retry`);
+      return { memory: toMemoryRecord(rows[0].memory), from: current.tier };
+    });
+    const cause = { cause: command.meta };
+    this.publish(message('MemoryReclassified', { id, store: memory.store, from, to: memory.tier, reason }, 'hippocampus', cause), eventId);
+    if (from !== memory.tier) {
+      this.publish(message('TierChanged', { id, store: memory.store, from, to: memory.tier, reason, by: 'MIND' }, 'hippocampus', cause), tierEventId);
+    }
+    return memory;
+  }
+
+  async consolidate(command: ConsolidateCommand): Promise<MemoryRecord> {
+    const ids = [...new Set(command.data.ids)];
+    if (ids.length < 2) throw new InvalidInputError('HIPPOCAMPUS.CONSOLIDATE_TOO_FEW', 'consolidation needs at least two distinct memories');
+    const now = this.clock();
+    const newId = newMemoryId();
+    const storedEventId = sortableId('evt', now);
+    const consolidatedEventId = sortableId('evt', now);
+    const memory = await this.graph.transaction(async (tx) => {
+      const found = (await tx.run<{ memory: Record<string, unknown> }>(Q.getMemories, { ids })).map((r) => toMemoryRecord(r.memory));
+      const missing = ids.filter((id) => !found.some((m) => m.id === id));
+      if (missing.length > 0) throw new NotFoundError('HIPPOCAMPUS.MEMORY_NOT_FOUND', `no memory with id ${missing.join(', ')}`, { ids: missing });
+      const stores = new Set(found.map((m) => m.store));
+      if (stores.size > 1) throw new InvalidInputError('HIPPOCAMPUS.CROSS_STORE', 'all memories to consolidate must belong to one store', { stores: [...stores] });
+      const merged = consolidate(found, command.data.strategy, command.data.content);
+      if (Buffer.byteLength(merged.content, 'utf8') > this.limits.maxContentBytes) {
+        throw new InvalidInputError('HIPPOCAMPUS.CONTENT_TOO_LARGE', `the consolidated content is over ${this.limits.maxContentBytes} bytes; use SUMMARIZE`);
+      }
+      const store = (found[0] as MemoryRecord).store;
+      const rows = await tx.run<{ memory: Record<string, unknown> }>(Q.createConsolidated, {
+        memory: { id: newId, store, metadata: json({ consolidatedFrom: ids, strategy: command.data.strategy }), ...merged },
+        from: ids,
+        now,
+        storedEventId,
+        consolidatedEventId,
+        payload: json({ from: ids, strategy: command.data.strategy }),
+        sessionId: command.meta.sessionId,
+        ...auditParams(command.meta),
+      });
+      return toMemoryRecord((rows[0] as { memory: Record<string, unknown> }).memory);
+    });
+    const cause = { cause: command.meta };
+    this.publish(message('MemoryStored', { memory }, 'hippocampus', cause), storedEventId);
+    this.publish(message('MemoryConsolidated', { memory, from: ids, strategy: command.data.strategy }, 'hippocampus', cause), consolidatedEventId);
+    return memory;
+  }
+
+  async forget(command: ForgetCommand): Promise<ForgetOutcome> {
+    const { id, confirmId } = command.data;
+    if (confirmId !== id) throw new InvalidInputError('HIPPOCAMPUS.FORGET_NOT_CONFIRMED', 'confirmId must repeat the id of the memory to forget');
+    const reason = validateReason(command.data.reason);
+    const now = this.clock();
+    const eventId = sortableId('evt', now);
+    const store = await this.graph.transaction(async (tx) => {
+      const rows = await tx.run<{ store: string }>(Q.forgetMemory, {
+        id,
+        now,
+        eventId,
+        payload: json({ reason }),
+        sessionId: command.meta.sessionId,
+        ...auditParams(command.meta),
+      });
+      if (rows[0]) return rows[0].store;
+      // A replay of a transaction that did commit finds its own tombstone.
+      const tombstone = await tx.run<{ event: Record<string, unknown> }>(Q.getEvent, { id: eventId });
+      if (tombstone[0]) return String(tombstone[0].event.store);
+      throw notFound(id);
+    });
+    this.publish(message('MemoryForgotten', { id, store, reason }, 'hippocampus', { cause: command.meta }), eventId);
+    return { id, forgotten: true };
+  }
+
+  /** Salience asks; Hippocampus checks the written rules and decides. */
+  async changeTier(command: TierPromoted | TierDemoted): Promise<MemoryRecord | null> {
+    const { id, from, to } = command.data;
+    const verdict = checkTierChange(from, to, 'SALIENCE');
+    if (!verdict.ok) throw new InvalidInputError('HIPPOCAMPUS.TIER_RULE', `${command.type} ${id} ${from}→${to} refused: ${verdict.reason}`);
+    const now = this.clock();
+    const eventId = sortableId('evt', now);
+    const reason = command.type === 'TierDemoted' ? command.data.reason : `salience ${command.data.salience.toFixed(3)} rose above the promotion threshold`;
+    const rows = await this.graph.write<{ id: string; tier: string }>(Q.changeTiers, {
+      changes: [{ id, from, to, eventId, payload: json({ from, to, reason, by: 'SALIENCE', salience: command.data.salience }) }],
+      now,
+      ...auditParams(command.meta),
+    });
+    if (!rows[0]) return null; // the memory moved or went meanwhile: nothing to do
+    const memory = await this.get(id);
+    if (memory) {
+      this.publish(message('TierChanged', { id, store: memory.store, from, to, reason, by: 'SALIENCE' }, 'hippocampus', { cause: command.meta }), eventId);
+    }
+    return memory;
+  }
+
+  // ── reads ─────────────────────────────────────────────────────────────────
+
+  async get(id: string): Promise<MemoryRecord | null> {
+    const rows = await this.graph.read<{ memory: Record<string, unknown> }>(Q.getMemory, { id });
+    return rows[0] ? toMemoryRecord(rows[0].memory) : null;
+  }
+
+  async getMany(ids: readonly string[]): Promise<MemoryRecord[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.graph.read<{ memory: Record<string, unknown> }>(Q.getMemories, { ids });
+    return rows.map((r) => toMemoryRecord(r.memory));
+  }
+
+  /** A read by id is an access: recorded, counted and published as MemoryAccessed. */
+  async access(id: string, cause: Meta): Promise<MemoryRecord> {
+    const now = this.clock();
+    const eventId = sortableId('evt', now);
+    const rows = await this.graph.write<{ memory: Record<string, unknown> }>(Q.accessMemory, {
+      id,
+      now,
+      eventId,
+      sessionId: cause.sessionId,
+      ...auditParams(cause),
+    });
+    const row = rows[0];
+    if (!row) throw notFound(id);
+    const memory = toMemoryRecord(row.memory);
+    this.publish(message('MemoryAccessed', { id, store: memory.store, at: now }, 'hippocampus', { cause }), eventId);
+    return memory;
+  }
+
+  async history(id: string, limit: number): Promise<MemoryEventRecord[]> {
+    const rows = await this.graph.read<{ event: Record<string, unknown> }>(Q.memoryHistory, { id, limit: clampLimit(limit) });
+    return rows.map((r) => toEventRecord(r.event)).reverse();
+  }
+
+  async events(store: string, after: string | null, limit: number): Promise<MemoryEventRecord[]> {
+    const rows = await this.graph.read<{ event: Record<string, unknown> }>(Q.listEvents, { store, after: after ?? '', limit: clampLimit(limit) });
+    return rows.map((r) => toEventRecord(r.event));
+  }
+
+  async consolidatedFrom(id: string): Promise<MemoryRecord[]> {
+    const rows = await this.graph.read<{ memory: Record<string, unknown> }>(Q.consolidatedFrom, { id });
+    return rows.map((r) => toMemoryRecord(r.memory));
+  }
+
+  async count(): Promise<number> {
+    const rows = await this.graph.read<{ count: number }>(Q.countMemories);
+    return rows[0]?.count ?? 0;
+  }
+
+  private async readOne(tx: Tx, id: string): Promise<MemoryRecord> {
+    const rows = await tx.run<{ memory: Record<string, unknown> }>(Q.getMemory, { id });
+    if (!rows[0]) throw notFound(id);
+    return toMemoryRecord(rows[0].memory);
+  }
+
+  /** Publishes an event under the id its audit node was stored with. */
+  private publish(event: Event, storedId: string | undefined): void {
+    this.bus.publish(storedId ? ({ ...event, meta: { ...event.meta, messageId: storedId } } as Event) : event);
+  }
+}
+
+function clampLimit(limit: number): number {
+  if (!Number.isInteger(limit) || limit < 1 || limit > 1000) {
+    throw new InvalidInputError('HIPPOCAMPUS.INVALID_LIMIT', 'limit must be an integer from 1 to 1000');
+  }
+  return limit;
+}
+
+/** What MemoryStored keeps in the trail: the shape, never the content. */
+function storedPayload(m: NewMemory): string {
+  return json({ tier: m.tier, tags: m.tags, people: m.people, emotions: m.emotions, occurredAt: m.occurredAt, sessionId: m.sessionId });
+}

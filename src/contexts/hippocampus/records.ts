@@ -1,0 +1,50 @@
+import type { MemoryEventRecord, MemoryRecord, Tier } from '../../domain/index.js';
+
+const num = (v: unknown): number | null => (typeof v === 'number' ? v : null);
+const list = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : []);
+
+function parseJson(raw: unknown): unknown {
+  if (typeof raw !== 'string') return null;
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return raw;
+  }
+}
+
+/** A `m {.*}` projection (times already in epoch ms) as a MemoryRecord. */
+export function toMemoryRecord(row: Record<string, unknown>): MemoryRecord {
+  return {
+    id: String(row.id),
+    store: String(row.store),
+    content: String(row.content ?? ''),
+    tier: row.tier as Tier,
+    claimed: row.claimed === true,
+    tags: list(row.tags),
+    people: list(row.people),
+    emotions: list(row.emotions),
+    metadata: parseJson(row.metadata),
+    occurredAt: num(row.occurredAt) ?? num(row.createdAt) ?? 0,
+    createdAt: num(row.createdAt) ?? 0,
+    lastAccessedAt: num(row.lastAccessedAt),
+    accessCount: num(row.accessCount) ?? 0,
+    sessionId: typeof row.sessionId === 'string' ? row.sessionId : null,
+    claimedAt: num(row.claimedAt),
+    tierChangedAt: num(row.tierChangedAt),
+    salience: num(row.salience),
+    salienceAt: num(row.salienceAt),
+  };
+}
+
+export function toEventRecord(row: Record<string, unknown>): MemoryEventRecord {
+  return {
+    id: String(row.id),
+    type: String(row.type),
+    store: String(row.store),
+    at: num(row.at) ?? 0,
+    memoryId: typeof row.memoryId === 'string' ? row.memoryId : null,
+    sessionId: typeof row.sessionId === 'string' ? row.sessionId : null,
+    causationId: typeof row.causationId === 'string' ? row.causationId : null,
+    payload: parseJson(row.payload),
+  };
+}

@@ -1,0 +1,121 @@
+/** Input rules for new memories: pure functions, tested without a database. */
+import { InvalidInputError, isTier, newMemoryId, type NewMemory, type StoreRequest } from '../../domain/index.js';
+
+export interface StoreLimits {
+  readonly defaultStore: string;
+  readonly maxContentBytes: number;
+  readonly maxBatch: number;
+  readonly embeddingDimensions: number;
+}
+
+export const MAX_LABELS = 64;
+export const MAX_LABEL_CHARS = 200;
+export const MAX_METADATA_BYTES = 16 * 1024;
+export const MAX_ID_CHARS = 200;
+
+const invalid = (code: string, message: string, details?: Record<string, unknown>) =>
+  new InvalidInputError(`HIPPOCAMPUS.${code}`, message, details);
+
+/** Trims, drops empties and duplicates, keeps first-seen order. */
+export function normaliseLabels(values: readonly string[] | null | undefined, field: string): string[] {
+  const out: string[] = [];
+  for (const raw of values ?? []) {
+    const value = String(raw).trim();
+    if (value === '' || out.includes(value)) continue;
+    if (value.length > MAX_LABEL_CHARS) throw invalid('LABEL_TOO_LONG', `a ${field} entry is longer than ${MAX_LABEL_CHARS} characters`, { field });
+    out.push(value);
+  }
+  if (out.length > MAX_LABELS) throw invalid('TOO_MANY_LABELS', `at most ${MAX_LABELS} ${field} per memory, got ${out.length}`, { field });
+  return out;
+}
+
+export function validateContent(content: unknown, maxBytes: number): string {
+  if (typeof content !== 'string' || content.trim() === '') throw invalid('CONTENT_EMPTY', 'content must not be empty');
+  const bytes = Buffer.byteLength(content, 'utf8');
+  if (bytes > maxBytes) throw invalid('CONTENT_TOO_LARGE', `content is ${bytes} bytes; the maximum is ${maxBytes}`, { bytes, maxBytes });
+  return content;
+}
+
+export function validateStoreName(store: string | null | undefined, fallback: string): string {
+  const name = (store ?? fallback).trim();
+  if (name === '' || name.length > MAX_ID_CHARS) throw invalid('INVALID_STORE', 'store must be a non-empty name of at most 200 characters');
+  return name;
+}
+
+export function validateId(id: string | null | undefined): string {
+  if (id === null || id === undefined) return newMemoryId();
+  const trimmed = id.trim();
+  if (trimmed === '' || trimmed.length > MAX_ID_CHARS) throw invalid('INVALID_ID', 'id must be a non-empty string of at most 200 characters');
+  return trimmed;
+}
+
+function validateMetadata(metadata: unknown): string | null {
+  if (metadata === undefined || metadata === null) return null;
+  const text = JSON.stringify(metadata);
+  if (Buffer.byteLength(text, 'utf8') > MAX_METADATA_BYTES) throw invalid('METADATA_TOO_LARGE', `metadata is larger than ${MAX_METADATA_BYTES} bytes as JSON`);
+  return text;
+}
+
+function validateEmbedding(embedding: readonly number[] | null | undefined, dimensions: number): number[] | null {
+  if (embedding === null || embedding === undefined) return null;
+  if (embedding.length !== dimensions) throw invalid('EMBEDDING_DIMENSION', `embedding must have ${dimensions} numbers, got ${embedding.length}`);
+  if (!embedding.every((x) => Number.isFinite(x))) throw invalid('EMBEDDING_NOT_FINITE', 'embedding must contain finite numbers only');
+  return [...embedding];
+}
+
+export function validateNewMemory(request: StoreRequest, limits: StoreLimits, now: number): NewMemory {
+  const tier = request.tier ?? 'LONG_TERM';
+  if (!isTier(tier)) throw invalid('UNKNOWN_TIER', `unknown tier "${tier}"`);
+  const occurredAt = request.occurredAt ?? now;
+  if (!Number.isFinite(occurredAt)) throw invalid('INVALID_TIME', 'occurredAt must be a valid time');
+  return {
+    id: validateId(request.id),
+    store: validateStoreName(request.store, limits.defaultStore),
+    content: validateContent(request.content, limits.maxContentBytes),
+    tier,
+    tags: normaliseLabels(request.tags, 'tags'),
+    people: normaliseLabels(request.people, 'people'),
+    emotions: normaliseLabels(request.emotions, 'emotions'),
+    metadata: validateMetadata(request.metadata),
+    occurredAt,
+    sessionId: request.sessionId?.trim() || null,
+    embedding: validateEmbedding(request.embedding, limits.embeddingDimensions),
+  };
+}
+
+/**
+ * Validates a whole batch before anything is written. The same client id twice
+ * in one batch is allowed only for identical memories (a retry inside a batch).
+ */
+export function validateBatch(requests: readonly StoreRequest[], limits: StoreLimits, now: number): NewMemory[] {
+  if (requests.length === 0) throw invalid('EMPTY_BATCH', 'nothing to store');
+  if (requests.length > limits.maxBatch) {
+    throw invalid('BATCH_TOO_LARGE', `at most ${limits.maxBatch} memories per call, got ${requests.length}`, { max: limits.maxBatch });
+  }
+  const byId = new Map<string, NewMemory>();
+  for (const [index, request] of requests.entries()) {
+    let memory: NewMemory;
+    try {
+      memory = validateNewMemory(request, limits, now);
+    } catch (error) {
+      if (error instanceof InvalidInputError && requests.length > 1) {
+        throw new InvalidInputError(error.code, `memory ${index}: ${error.message}`, { ...error.details, index });
+      }
+      throw error;
+    }
+    const seen = byId.get(memory.id);
+    if (seen && !sameMemory(seen, memory)) throw invalid('ID_CONFLICT', `id ${memory.id} appears twice in the batch with different memories`, { id: memory.id });
+    if (!seen) byId.set(memory.id, memory);
+  }
+  return [...byId.values()];
+}
+
+export function sameMemory(a: Pick<NewMemory, 'store' | 'content'>, b: Pick<NewMemory, 'store' | 'content'>): boolean {
+  return a.store === b.store && a.content === b.content;
+}
+
+export function validateReason(reason: unknown): string {
+  if (typeof reason !== 'string' || reason.trim() === '') throw invalid('REASON_REQUIRED', 'a non-empty reason is required');
+  if (reason.length > 4000) throw invalid('REASON_TOO_LONG', 'reason must be at most 4000 characters');
+  return reason.trim();
+}

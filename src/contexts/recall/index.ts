@@ -1,0 +1,2 @@
+/** The recall context: see ARCHITECTURE.md §1. Its actor is added by its own issue. */
+export const CONTEXT = 'recall' as const;

@@ -1,0 +1,2 @@
+/** The subconscious context: see ARCHITECTURE.md §1. Its actor is added by its own issue. */
+export const CONTEXT = 'subconscious' as const;

@@ -1,0 +1,243 @@
+/**
+ * The message catalog: every command, query, event and notification that the
+ * six contexts exchange, as readonly `{type, data, meta}` data.
+ */
+import { newMessageId } from './ids.js';
+import type { MemoryRecord, StoreRequest } from './memory.js';
+import type {
+  AssociationDirection,
+  AssociationOrigin,
+  AssociationType,
+  MergeStrategy,
+  ReflectionScope,
+  SessionEndCause,
+  Tier,
+  WorkingMode,
+} from './tiers.js';
+
+export const CONTEXTS = ['hippocampus', 'synapse', 'salience', 'recall', 'cortex', 'subconscious'] as const;
+export type ContextName = (typeof CONTEXTS)[number];
+
+export interface Meta {
+  readonly messageId: string;
+  /** The message that caused this one (null for a request from outside). */
+  readonly causationId: string | null;
+  /** Shared by every message that follows from one outside request. */
+  readonly correlationId: string;
+  readonly timestamp: number;
+  readonly instanceId: string | null;
+  readonly sessionId: string | null;
+  readonly sourceContext: ContextName;
+}
+
+export interface Message<T extends string, D> {
+  readonly type: T;
+  readonly data: D;
+  readonly meta: Meta;
+}
+
+// ── Commands ────────────────────────────────────────────────────────────────
+export type StoreCommand = Message<'StoreCommand', { readonly memories: readonly StoreRequest[] }>;
+export type ClaimCommand = Message<'ClaimCommand', { readonly id: string }>;
+export type ReclassifyCommand = Message<
+  'ReclassifyCommand',
+  { readonly id: string; readonly tier: string; readonly reason: string; readonly metadata: unknown }
+>;
+export type ConsolidateCommand = Message<
+  'ConsolidateCommand',
+  { readonly ids: readonly string[]; readonly strategy: MergeStrategy; readonly content: string | null }
+>;
+export type ForgetCommand = Message<
+  'ForgetCommand',
+  { readonly id: string; readonly confirmId: string; readonly reason: string }
+>;
+export type ShutdownCommand = Message<'ShutdownCommand', { readonly coldStorageDir: string | null }>;
+export type AssociateCommand = Message<
+  'AssociateCommand',
+  {
+    readonly a: string;
+    readonly b: string;
+    readonly type: AssociationType;
+    readonly direction: AssociationDirection;
+    readonly strength: number | null;
+  }
+>;
+export type DecaySweep = Message<'DecaySweep', { readonly store: string | null; readonly now: number }>;
+export type TierPromoted = Message<
+  'TierPromoted',
+  { readonly id: string; readonly from: Tier; readonly to: Tier; readonly salience: number }
+>;
+export type TierDemoted = Message<
+  'TierDemoted',
+  { readonly id: string; readonly from: Tier; readonly to: Tier; readonly salience: number; readonly reason: string }
+>;
+export type SessionStart = Message<
+  'SessionStart',
+  { readonly instanceId: string; readonly mindType: string; readonly store: string; readonly task: string | null; readonly project: string | null }
+>;
+export type SessionEnd = Message<'SessionEnd', { readonly instanceId: string; readonly cause: SessionEndCause; readonly reason: string | null }>;
+export type StateTransition = Message<
+  'StateTransition',
+  { readonly instanceId: string; readonly mode: WorkingMode; readonly task: string | null; readonly context: unknown }
+>;
+
+export type Command =
+  | StoreCommand
+  | ClaimCommand
+  | ReclassifyCommand
+  | ConsolidateCommand
+  | ForgetCommand
+  | ShutdownCommand
+  | AssociateCommand
+  | DecaySweep
+  | TierPromoted
+  | TierDemoted
+  | SessionStart
+  | SessionEnd
+  | StateTransition;
+
+// ── Queries ─────────────────────────────────────────────────────────────────
+export interface SearchFilters {
+  readonly tiers: readonly Tier[] | null;
+  readonly from: number | null;
+  readonly to: number | null;
+  readonly tags: readonly string[] | null;
+  readonly people: readonly string[] | null;
+  readonly sessionId: string | null;
+}
+export type SearchQuery = Message<
+  'SearchQuery',
+  { readonly query: string; readonly store: string; readonly limit: number; readonly includeAssociations: boolean; readonly minConfidence: number | null; readonly filters: SearchFilters }
+>;
+export type ReflectQuery = Message<
+  'ReflectQuery',
+  { readonly store: string; readonly scope: ReflectionScope; readonly timeSpanDays: number | null; readonly limit: number }
+>;
+export type Query = SearchQuery | ReflectQuery;
+
+// ── Events ──────────────────────────────────────────────────────────────────
+export type MemoryStored = Message<'MemoryStored', { readonly memory: MemoryRecord }>;
+export type MemoryAccessed = Message<'MemoryAccessed', { readonly id: string; readonly store: string; readonly at: number }>;
+export type MemoryClaimed = Message<'MemoryClaimed', { readonly id: string; readonly store: string }>;
+export type MemoryRetrieved = Message<
+  'MemoryRetrieved',
+  { readonly recallId: string; readonly store: string; readonly ids: readonly string[]; readonly query: string }
+>;
+export type TierChanged = Message<
+  'TierChanged',
+  { readonly id: string; readonly store: string; readonly from: Tier; readonly to: Tier; readonly reason: string; readonly by: 'MIND' | 'SALIENCE' }
+>;
+export type MemoryReclassified = Message<
+  'MemoryReclassified',
+  { readonly id: string; readonly store: string; readonly from: Tier; readonly to: Tier; readonly reason: string }
+>;
+export type MemoryForgotten = Message<'MemoryForgotten', { readonly id: string; readonly store: string; readonly reason: string }>;
+export type MemoryConsolidated = Message<
+  'MemoryConsolidated',
+  { readonly memory: MemoryRecord; readonly from: readonly string[]; readonly strategy: MergeStrategy }
+>;
+export type SalienceScored = Message<'SalienceScored', { readonly id: string; readonly store: string; readonly salience: number; readonly at: number }>;
+export type AssociationsFound = Message<
+  'AssociationsFound',
+  {
+    readonly store: string;
+    readonly links: readonly {
+      readonly a: string;
+      readonly b: string;
+      readonly type: AssociationType;
+      readonly origin: AssociationOrigin;
+      readonly strength: number;
+    }[];
+  }
+>;
+export type SessionStarted = Message<'SessionStarted', { readonly sessionId: string; readonly instanceId: string; readonly store: string }>;
+export type SessionEnded = Message<
+  'SessionEnded',
+  { readonly sessionId: string; readonly instanceId: string; readonly store: string; readonly cause: SessionEndCause }
+>;
+export type ModeChanged = Message<
+  'ModeChanged',
+  { readonly sessionId: string; readonly instanceId: string; readonly from: WorkingMode; readonly to: WorkingMode }
+>;
+export type StateTransitioned = Message<
+  'StateTransitioned',
+  { readonly sessionId: string; readonly instanceId: string; readonly mode: WorkingMode; readonly task: string | null }
+>;
+export type SessionState = Message<
+  'SessionState',
+  { readonly sessionId: string; readonly instanceId: string; readonly mode: WorkingMode; readonly startedAt: number; readonly lastActiveAt: number }
+>;
+
+export type Event =
+  | MemoryStored
+  | MemoryAccessed
+  | MemoryClaimed
+  | MemoryRetrieved
+  | TierChanged
+  | MemoryReclassified
+  | MemoryForgotten
+  | MemoryConsolidated
+  | SalienceScored
+  | AssociationsFound
+  | SessionStarted
+  | SessionEnded
+  | ModeChanged
+  | StateTransitioned
+  | SessionState;
+
+// ── Notifications ───────────────────────────────────────────────────────────
+export type BreakNotification = Message<
+  'BreakNotification',
+  { readonly instanceId: string; readonly sessionId: string; readonly minutesInTask: number; readonly message: string }
+>;
+export type SessionAuditPrompt = Message<
+  'SessionAuditPrompt',
+  { readonly instanceId: string; readonly sessionId: string; readonly prompt: string; readonly unclaimedIds: readonly string[] }
+>;
+export type Notification = BreakNotification | SessionAuditPrompt;
+
+export type AnyMessage = Command | Query | Event | Notification;
+export type MessageType = AnyMessage['type'];
+export type MessageOf<T extends MessageType> = Extract<AnyMessage, { type: T }>;
+
+/** Every message type by kind, as data (the catalog a reader can list). */
+export const MESSAGE_CATALOG = {
+  commands: [
+    'StoreCommand', 'ClaimCommand', 'ReclassifyCommand', 'ConsolidateCommand', 'ForgetCommand', 'ShutdownCommand',
+    'AssociateCommand', 'DecaySweep', 'TierPromoted', 'TierDemoted', 'SessionStart', 'SessionEnd', 'StateTransition',
+  ],
+  queries: ['SearchQuery', 'ReflectQuery'],
+  events: [
+    'MemoryStored', 'MemoryAccessed', 'MemoryClaimed', 'MemoryRetrieved', 'TierChanged', 'MemoryReclassified',
+    'MemoryForgotten', 'MemoryConsolidated', 'SalienceScored', 'AssociationsFound', 'SessionStarted', 'SessionEnded',
+    'ModeChanged', 'StateTransitioned', 'SessionState',
+  ],
+  notifications: ['BreakNotification', 'SessionAuditPrompt'],
+} as const satisfies Record<string, readonly MessageType[]>;
+
+export type MetaInit = Partial<Omit<Meta, 'messageId' | 'timestamp' | 'sourceContext'>> & { readonly timestamp?: number };
+
+/** A fresh envelope; `cause` (if given) supplies causation and correlation. */
+export function newMeta(sourceContext: ContextName, init: MetaInit & { readonly cause?: Meta } = {}): Meta {
+  const messageId = newMessageId();
+  const cause = init.cause;
+  return {
+    messageId,
+    causationId: cause?.messageId ?? init.causationId ?? null,
+    correlationId: cause?.correlationId ?? init.correlationId ?? messageId,
+    timestamp: init.timestamp ?? Date.now(),
+    instanceId: init.instanceId ?? cause?.instanceId ?? null,
+    sessionId: init.sessionId ?? cause?.sessionId ?? null,
+    sourceContext,
+  };
+}
+
+/** Builds a message of a catalog type. */
+export function message<T extends MessageType>(
+  type: T,
+  data: MessageOf<T>['data'],
+  sourceContext: ContextName,
+  init: MetaInit & { readonly cause?: Meta } = {},
+): MessageOf<T> {
+  return { type, data, meta: newMeta(sourceContext, init) } as MessageOf<T>;
+}
