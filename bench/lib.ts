@@ -1,0 +1,90 @@
+/**
+ * Shared benchmark helpers: percentiles, the machine description, and writing
+ * results as JSON plus a markdown table to bench/results/.
+ */
+import { cpus, totalmem } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { execSync } from 'node:child_process';
+
+export function percentile(samples: readonly number[], p: number): number {
+  if (samples.length === 0) return NaN;
+  const sorted = [...samples].sort((a, b) => a - b);
+  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[index] as number;
+}
+
+export interface LatencySummary {
+  readonly n: number;
+  readonly p50: number;
+  readonly p95: number;
+  readonly p99: number;
+  readonly max: number;
+}
+
+export function summarise(samplesMs: readonly number[]): LatencySummary {
+  const round = (x: number) => Math.round(x * 100) / 100;
+  return {
+    n: samplesMs.length,
+    p50: round(percentile(samplesMs, 50)),
+    p95: round(percentile(samplesMs, 95)),
+    p99: round(percentile(samplesMs, 99)),
+    max: round(Math.max(...samplesMs)),
+  };
+}
+
+/** Times an async function once, in milliseconds. */
+export async function timed<T>(fn: () => Promise<T>): Promise<[T, number]> {
+  const start = performance.now();
+  const value = await fn();
+  return [value, performance.now() - start];
+}
+
+export function machine(): Record<string, unknown> {
+  let neo4j = 'unknown';
+  try {
+    neo4j = execSync("grep -o 'NEO4J_VERSION = .[0-9.]*' scripts/services/neo4j.mjs", { encoding: 'utf8' }).trim().split("'")[1] ?? neo4j;
+  } catch {
+    /* informative only */
+  }
+  return {
+    date: new Date().toISOString(),
+    cpu: cpus()[0]?.model ?? 'unknown',
+    cores: cpus().length,
+    memoryGiB: Math.round(totalmem() / 2 ** 30),
+    node: process.version,
+    neo4j,
+  };
+}
+
+export function markdownTable(headers: readonly string[], rows: readonly (readonly (string | number))[]): string {
+  return [`| ${headers.join(' | ')} |`, `| ${headers.map(() => '---').join(' | ')} |`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
+}
+
+/** Writes bench/results/<name>.json and <name>.md. */
+export function writeResults(name: string, json: Record<string, unknown>, markdownBody: string): void {
+  const dir = new URL('./results/', import.meta.url);
+  mkdirSync(dir, { recursive: true });
+  const info = machine();
+  writeFileSync(new URL(`${name}.json`, dir), JSON.stringify({ machine: info, ...json }, null, 2) + '\n');
+  const header = `# ${name}\n\nMachine: ${info.cores} cores (${info.cpu}), ${info.memoryGiB} GiB, Node ${info.node}, Neo4j ${info.neo4j}. Date: ${info.date}.\n\n`;
+  writeFileSync(new URL(`${name}.md`, dir), header + markdownBody + '\n');
+  console.log(`results written to bench/results/${name}.{json,md}`);
+}
+
+/** Deterministic pseudo-random numbers, so runs compare. */
+export function rng(seed = 42): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Zipf-like pick from a list: early entries are much more common. */
+export function zipfPick<T>(items: readonly T[], random: () => number, s = 1.1): T {
+  const index = Math.min(items.length - 1, Math.floor(items.length ** random() ** s) - 1);
+  return items[Math.max(0, index)] as T;
+}
