@@ -56,7 +56,7 @@ export function machine(): Record<string, unknown> {
   };
 }
 
-export function markdownTable(headers: readonly string[], rows: readonly (readonly (string | number))[]): string {
+export function markdownTable(headers: readonly string[], rows: readonly (readonly (string | number)[])[]): string {
   return [`| ${headers.join(' | ')} |`, `| ${headers.map(() => '---').join(' | ')} |`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
 }
 

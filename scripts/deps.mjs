@@ -9,7 +9,9 @@ export function ensureDependencies(log = (m) => process.stderr.write(`${m}\n`)) 
   const installed = path.join(projectRoot, 'node_modules', '.package-lock.json');
   if (existsSync(installed) && statSync(installed).mtimeMs >= statSync(lock).mtimeMs) return false;
   log('installing npm dependencies (npm ci)…');
-  const result = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: projectRoot, stdio: 'inherit' });
+  // onnxruntime-node ships its CPU binaries; its install script would only try to download CUDA ones.
+  const env = { ...process.env, ONNXRUNTIME_NODE_INSTALL: 'skip' };
+  const result = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: projectRoot, stdio: 'inherit', env });
   if (result.status !== 0) {
     process.stderr.write('error: npm ci failed\nfix: check the network to the npm registry and run `npm ci` by hand to see why\n');
     process.exit(1);

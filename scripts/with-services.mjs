@@ -4,10 +4,14 @@
 import { ServiceError } from './services/common.mjs';
 import { ensureNeo4j, stopNeo4j } from './services/neo4j.mjs';
 import { ensureRedis, stopRedis } from './services/redis.mjs';
+import { provisionModel } from './services/model.mjs';
 
 export async function bringUpServices(log = (m) => process.stderr.write(`${m}\n`)) {
   const t0 = Date.now();
-  const results = await Promise.allSettled([ensureNeo4j({ log }), ensureRedis({ log })]);
+  const neo4jUp = ensureNeo4j({ log });
+  // The embedding model once Neo4j's provisioning has Java and Maven; it never fails the start.
+  const model = neo4jUp.catch(() => undefined).then(() => provisionModel(log));
+  const results = await Promise.allSettled([neo4jUp, ensureRedis({ log })]);
   const failed = results.filter((r) => r.status === 'rejected');
   if (failed.length > 0) {
     for (const { reason } of failed) {
@@ -24,7 +28,7 @@ export async function bringUpServices(log = (m) => process.stderr.write(`${m}\n`
     process.exit(1);
   }
   const [neo4j, redis] = results.map((r) => r.value);
-  return { neo4j, redis, seconds: (Date.now() - t0) / 1000 };
+  return { neo4j, redis, model: await model, seconds: (Date.now() - t0) / 1000 };
 }
 
 export async function stopStarted({ neo4j, redis }, log = (m) => process.stderr.write(`${m}\n`)) {

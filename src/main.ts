@@ -1,30 +1,61 @@
 /**
- * `serve`: the GraphQL API (and, from issue 8, the background worker) on one
- * Neo4j and one Redis. Expects the servers to be up (npm start brings them up).
+ * `serve`: the GraphQL API and the background worker on one Neo4j and one
+ * Redis (both by default; `--api-only` or `--worker-only` runs one of them, so
+ * either scales out on its own). Expects the servers to be up (npm start
+ * brings them up). SIGTERM, SIGINT and the `shutdown` mutation run the
+ * shutdown protocol, print its steps and exit (0 when ready).
  */
 import 'reflect-metadata';
 import { loadConfig } from './config.js';
 import { createApp } from './app.js';
-import { buildGraphQLSchema, startGraphQLServer } from './adapters/graphql/index.js';
+import { buildGraphQLSchema, startGraphQLServer, type GraphQLServer } from './adapters/graphql/index.js';
+import type { ShutdownReport } from './contexts/subconscious/index.js';
 
 async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  const apiOnly = args.includes('--api-only');
+  const workerOnly = args.includes('--worker-only');
+  if (apiOnly && workerOnly) throw new Error('choose one of --api-only and --worker-only (or neither, for both)');
   const config = loadConfig();
-  const app = await createApp(config);
-  const server = await startGraphQLServer(await buildGraphQLSchema(), app.ports, config.host, config.port);
-  console.log(`GraphQL ready at ${server.url}`);
+  const app = await createApp(config, { workers: !apiOnly, log: (line) => console.log(line) });
 
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    console.log(`${signal}: stopping`);
-    app.accepting = false;
-    await server.stop();
+  let finishing = false;
+  let server: GraphQLServer | null = null;
+  const finish = async (report: ShutdownReport) => {
+    if (finishing) return;
+    finishing = true;
+    console.log(report.ready ? `ready: cold storage verified at ${report.coldStoragePath}` : 'shutdown protocol did not complete; see the steps above');
+    await server?.stop();
     await app.close();
-    process.exit(0);
+    process.exit(report.ready ? 0 : 1);
   };
-  process.on('SIGINT', () => void stop('SIGINT'));
-  process.on('SIGTERM', () => void stop('SIGTERM'));
+
+  if (!workerOnly) {
+    const ports = {
+      ...app.ports,
+      // The mutation answers with the report; the process exits right after.
+      shutdown: async (dir: string | null) => {
+        const report = await app.shutdown(dir);
+        setTimeout(() => void finish(report), 200).unref();
+        return report;
+      },
+    };
+    server = await startGraphQLServer(await buildGraphQLSchema(), ports, config.host, config.port);
+    console.log(`GraphQL ready at ${server.url}${apiOnly ? ' (API only: no background worker)' : ''}`);
+  }
+  if (!apiOnly) console.log(`Background worker ready (queues under "${config.subconscious.queuePrefix}")`);
+
+  let signals = 0;
+  const onSignal = (signal: string) => {
+    if (++signals > 1) {
+      console.log(`${signal} again: exiting without finishing the shutdown protocol`);
+      process.exit(130);
+    }
+    console.log(`${signal}: shutdown protocol`);
+    void app.shutdown().then(finish);
+  };
+  process.on('SIGINT', () => onSignal('SIGINT'));
+  process.on('SIGTERM', () => onSignal('SIGTERM'));
 }
 
 main().catch((error: unknown) => {

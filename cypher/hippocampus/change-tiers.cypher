@@ -2,7 +2,7 @@
 // checked against the tier rules. A change whose `from` no longer holds is
 // skipped (the memory moved meanwhile). Each change records TierChanged.
 // params: $changes, $now, $commandId, $correlationId
-// returns: id, tier
+// returns: id, tier, store
 UNWIND $changes AS change
 MATCH (m:Memory {id: change.id})
 WHERE m.tier = change.from
@@ -18,4 +18,4 @@ MERGE (e:Event {id: change.eventId})
     m.tier = change.to,
     m.tierChangedAt = datetime({epochMillis: $now})
 MERGE (e)-[:ABOUT]->(m)
-RETURN m.id AS id, m.tier AS tier
+RETURN m.id AS id, m.tier AS tier, m.store AS store

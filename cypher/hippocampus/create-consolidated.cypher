@@ -6,6 +6,7 @@
 MERGE (n:Memory {id: $memory.id})
   ON CREATE SET
     n.store = $memory.store,
+    n.storeKey = $memory.storeKey,
     n.content = $memory.content,
     n.tier = $memory.tier,
     n.claimed = $memory.claimed,
@@ -14,6 +15,7 @@ MERGE (n:Memory {id: $memory.id})
     n.emotions = $memory.emotions,
     n.metadata = $memory.metadata,
     n.sessionId = $memory.sessionId,
+    n.embeddingStatus = 'PENDING',
     n.occurredAt = datetime({epochMillis: $memory.occurredAt}),
     n.createdAt = datetime({epochMillis: $now}),
     n.accessCount = 0,

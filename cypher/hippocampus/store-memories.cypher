@@ -1,13 +1,16 @@
 // Stores a batch of memories with their MemoryStored events, in one transaction.
 // A memory whose id exists already is left untouched (a retried store is a no-op)
 // and comes back with created = false. The event is MERGEd on its id, so a
-// replayed transaction records nothing twice.
+// replayed transaction records nothing twice. Without a client embedding the
+// memory waits for the embedding job (embeddingStatus PENDING). A memory stored
+// in a session is linked to it (STORED_IN) when that session exists.
 // params: $memories, $now, $commandId, $correlationId
 // returns: memory, created
 UNWIND $memories AS input
 MERGE (m:Memory {id: input.id})
   ON CREATE SET
     m.store = input.store,
+    m.storeKey = input.storeKey,
     m.content = input.content,
     m.tier = input.tier,
     m.claimed = false,
@@ -17,6 +20,8 @@ MERGE (m:Memory {id: input.id})
     m.metadata = input.metadata,
     m.sessionId = input.sessionId,
     m.embedding = input.embedding,
+    m.embeddingStatus = CASE WHEN input.embedding IS NULL THEN 'PENDING' ELSE 'DONE' END,
+    m.embeddingModel = CASE WHEN input.embedding IS NULL THEN null ELSE 'client' END,
     m.occurredAt = datetime({epochMillis: input.occurredAt}),
     m.createdAt = datetime({epochMillis: $now}),
     m.accessCount = 0,
@@ -35,4 +40,7 @@ FOREACH (_ IN CASE WHEN created THEN [1] ELSE [] END |
       e.payload = input.eventPayload
   MERGE (e)-[:ABOUT]->(m)
 )
+WITH m, input, created
+OPTIONAL MATCH (s:Session {id: input.sessionId})
+FOREACH (_ IN CASE WHEN created AND s IS NOT NULL THEN [1] ELSE [] END | MERGE (m)-[:STORED_IN]->(s))
 RETURN m {.*, embedding: null} AS memory, created

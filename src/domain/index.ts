@@ -6,3 +6,4 @@ export * from './ids.js';
 export { Bus } from './bus.js';
 export type { Asked, Published } from './bus.js';
 export { Mailbox } from './actor.js';
+export { storeKeyOf } from './store-key.js';

@@ -21,6 +21,43 @@ export interface MemoryRecord {
   /** Salience's own properties as last materialised (null until a sweep has run). */
   readonly salience: number | null;
   readonly salienceAt: number | null;
+  /** Salience's anchor: its state after the last use, claim or tier change it folded in (absent until then). */
+  readonly salienceAnchor?: SalienceAnchor | null;
+  /** Uses reported through `markUsed`, as Salience counted them (absent until one). */
+  readonly salienceUses?: SalienceUses | null;
+  /** In [-1,1] from reported outcomes (Salience's property; 0 when none). */
+  readonly usefulness: number;
+}
+
+/**
+ * The state Salience's score decays from (its own `salienceAnchor*` properties):
+ * the level above the floor in [0,1] at `at`, and the tier, uses and claim it
+ * had folded in by then. Time alone never moves it; events do.
+ */
+export interface SalienceAnchor {
+  readonly level: number;
+  readonly at: number;
+  readonly tier: Tier;
+  readonly uses: number;
+  readonly claimed: boolean;
+}
+
+/** How often a memory was marked used after a recall, and when last (`salienceUses`, `salienceUsedAt`). */
+export interface SalienceUses {
+  readonly count: number;
+  readonly lastAt: number;
+}
+
+/** Reads the anchor from a node's properties (times in epoch ms); null when Salience has written none. */
+export function salienceAnchorOf(props: Readonly<Record<string, unknown>>): SalienceAnchor | null {
+  const { salienceAnchor: level, salienceAnchorAt: at, salienceAnchorTier: tier, salienceAnchorUses: uses } = props;
+  if (typeof level !== 'number' || typeof at !== 'number' || typeof tier !== 'string') return null;
+  return { level, at, tier: tier as Tier, uses: typeof uses === 'number' ? uses : 0, claimed: props.salienceAnchorClaimed === true };
+}
+
+export function salienceUsesOf(props: Readonly<Record<string, unknown>>): SalienceUses | null {
+  const { salienceUses: count, salienceUsedAt: lastAt } = props;
+  return typeof count === 'number' && typeof lastAt === 'number' ? { count, lastAt } : null;
 }
 
 /** What a caller asks to store, before Hippocampus has validated it. */

@@ -9,6 +9,7 @@ import type {
   AssociationOrigin,
   AssociationType,
   MergeStrategy,
+  OutcomeKind,
   ReflectionScope,
   SessionEndCause,
   Tier,
@@ -71,11 +72,34 @@ export type TierDemoted = Message<
   'TierDemoted',
   { readonly id: string; readonly from: Tier; readonly to: Tier; readonly salience: number; readonly reason: string }
 >;
+/** Many tier changes at once (a decay sweep's batch); Hippocampus checks each, then writes them in one statement. */
+export type TierChangeBatch = Message<'TierChangeBatch', { readonly changes: readonly (TierPromoted | TierDemoted)[] }>;
 export type SessionStart = Message<
   'SessionStart',
-  { readonly instanceId: string; readonly mindType: string; readonly store: string; readonly task: string | null; readonly project: string | null }
+  {
+    /** Chosen by the caller or the port: a retried start with the same id is a no-op. */
+    readonly sessionId: string;
+    readonly instanceId: string;
+    readonly mindType: string;
+    readonly store: string;
+    readonly task: string | null;
+    readonly project: string | null;
+  }
 >;
-export type SessionEnd = Message<'SessionEnd', { readonly instanceId: string; readonly cause: SessionEndCause; readonly reason: string | null }>;
+export type SessionEnd = Message<
+  'SessionEnd',
+  {
+    readonly instanceId: string;
+    readonly cause: SessionEndCause;
+    readonly reason: string | null;
+    /** A timer's end (TIMEOUT): only this session, and only if still idle since `idleBefore` (epoch ms). */
+    readonly guard?: { readonly sessionId: string; readonly idleBefore: number } | null;
+  }
+>;
+export type LogDecision = Message<
+  'LogDecision',
+  { readonly instanceId: string; readonly decisionId: string; readonly text: string; readonly rationale: string | null }
+>;
 export type StateTransition = Message<
   'StateTransition',
   { readonly instanceId: string; readonly mode: WorkingMode; readonly task: string | null; readonly context: unknown }
@@ -92,9 +116,11 @@ export type Command =
   | DecaySweep
   | TierPromoted
   | TierDemoted
+  | TierChangeBatch
   | SessionStart
   | SessionEnd
-  | StateTransition;
+  | StateTransition
+  | LogDecision;
 
 // ── Queries ─────────────────────────────────────────────────────────────────
 export interface SearchFilters {
@@ -136,6 +162,14 @@ export type MemoryConsolidated = Message<
   'MemoryConsolidated',
   { readonly memory: MemoryRecord; readonly from: readonly string[]; readonly strategy: MergeStrategy }
 >;
+export type MemoryUsed = Message<
+  'MemoryUsed',
+  { readonly useId: string; readonly recallId: string; readonly store: string; readonly memoryIds: readonly string[] }
+>;
+export type OutcomeReported = Message<
+  'OutcomeReported',
+  { readonly useId: string; readonly store: string; readonly memoryIds: readonly string[]; readonly outcome: OutcomeKind }
+>;
 export type SalienceScored = Message<'SalienceScored', { readonly id: string; readonly store: string; readonly salience: number; readonly at: number }>;
 export type AssociationsFound = Message<
   'AssociationsFound',
@@ -157,11 +191,15 @@ export type SessionEnded = Message<
 >;
 export type ModeChanged = Message<
   'ModeChanged',
-  { readonly sessionId: string; readonly instanceId: string; readonly from: WorkingMode; readonly to: WorkingMode }
+  { readonly sessionId: string; readonly instanceId: string; readonly from: WorkingMode; readonly to: WorkingMode; readonly at: number }
 >;
 export type StateTransitioned = Message<
   'StateTransitioned',
   { readonly sessionId: string; readonly instanceId: string; readonly mode: WorkingMode; readonly task: string | null }
+>;
+export type DecisionLogged = Message<
+  'DecisionLogged',
+  { readonly sessionId: string; readonly instanceId: string; readonly store: string; readonly decisionId: string }
 >;
 export type SessionState = Message<
   'SessionState',
@@ -177,13 +215,16 @@ export type Event =
   | MemoryReclassified
   | MemoryForgotten
   | MemoryConsolidated
+  | MemoryUsed
+  | OutcomeReported
   | SalienceScored
   | AssociationsFound
   | SessionStarted
   | SessionEnded
   | ModeChanged
   | StateTransitioned
-  | SessionState;
+  | SessionState
+  | DecisionLogged;
 
 // ── Notifications ───────────────────────────────────────────────────────────
 export type BreakNotification = Message<
@@ -204,13 +245,14 @@ export type MessageOf<T extends MessageType> = Extract<AnyMessage, { type: T }>;
 export const MESSAGE_CATALOG = {
   commands: [
     'StoreCommand', 'ClaimCommand', 'ReclassifyCommand', 'ConsolidateCommand', 'ForgetCommand', 'ShutdownCommand',
-    'AssociateCommand', 'DecaySweep', 'TierPromoted', 'TierDemoted', 'SessionStart', 'SessionEnd', 'StateTransition',
+    'AssociateCommand', 'DecaySweep', 'TierPromoted', 'TierDemoted', 'TierChangeBatch', 'SessionStart', 'SessionEnd', 'StateTransition',
+    'LogDecision',
   ],
   queries: ['SearchQuery', 'ReflectQuery'],
   events: [
     'MemoryStored', 'MemoryAccessed', 'MemoryClaimed', 'MemoryRetrieved', 'TierChanged', 'MemoryReclassified',
-    'MemoryForgotten', 'MemoryConsolidated', 'SalienceScored', 'AssociationsFound', 'SessionStarted', 'SessionEnded',
-    'ModeChanged', 'StateTransitioned', 'SessionState',
+    'MemoryForgotten', 'MemoryConsolidated', 'MemoryUsed', 'OutcomeReported', 'SalienceScored', 'AssociationsFound', 'SessionStarted', 'SessionEnded',
+    'ModeChanged', 'StateTransitioned', 'SessionState', 'DecisionLogged',
   ],
   notifications: ['BreakNotification', 'SessionAuditPrompt'],
 } as const satisfies Record<string, readonly MessageType[]>;

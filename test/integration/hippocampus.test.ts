@@ -35,6 +35,7 @@ async function eventsOf(id: string): Promise<{ type: string; payload: any }[]> {
 
 /** Expects a typed error whose code ends as given, and that the store's node count did not move. */
 async function expectRefused(query: string, variables: Record<string, unknown>, codeEnd: string, inStore = store) {
+  await t.app.bus.idle(); // reactions to earlier calls (salience, links) may still be writing
   const before = await t.countNodes(inStore);
   const res = await t.gql(query, variables);
   expect(res.errors?.[0]?.extensions?.code, JSON.stringify(res.errors)).toMatch(new RegExp(`${codeEnd}$`));

@@ -76,7 +76,7 @@ describe('consolidation', () => {
   const memory = (id: string, content: string, occurredAt: number, extra: Partial<MemoryRecord> = {}): MemoryRecord => ({
     id, store: 's', content, tier: 'LONG_TERM', claimed: false, tags: [], people: [], emotions: [], metadata: null,
     occurredAt, createdAt: occurredAt, lastAccessedAt: null, accessCount: 0, sessionId: null, claimedAt: null,
-    tierChangedAt: null, salience: null, salienceAt: null, ...extra,
+    tierChangedAt: null, salience: null, salienceAt: null, usefulness: 0, ...extra,
   });
   const a = memory('a', 'first', 1, { tags: ['x'], tier: 'ARCHIVE' });
   const b = memory('b', 'second', 2, { tags: ['y', 'x'], claimed: true, tier: 'ACTIVE_CONTEXT' });

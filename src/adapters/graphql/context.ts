@@ -1,6 +1,7 @@
 /** What resolvers get per request: the ports they may call and who is asking. */
 import type { MemoryRecord } from '../../domain/index.js';
-import type { Caller, MemoryPort } from '../../contexts/cortex/index.js';
+import type { AssociationPort, Caller, LifecyclePort, MemoryPort, RecallPort } from '../../contexts/cortex/index.js';
+import type { QueueStatus, ShutdownReport } from '../../contexts/subconscious/index.js';
 
 export interface HealthReport {
   readonly neo4j: boolean;
@@ -8,13 +9,23 @@ export interface HealthReport {
   readonly version: string;
   readonly memories: number;
   readonly accepting: boolean;
+  /** "ready", "loading", "disabled" or "missing: <reason>" (then recall is lexical only). */
+  readonly embeddings: string;
 }
 
 export interface Ports {
   readonly memory: MemoryPort;
+  readonly recall: RecallPort;
+  readonly associations: AssociationPort;
   /** The score decayed to now (Salience's read model). */
   readonly salienceOf: (memory: MemoryRecord) => number;
   readonly health: () => Promise<HealthReport>;
+  /** Sessions, decisions, resume and notifications. */
+  readonly lifecycle: LifecyclePort;
+  /** The background queues (depths, schedules, last runs). */
+  readonly background: { status(): Promise<QueueStatus[]> };
+  /** Runs the shutdown protocol (once; later calls get the same report). */
+  readonly shutdown: (coldStorageDir: string | null) => Promise<ShutdownReport>;
 }
 
 export interface GraphQLContext {

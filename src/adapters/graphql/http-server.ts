@@ -6,6 +6,8 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { ApolloServer, HeaderMap } from '@apollo/server';
 import type { GraphQLSchema } from 'graphql';
+import { WebSocketServer } from 'ws';
+import { useServer } from 'graphql-ws/use/ws';
 import { formatError } from './errors.js';
 import type { GraphQLContext, Ports } from './context.js';
 
@@ -82,6 +84,25 @@ export async function startGraphQLServer(schema: GraphQLSchema, ports: Ports, ho
     }
   });
   http.keepAliveTimeout = 65_000;
+  // Subscriptions: graphql-ws on the same server and path. A client names
+  // itself with connectionParams { instanceId, sessionId } or the same headers.
+  const wss = new WebSocketServer({ server: http, path: '/graphql' });
+  const subscriptions = useServer<Record<string, unknown>>(
+    {
+      schema,
+      context: (ctx) => {
+        const params = ctx.connectionParams ?? {};
+        const named = (key: 'instanceId' | 'sessionId', headerName: string) =>
+          typeof params[key] === 'string' && (params[key] as string).trim() !== '' ? (params[key] as string).trim() : header(ctx.extra.request, headerName);
+        return { ports, caller: { instanceId: named('instanceId', 'x-instance-id'), sessionId: named('sessionId', 'x-session-id') } } satisfies GraphQLContext;
+      },
+      // Domain errors keep their code, as over HTTP.
+      onNext: (_ctx, _id, _payload, _args, result) =>
+        result.errors ? { ...result, errors: result.errors.map((e) => formatError(e.toJSON(), e)) } : undefined,
+      onError: (_ctx, _id, _payload, errors) => errors.map((e) => formatError(e.toJSON(), e)),
+    },
+    wss,
+  );
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
     http.listen(port, host, () => resolve());
@@ -93,6 +114,8 @@ export async function startGraphQLServer(schema: GraphQLSchema, ports: Ports, ho
     http,
     apollo,
     async stop() {
+      await subscriptions.dispose();
+      await new Promise<void>((resolve) => wss.close(() => resolve()));
       await new Promise<void>((resolve) => http.close(() => resolve()));
       http.closeAllConnections();
       await apollo.stop();

@@ -46,6 +46,8 @@ export class HealthType {
   @Field(() => String) version!: string;
   @Field(() => Int) memories!: number;
   @Field(() => Boolean) accepting!: boolean;
+  @Field(() => String, { description: '"ready", "loading", "disabled" or "missing: <reason>" (recall is then lexical only).' })
+  embeddings!: string;
 }
 
 @InputType('StoreInput')

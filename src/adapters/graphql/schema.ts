@@ -2,11 +2,17 @@ import 'reflect-metadata';
 import { buildSchema } from 'type-graphql';
 import { printSchema, lexicographicSortSchema, type GraphQLSchema } from 'graphql';
 import { MemoryResolver } from './memory-resolver.js';
+import { RecallResolver } from './recall-resolver.js';
+import { AssociationResolver } from './association-resolver.js';
+import { SessionResolver } from './session-resolver.js';
+import { NotificationResolver, PORTS_PUBSUB } from './session-notifications.js';
+import { AdminResolver } from './session-admin.js';
 
 export async function buildGraphQLSchema(): Promise<GraphQLSchema> {
   return buildSchema({
-    resolvers: [MemoryResolver],
+    resolvers: [MemoryResolver, RecallResolver, AssociationResolver, SessionResolver, NotificationResolver, AdminResolver],
     validate: false,
+    pubSub: PORTS_PUBSUB,
   });
 }
 

@@ -3,7 +3,7 @@
  * that the parameters passed are exactly the ones the file declares, and
  * turns Neo4j values into plain JS (temporal values become epoch ms).
  */
-import neo4j, { type Driver, type ManagedTransaction, type QueryResult } from 'neo4j-driver';
+import neo4j, { Neo4jError, type Driver, type ManagedTransaction, type QueryResult } from 'neo4j-driver';
 import type { Statement } from './statements.js';
 
 export type Params = Record<string, unknown>;
@@ -33,6 +33,7 @@ function checkParams(statement: Statement, params: Params): void {
 
 export function toPlain(value: unknown): unknown {
   if (value === null || value === undefined) return null;
+  if (typeof value !== 'object') return value; // strings, booleans, numbers (integers arrive as numbers): the bulk of every row
   if (Array.isArray(value)) return value.map(toPlain);
   if (neo4j.isInt(value)) return (value as { toNumber(): number }).toNumber();
   if (neo4j.isDateTime(value as never) || neo4j.isDate(value as never) || neo4j.isLocalDateTime(value as never)) {
@@ -86,8 +87,24 @@ export class Neo4jGraph implements GraphPort {
     private readonly database: string,
   ) {}
 
+  /**
+   * One read statement in an auto-commit transaction: a single round trip
+   * instead of begin/run/commit. Reads are safe to repeat, so a transient
+   * failure is retried here a few times.
+   */
   async read<R extends Row = Row>(statement: Statement, params: Params = {}): Promise<R[]> {
-    return this.readTransaction((tx) => tx.run<R>(statement, params));
+    checkParams(statement, params);
+    for (let attempt = 1; ; attempt++) {
+      const session = this.driver.session({ database: this.database, defaultAccessMode: neo4j.session.READ });
+      try {
+        return rows<R>(await session.run(statement.text, toNeo4jParams(params) as Params));
+      } catch (error) {
+        if (attempt >= 3 || !(error instanceof Neo4jError && error.retriable)) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
+      } finally {
+        await session.close();
+      }
+    }
   }
 
   async write<R extends Row = Row>(statement: Statement, params: Params = {}): Promise<R[]> {

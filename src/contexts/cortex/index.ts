@@ -1,2 +1,15 @@
 export { MemoryPort } from './memory-port.js';
 export type { Caller, MemoryPortDeps } from './memory-port.js';
+export { RecallPort } from './recall-port.js';
+export type { SearchArgs, ContextArgs, RecallPortDeps } from './recall-port.js';
+export { AssociationPort } from './association-port.js';
+export type { AssociationView, AssociateArgs, AssociationPortDeps } from './association-port.js';
+export { Sessions, noOpenSession } from './sessions.js';
+export type { SessionsDeps, SessionMemories } from './sessions.js';
+export { LifecyclePort, RESUME_IDENTITY_LIMIT, RESUME_ACTIVE_LIMIT } from './lifecycle-port.js';
+export type { LifecyclePortDeps, StartSessionArgs, SessionAudit, ResumeState } from './lifecycle-port.js';
+export { NotificationInbox } from './notification-inbox.js';
+export type { LiveChannel, NotificationInboxDeps } from './notification-inbox.js';
+export { AsyncFeed } from './async-feed.js';
+export { initialMode, checkOwnInstance, visibleTo, validateSessionId } from './session-rules.js';
+export type { SessionRecord, DecisionRecord, NotificationRecord } from './session-records.js';

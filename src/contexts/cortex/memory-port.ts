@@ -28,6 +28,8 @@ export interface MemoryPortDeps {
   readonly hippocampus: Hippocampus;
   readonly defaultStore: string;
   readonly accepting: () => boolean;
+  /** Cortex's sessions: a call from an instance is activity on its open session. */
+  readonly sessions?: { touch(instanceId: string): Promise<string | null> };
 }
 
 export class MemoryPort {
@@ -35,6 +37,12 @@ export class MemoryPort {
 
   private gate(): void {
     if (!this.deps.accepting()) throw new ShuttingDownError();
+  }
+
+  /** The gate, then activity on the caller's open session; that session's id (or null). */
+  private async enter(caller: Caller): Promise<string | null> {
+    this.gate();
+    return caller.instanceId && this.deps.sessions ? this.deps.sessions.touch(caller.instanceId) : null;
   }
 
   private meta(caller: Caller) {
@@ -46,33 +54,36 @@ export class MemoryPort {
   }
 
   async store(memories: readonly StoreRequest[], caller: Caller): Promise<Stored[]> {
-    this.gate();
-    return this.deps.bus.ask(message('StoreCommand', { memories }, 'cortex', this.meta(caller)));
+    // What an instance stores while it has an open session belongs to that session.
+    const open = await this.enter(caller);
+    const sessionId = caller.sessionId ?? open;
+    const stamped = sessionId === null ? memories : memories.map((m) => (m.sessionId ? m : { ...m, sessionId }));
+    return this.deps.bus.ask(message('StoreCommand', { memories: stamped }, 'cortex', this.meta({ ...caller, sessionId })));
   }
 
   async claim(id: string, caller: Caller): Promise<MemoryRecord> {
-    this.gate();
+    await this.enter(caller);
     return this.deps.bus.ask(message('ClaimCommand', { id }, 'cortex', this.meta(caller)));
   }
 
   async reclassify(id: string, tier: string, reason: string, metadata: unknown, caller: Caller): Promise<MemoryRecord> {
-    this.gate();
+    await this.enter(caller);
     return this.deps.bus.ask(message('ReclassifyCommand', { id, tier, reason, metadata }, 'cortex', this.meta(caller)));
   }
 
   async consolidate(ids: readonly string[], strategy: MergeStrategy, content: string | null, caller: Caller): Promise<MemoryRecord> {
-    this.gate();
+    await this.enter(caller);
     return this.deps.bus.ask(message('ConsolidateCommand', { ids, strategy, content }, 'cortex', this.meta(caller)));
   }
 
   async forget(id: string, confirmId: string, reason: string, caller: Caller): Promise<ForgetOutcome> {
-    this.gate();
+    await this.enter(caller);
     return this.deps.bus.ask(message('ForgetCommand', { id, confirmId, reason }, 'cortex', this.meta(caller)));
   }
 
   /** `memory(id)`: a read by id, which counts as an access. Null when unknown. */
   async memory(id: string, caller: Caller): Promise<MemoryRecord | null> {
-    this.gate();
+    await this.enter(caller);
     try {
       return await this.deps.hippocampus.access(id, newMeta('cortex', this.meta(caller)));
     } catch (error) {

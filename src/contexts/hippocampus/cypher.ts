@@ -15,4 +15,8 @@ export const Q = loadStatements('hippocampus', {
   memoryHistory: 'memory-history',
   consolidatedFrom: 'consolidated-from',
   countMemories: 'count-memories',
+  memoriesToEmbed: 'memories-to-embed',
+  pendingEmbeddings: 'pending-embeddings',
+  attachEmbeddings: 'attach-embeddings',
+  failEmbeddings: 'fail-embeddings',
 });

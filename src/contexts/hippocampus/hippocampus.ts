@@ -10,6 +10,8 @@ import {
   message,
   sortableId,
   newMemoryId,
+  storeKeyOf,
+  ShuttingDownError,
   type Bus,
   type ClaimCommand,
   type ConsolidateCommand,
@@ -20,8 +22,10 @@ import {
   type NewMemory,
   type ReclassifyCommand,
   type StoreCommand,
+  type TierChangeBatch,
   type TierDemoted,
   type TierPromoted,
+  type Tier,
   type Event,
 } from '../../domain/index.js';
 import type { GraphPort, Tx } from '../../adapters/neo4j/index.js';
@@ -44,6 +48,25 @@ export interface Stored {
   readonly created: boolean;
 }
 
+/** A tier change Hippocampus applied for Salience. */
+export interface TierMove {
+  readonly id: string;
+  readonly store: string;
+  readonly from: Tier;
+  readonly to: Tier;
+}
+
+/** A memory's text waiting for its embedding. */
+export interface EmbeddingWork {
+  readonly id: string;
+  readonly content: string;
+}
+
+export interface MemoryVector {
+  readonly id: string;
+  readonly embedding: readonly number[] | Float32Array;
+}
+
 export interface ForgetOutcome {
   readonly id: string;
   readonly forgotten: boolean;
@@ -62,6 +85,9 @@ export class Hippocampus {
   private readonly bus: Bus;
   private readonly limits: StoreLimits;
   private readonly clock: () => number;
+  /** Commands being handled now; ShutdownCommand waits for them (the flush). */
+  private readonly inFlight = new Set<Promise<unknown>>();
+  private closed = false;
 
   constructor(deps: HippocampusDeps) {
     this.graph = deps.graph;
@@ -72,7 +98,8 @@ export class Hippocampus {
 
   /** Puts the handlers on the bus; commands about one memory keep their order. */
   register(): this {
-    const bus = this.bus;
+    const bus = this.tracked();
+    this.bus.handle('hippocampus', 'ShutdownCommand', () => this.flush(), () => 'shutdown');
     bus.handle('hippocampus', 'StoreCommand', (m) => this.store(m), (m) => `store:${m.meta.messageId}`);
     bus.handle('hippocampus', 'ClaimCommand', (m) => this.claim(m), (m) => m.data.id);
     bus.handle('hippocampus', 'ReclassifyCommand', (m) => this.reclassify(m), (m) => m.data.id);
@@ -80,10 +107,39 @@ export class Hippocampus {
     bus.handle('hippocampus', 'ForgetCommand', (m) => this.forget(m), (m) => m.data.id);
     bus.handle('hippocampus', 'TierPromoted', (m) => this.changeTier(m), (m) => m.data.id);
     bus.handle('hippocampus', 'TierDemoted', (m) => this.changeTier(m), (m) => m.data.id);
+    bus.handle('hippocampus', 'TierChangeBatch', (m) => this.changeTiers(m), (m) => `tiers:${m.meta.messageId}`);
     return this;
   }
 
   // ── commands ──────────────────────────────────────────────────────────────
+
+  /**
+   * ShutdownCommand: take no new command, wait for the ones in flight to
+   * commit (every write is its own transaction, so committed = flushed).
+   */
+  async flush(): Promise<{ inFlight: number; memories: number }> {
+    this.closed = true;
+    const inFlight = this.inFlight.size;
+    await Promise.allSettled([...this.inFlight]);
+    return { inFlight, memories: await this.count() };
+  }
+
+  /** The bus, with every handler refused after shutdown and tracked while it runs. */
+  private tracked(): Pick<Bus, 'handle'> {
+    const handle: Bus['handle'] = (actor, type, handler, key) => this.bus.handle(actor, type, (m) => this.admit(() => handler(m)), key);
+    return { handle };
+  }
+
+  private admit<R>(work: () => Promise<R>): Promise<R> {
+    if (this.closed) return Promise.reject(new ShuttingDownError());
+    const running = work();
+    this.inFlight.add(running);
+    void running.then(
+      () => this.inFlight.delete(running),
+      () => this.inFlight.delete(running),
+    );
+    return running;
+  }
 
   async store(command: StoreCommand): Promise<Stored[]> {
     const now = this.clock();
@@ -91,7 +147,7 @@ export class Hippocampus {
     const events = new Map(memories.map((m) => [m.id, sortableId('evt', now)]));
     const rows = await this.graph.transaction(async (tx) => {
       const result = await tx.run<{ memory: Record<string, unknown>; created: boolean }>(Q.storeMemories, {
-        memories: memories.map((m) => ({ ...m, eventId: events.get(m.id), eventPayload: storedPayload(m) })),
+        memories: memories.map((m) => ({ ...m, storeKey: storeKeyOf(m.store), eventId: events.get(m.id), eventPayload: storedPayload(m) })),
         now,
         ...auditParams(command.meta),
       });
@@ -183,7 +239,7 @@ export class Hippocampus {
       }
       const store = (found[0] as MemoryRecord).store;
       const rows = await tx.run<{ memory: Record<string, unknown> }>(Q.createConsolidated, {
-        memory: { id: newId, store, metadata: json({ consolidatedFrom: ids, strategy: command.data.strategy }), ...merged },
+        memory: { id: newId, store, storeKey: storeKeyOf(store), metadata: json({ consolidatedFrom: ids, strategy: command.data.strategy }), ...merged },
         from: ids,
         now,
         storedEventId,
@@ -232,9 +288,9 @@ export class Hippocampus {
     if (!verdict.ok) throw new InvalidInputError('HIPPOCAMPUS.TIER_RULE', `${command.type} ${id} ${from}→${to} refused: ${verdict.reason}`);
     const now = this.clock();
     const eventId = sortableId('evt', now);
-    const reason = command.type === 'TierDemoted' ? command.data.reason : `salience ${command.data.salience.toFixed(3)} rose above the promotion threshold`;
+    const { reason, change } = salienceTierChange(command, eventId);
     const rows = await this.graph.write<{ id: string; tier: string }>(Q.changeTiers, {
-      changes: [{ id, from, to, eventId, payload: json({ from, to, reason, by: 'SALIENCE', salience: command.data.salience }) }],
+      changes: [change],
       now,
       ...auditParams(command.meta),
     });
@@ -244,6 +300,38 @@ export class Hippocampus {
       this.publish(message('TierChanged', { id, store: memory.store, from, to, reason, by: 'SALIENCE' }, 'hippocampus', { cause: command.meta }), eventId);
     }
     return memory;
+  }
+
+  /**
+   * A sweep's batch of tier changes: every change is checked against the rules
+   * first (one refusal refuses the batch, nothing is written), then all run as
+   * one statement with one TierChanged event each. Returns the changes applied;
+   * a memory that moved meanwhile is skipped.
+   */
+  async changeTiers(command: TierChangeBatch): Promise<TierMove[]> {
+    const changes = command.data.changes;
+    const ids = new Set(changes.map((c) => c.data.id));
+    if (ids.size !== changes.length) throw new InvalidInputError('HIPPOCAMPUS.TIER_BATCH_DUPLICATE', 'a tier batch names a memory twice');
+    for (const c of changes) {
+      const verdict = checkTierChange(c.data.from, c.data.to, 'SALIENCE');
+      if (!verdict.ok) throw new InvalidInputError('HIPPOCAMPUS.TIER_RULE', `${c.type} ${c.data.id} ${c.data.from}→${c.data.to} refused: ${verdict.reason}`);
+    }
+    if (changes.length === 0) return [];
+    const now = this.clock();
+    const planned = new Map(changes.map((c) => [c.data.id, { command: c, ...salienceTierChange(c, sortableId('evt', now)) }]));
+    const rows = await this.graph.write<{ id: string; tier: string; store: string }>(Q.changeTiers, {
+      changes: [...planned.values()].map((p) => p.change),
+      now,
+      ...auditParams(command.meta),
+    });
+    return rows.flatMap((row) => {
+      const done = planned.get(row.id);
+      if (!done) return [];
+      const { id, from, to } = done.command.data;
+      const changed = message('TierChanged', { id, store: row.store, from, to, reason: done.reason, by: 'SALIENCE' }, 'hippocampus', { cause: done.command.meta });
+      this.publish(changed, done.change.eventId);
+      return [{ id, store: row.store, from, to }];
+    });
   }
 
   // ── reads ─────────────────────────────────────────────────────────────────
@@ -297,6 +385,49 @@ export class Hippocampus {
     return rows[0]?.count ?? 0;
   }
 
+  // ── embeddings (derived data: computed off the request path, written here) ──
+
+  /** Of these memories, the ones still without an embedding, with their text. */
+  async memoriesToEmbed(ids: readonly string[]): Promise<EmbeddingWork[]> {
+    if (ids.length === 0) return [];
+    return this.graph.read<{ id: string; content: string }>(Q.memoriesToEmbed, { ids: [...ids] });
+  }
+
+  /** A page of memories without an embedding after `after` in id order (the backfill); `stores` null = all. */
+  async pendingEmbeddings(after: string, limit: number, stores: readonly string[] | null = null): Promise<EmbeddingWork[]> {
+    return this.graph.read<{ id: string; content: string }>(Q.pendingEmbeddings, {
+      after,
+      limit: clampLimit(limit),
+      stores: stores ? [...stores] : null,
+    });
+  }
+
+  /**
+   * Stores computed vectors (status DONE) on memories that have none yet; a
+   * client's own vector is never replaced. Returns the ids that got one.
+   */
+  async attachEmbeddings(vectors: readonly MemoryVector[], model: string): Promise<string[]> {
+    if (vectors.length === 0) return [];
+    for (const v of vectors) {
+      if (v.embedding.length !== this.limits.embeddingDimensions || !Array.from(v.embedding).every(Number.isFinite)) {
+        throw new InvalidInputError('HIPPOCAMPUS.EMBEDDING_DIMENSION', `embedding for ${v.id} must have ${this.limits.embeddingDimensions} finite numbers`);
+      }
+    }
+    const rows = await this.graph.write<{ id: string }>(Q.attachEmbeddings, {
+      vectors: vectors.map((v) => ({ id: v.id, embedding: Array.from(v.embedding) })),
+      model,
+      now: this.clock(),
+    });
+    return rows.map((r) => r.id);
+  }
+
+  /** Marks memories whose embedding failed for good (FAILED; the backfill retries them). */
+  async failEmbeddings(ids: readonly string[], reason: string): Promise<string[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.graph.write<{ id: string }>(Q.failEmbeddings, { ids: [...ids], reason: reason.slice(0, 1000), now: this.clock() });
+    return rows.map((r) => r.id);
+  }
+
   private async readOne(tx: Tx, id: string): Promise<MemoryRecord> {
     const rows = await tx.run<{ memory: Record<string, unknown> }>(Q.getMemory, { id });
     if (!rows[0]) throw notFound(id);
@@ -307,6 +438,13 @@ export class Hippocampus {
   private publish(event: Event, storedId: string | undefined): void {
     this.bus.publish(storedId ? ({ ...event, meta: { ...event.meta, messageId: storedId } } as Event) : event);
   }
+}
+
+/** The change-tiers row and the reason kept in the trail for one of Salience's requests. */
+function salienceTierChange(command: TierPromoted | TierDemoted, eventId: string) {
+  const { id, from, to, salience } = command.data;
+  const reason = command.type === 'TierDemoted' ? command.data.reason : `salience ${salience.toFixed(3)} rose above the promotion threshold`;
+  return { reason, change: { id, from, to, eventId, payload: json({ from, to, reason, by: 'SALIENCE', salience }) } };
 }
 
 function clampLimit(limit: number): number {

@@ -1,4 +1,4 @@
-import type { MemoryEventRecord, MemoryRecord, Tier } from '../../domain/index.js';
+import { salienceAnchorOf, salienceUsesOf, type MemoryEventRecord, type MemoryRecord, type Tier } from '../../domain/index.js';
 
 const num = (v: unknown): number | null => (typeof v === 'number' ? v : null);
 const list = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : []);
@@ -33,6 +33,9 @@ export function toMemoryRecord(row: Record<string, unknown>): MemoryRecord {
     tierChangedAt: num(row.tierChangedAt),
     salience: num(row.salience),
     salienceAt: num(row.salienceAt),
+    salienceAnchor: salienceAnchorOf(row),
+    salienceUses: salienceUsesOf(row),
+    usefulness: num(row.usefulness) ?? 0,
   };
 }
 

@@ -1,2 +1,10 @@
-/** The recall context: see ARCHITECTURE.md §1. Its actor is added by its own issue. */
-export const CONTEXT = 'recall' as const;
+export { Recall, validateSearch } from './recall.js';
+export type { Activate, Activation, RecallDeps, SearchRequest, RecallResult, UseRecord, ReflectCandidate } from './recall.js';
+export { rank, confidenceOf, compareHits, admitted, DEFAULT_WEIGHTS, ALL_SIGNALS } from './scoring.js';
+export type { Candidate, RankedHit, RecallWeights, Signals } from './scoring.js';
+export { frameLine } from './frame.js';
+export { pack, estimateTokens, memoryLine, DEFAULT_INJECT_FLOOR, DEFAULT_LIVE_FLOOR } from './packing.js';
+export type { Pack, PackOptions } from './packing.js';
+export { queryTerms, tokenize, coverage, luceneQuery, QUERY_STOP_WORDS } from './query-text.js';
+export { CALIBRATION } from './calibration.js';
+export type { Calibration } from './calibration.js';

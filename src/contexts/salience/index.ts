@@ -1,20 +1,18 @@
 /**
- * Salience: scores that fade with time and rise with use.
- * Until the full model lands (issue 5), the score is the tier's starting score
- * decayed exponentially from the last touch with the tier's half-life.
+ * Salience: scores that fade with time and rise with use (docs/salience.md).
+ * The maths are pure functions; the actor keeps the scores and asks
+ * Hippocampus for tier changes.
  */
-import type { MemoryRecord, Tier } from '../../domain/index.js';
-
-const HOUR = 3_600_000;
-const DAY = 24 * HOUR;
-
-const START: Record<Tier, number> = { IDENTITY_CORE: 1, ACTIVE_CONTEXT: 0.8, LONG_TERM: 0.6, ARCHIVE: 0.3 };
-const HALF_LIFE: Record<Tier, number> = { IDENTITY_CORE: Infinity, ACTIVE_CONTEXT: 6 * HOUR, LONG_TERM: 60 * DAY, ARCHIVE: 365 * DAY };
-
-export function currentSalience(memory: MemoryRecord, now: number): number {
-  const base = memory.salience ?? START[memory.tier];
-  const since = memory.salienceAt ?? Math.max(memory.createdAt, memory.lastAccessedAt ?? 0);
-  const age = Math.max(0, now - since);
-  const halfLife = HALF_LIFE[memory.tier] * (memory.claimed ? 4 : 1);
-  return Number.isFinite(halfLife) ? base * 0.5 ** (age / halfLife) : base;
-}
+export { Salience } from './salience.js';
+export type { SalienceDeps } from './salience.js';
+export type { SweepReport } from './sweep.js';
+export { DEFAULT_SALIENCE, SALIENCE_ENV, salienceConfigProblems, salienceConfigFromEnv } from './config.js';
+export type { SalienceConfig, TierThresholds, DecayingTier } from './config.js';
+export { currentSalience, fold, scoreAt, halfLife, decayed, boosted, entryLevel, startAnchor, toLevel, toScore, usesOf } from './model.js';
+export type { ScoringInput, Folded } from './model.js';
+export { decideTier } from './tier-decision.js';
+export type { TierDecision, TierSituation } from './tier-decision.js';
+export { planBatch } from './plan.js';
+export type { BatchPlan, PlanOptions, ScoreWrite, AnchorWrite, TierRequest } from './plan.js';
+export type { ScoringRow } from './rows.js';
+export { nextUsefulness, USEFULNESS_STEPS } from './usefulness.js';

@@ -1,2 +1,32 @@
-/** The subconscious context: see ARCHITECTURE.md §1. Its actor is added by its own issue. */
+/** The subconscious context: timers and background jobs, the shutdown protocol (ARCHITECTURE.md §1, §6). */
 export const CONTEXT = 'subconscious' as const;
+export { Subconscious, AUDIT_PROMPT } from './subconscious.js';
+export type { NotificationPort, SubconsciousDeps, SubconsciousSettings } from './subconscious.js';
+export { ShutdownProtocol } from './shutdown.js';
+export type { ColdStorageCheck, ColdStoragePort, ColdStorageWrite, ShutdownDeps, ShutdownReport } from './shutdown.js';
+export { clusters } from './clusters.js';
+export type { Pair } from './clusters.js';
+export { breakCheckApplies, breakDueAt, breakMessage, idleBefore, isQuiet, minutesInTask, nextBreakCheck } from './timers.js';
+export type { SessionTimerView } from './timers.js';
+export {
+  JOB_KINDS,
+  SCHEDULED_KINDS,
+  TIMER_KINDS,
+  auditJobId,
+  auditNotificationId,
+  breakJobId,
+  breakNotificationId,
+} from './jobs.js';
+export type {
+  BreakCheckData,
+  DrainReport,
+  JobDataOf,
+  JobKind,
+  JobPort,
+  JobRun,
+  LastRun,
+  QueueStatus,
+  ScheduledKind,
+  SessionAuditData,
+  TimerKind,
+} from './jobs.js';

@@ -1,0 +1,152 @@
+/**
+ * Embedding throughput of the local model (all-MiniLM-L6-v2, onnxruntime-node,
+ * CPU): sentences per second in process at 1 and 2 inference threads and
+ * several batch sizes, for memory-sized and long texts; then the service's own
+ * path (GraphQL storeMany → MemoryStored → `embeddings` job on the worker
+ * thread → vectors attached in Neo4j) at the configured settings.
+ *
+ * Run (the model must be fetched: `node scripts/services/model.mjs`):
+ *   flock /tmp/total-recall-bench.lock npm run bench:embeddings
+ */
+import 'reflect-metadata';
+import { randomUUID } from 'node:crypto';
+import { loadavg } from 'node:os';
+import { Redis } from 'ioredis';
+import { loadConfig } from '../src/config.js';
+import { createApp } from '../src/app.js';
+import { buildGraphQLSchema, startGraphQLServer } from '../src/adapters/graphql/index.js';
+import { OnnxModel, missingModelFiles } from '../src/adapters/embeddings/index.js';
+import { markdownTable, summarise, writeResults } from './lib.js';
+import { syntheticMemories } from './corpus.js';
+
+const SENTENCES = Number(process.env.BENCH_SENTENCES ?? 512);
+const PIPELINE = Number(process.env.BENCH_PIPELINE_MEMORIES ?? 1024);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+
+const config = loadConfig({ ...process.env, TOTAL_RECALL_EMBEDDINGS: 'on' });
+const dir = config.embeddings.modelDir;
+if (missingModelFiles(dir).length > 0) {
+  console.error(`error: no model in ${dir}\nfix: node scripts/services/model.mjs`);
+  process.exit(1);
+}
+
+const memoryTexts = syntheticMemories(SENTENCES, 11).map((m) => m.content);
+const longTexts = syntheticMemories(SENTENCES / 4, 12).map((m, i, all) => [m.content, ...all.slice(i + 1, i + 8).map((o) => o.content)].join(' '));
+
+interface Row {
+  readonly texts: string;
+  readonly tokens: number;
+  readonly threads: number;
+  readonly batch: number;
+  readonly sentencesPerSecond: number;
+  readonly batchMs: ReturnType<typeof summarise>;
+}
+
+async function measure(model: OnnxModel, texts: readonly string[], batch: number): Promise<{ perSecond: number; batchMs: number[] }> {
+  await model.embed(texts.slice(0, batch)); // warm-up
+  const rates: number[] = [];
+  const batchMs: number[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    const start = performance.now();
+    for (let i = 0; i < texts.length; i += batch) {
+      const t0 = performance.now();
+      await model.embed(texts.slice(i, i + batch));
+      batchMs.push(performance.now() - t0);
+    }
+    rates.push(texts.length / ((performance.now() - start) / 1000));
+  }
+  rates.sort((a, b) => a - b);
+  return { perSecond: Math.round(rates[Math.floor(rates.length / 2)] as number), batchMs };
+}
+
+const loadBefore = loadavg().map((x) => Math.round(x * 100) / 100);
+const rows: Row[] = [];
+for (const threads of [1, 2]) {
+  const model = await OnnxModel.load(dir, { threads });
+  const meanTokens = (texts: readonly string[]) => Math.round(texts.reduce((n, t) => n + model.tokenizer.encode(t).ids.length, 0) / texts.length);
+  for (const [name, texts, batches] of [
+    ['memory-sized', memoryTexts, [1, 8, 32]],
+    ['long', longTexts, [32]],
+  ] as const) {
+    for (const batch of batches) {
+      const { perSecond, batchMs } = await measure(model, texts, batch);
+      const row: Row = { texts: name, tokens: meanTokens(texts), threads, batch, sentencesPerSecond: perSecond, batchMs: summarise(batchMs) };
+      rows.push(row);
+      console.log(`${name} (${row.tokens} tokens) threads ${threads} batch ${batch}: ${perSecond} sentences/s, batch p50 ${row.batchMs.p50} ms p95 ${row.batchMs.p95} ms`);
+    }
+  }
+  await model.close();
+}
+
+// The service path, at the configured settings (worker thread, BullMQ job per batch).
+const store = `bench-embeddings-${randomUUID()}`;
+const prefix = `bench-${randomUUID().slice(0, 8)}`;
+const app = await createApp(
+  { ...loadConfig({ ...process.env, TOTAL_RECALL_EMBEDDINGS: 'on', TOTAL_RECALL_QUEUE_PREFIX: prefix, TOTAL_RECALL_SCOPE_STORES: store }), port: 0 },
+  { workers: true, log: () => undefined },
+);
+const server = await startGraphQLServer(await buildGraphQLSchema(), app.ports, '127.0.0.1', 0);
+let pipeline: Record<string, number> = {};
+try {
+  const ready = await (app.embedder as { start?: () => Promise<{ state: string }> }).start?.();
+  if (ready?.state !== 'ready') throw new Error(`the embedder is not ready: ${JSON.stringify(ready)}`);
+  await app.embeddings!.idle();
+  const inputs = syntheticMemories(PIPELINE, 13).map((m) => ({ ...m, store }));
+  const storeMs: number[] = [];
+  const start = performance.now();
+  for (let i = 0; i < inputs.length; i += 100) {
+    const t0 = performance.now();
+    const res = await fetch(server.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: 'mutation ($inputs: [StoreInput!]!) { storeMany(inputs: $inputs) { id } }', variables: { inputs: inputs.slice(i, i + 100) } }),
+    });
+    const body = (await res.json()) as { errors?: unknown[] };
+    if (body.errors) throw new Error(JSON.stringify(body.errors));
+    storeMs.push(performance.now() - t0);
+  }
+  const stored = performance.now();
+  await app.embeddings!.idle(600_000);
+  const done = performance.now();
+  const [count] = (
+    await app.driver.executeQuery("MATCH (m:Memory {store: $store}) WHERE m.embeddingStatus = 'DONE' AND size(m.embedding) = 384 RETURN count(m) AS n", { store }, { database: config.neo4j.database })
+  ).records.map((r) => Number(r.get('n')));
+  if (count !== PIPELINE) throw new Error(`only ${count} of ${PIPELINE} memories were embedded`);
+  pipeline = {
+    memories: PIPELINE,
+    threads: config.embeddings.threads,
+    batch: config.embeddings.batchSize,
+    storeManyP50Ms: summarise(storeMs).p50,
+    storeSeconds: Math.round((stored - start) / 10) / 100,
+    embeddedPerSecond: Math.round(PIPELINE / ((done - start) / 1000)),
+  };
+  console.log(`service path: ${PIPELINE} memories stored in ${pipeline.storeSeconds} s, all embedded at ${pipeline.embeddedPerSecond} memories/s`);
+} finally {
+  await app.driver.executeQuery('MATCH (n) WHERE n.store = $store DETACH DELETE n', { store }, { database: config.neo4j.database });
+  await server.stop();
+  await app.close();
+  // Every queue key this run made (embeddings and the Subconscious's) goes too.
+  const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 1 });
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 500);
+    cursor = next;
+    if (keys.length > 0) await redis.del(...keys);
+  } while (cursor !== '0');
+  redis.disconnect();
+}
+
+writeResults(
+  'embeddings',
+  { model: 'all-MiniLM-L6-v2 (ONNX, fp32, onnxruntime-node 1.30 CPU)', loadAverageAtStart: loadBefore, sentencesPerConfig: SENTENCES, rounds: ROUNDS, inProcess: rows, servicePath: pipeline },
+  [
+    `all-MiniLM-L6-v2 (ONNX fp32) with onnxruntime-node on the CPU, texts sorted by length and padded per sub-batch of 16. Sentences/s is the median of ${ROUNDS} rounds over ${SENTENCES} memory-sized texts (or ${SENTENCES / 4} long ones); batch times over all rounds. Load average at start: ${loadBefore.join(', ')} (the two cores are shared with Neo4j and anything else running).`,
+    '',
+    markdownTable(
+      ['texts', 'mean tokens', 'threads', 'batch', 'sentences/s', 'batch p50 ms', 'batch p95 ms'],
+      rows.map((r) => [r.texts, r.tokens, r.threads, r.batch, r.sentencesPerSecond, r.batchMs.p50, r.batchMs.p95]),
+    ),
+    '',
+    `Service path (GraphQL storeMany of 100 → MemoryStored → one \`embeddings\` job per ${pipeline.batch} memories → worker thread with ${pipeline.threads} inference thread(s) → vectors attached in Neo4j): ${pipeline.memories} memories stored in ${pipeline.storeSeconds} s (storeMany p50 ${pipeline.storeManyP50Ms} ms while embedding runs), all embedded at **${pipeline.embeddedPerSecond} memories/s**.`,
+  ].join('\n'),
+);

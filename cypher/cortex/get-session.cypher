@@ -1,0 +1,5 @@
+// Reads one session by id.
+// params: $id
+// returns: session
+MATCH (s:Session {id: $id})
+RETURN s {.*} AS session

@@ -1,0 +1,5 @@
+// The session a lifecycle event is about (recognises a replayed transaction).
+// params: $eventId
+// returns: session
+MATCH (:Event {id: $eventId})-[:ABOUT]->(s:Session)
+RETURN s {.*} AS session

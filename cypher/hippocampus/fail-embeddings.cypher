@@ -1,0 +1,9 @@
+// Marks memories whose embedding job gave up (the backfill tries them again).
+// params: $ids, $reason, $now
+// returns: id
+MATCH (m:Memory)
+WHERE m.id IN $ids AND m.embedding IS NULL
+SET m.embeddingStatus = 'FAILED',
+    m.embeddingError = $reason,
+    m.embeddedAt = datetime({epochMillis: $now})
+RETURN m.id AS id

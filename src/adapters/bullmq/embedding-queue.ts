@@ -1,0 +1,250 @@
+/**
+ * The `embeddings` BullMQ queue: memories get their vectors off the request
+ * path. A store publishes MemoryStored; ids collect for a moment and go to
+ * Redis as one `embed` job per batch; a worker (only while the model is ready)
+ * embeds the texts and asks Hippocampus to attach the vectors. A `backfill`
+ * job walks every memory without a vector, one page per job, each page
+ * enqueueing the next, so new stores interleave with a long backfill.
+ *
+ * Idempotent: a job re-reads which memories still lack a vector, and
+ * Hippocampus attaches a vector only where there is none (a client's own is
+ * never replaced). A job that gives up marks its memories FAILED; the next
+ * backfill tries them again.
+ */
+import { createHash } from 'node:crypto';
+import { Queue, Worker, type Job, type JobsOptions } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { Bus } from '../../domain/index.js';
+import type { Embedder, EmbedderStatus } from '../embeddings/index.js';
+import { redisConnection } from '../redis.js';
+
+export const EMBEDDINGS_QUEUE = 'embeddings';
+
+/** What the queue needs from Hippocampus (which alone writes Memory nodes). */
+export interface EmbeddingTarget {
+  memoriesToEmbed(ids: readonly string[]): Promise<readonly { readonly id: string; readonly content: string }[]>;
+  pendingEmbeddings(after: string, limit: number, stores: readonly string[] | null): Promise<readonly { readonly id: string; readonly content: string }[]>;
+  attachEmbeddings(vectors: readonly { readonly id: string; readonly embedding: Float32Array }[], model: string): Promise<readonly string[]>;
+  failEmbeddings(ids: readonly string[], reason: string): Promise<readonly string[]>;
+}
+
+export type EmbeddingJob =
+  | { readonly kind: 'embed'; readonly ids: readonly string[] }
+  | { readonly kind: 'backfill'; readonly run: string; readonly after: string };
+
+export interface EmbeddingJobResult {
+  readonly embedded: number;
+}
+
+export interface EmbeddingQueueOptions {
+  readonly redisUrl: string;
+  readonly embedder: Embedder;
+  readonly target: EmbeddingTarget;
+  /** Memories per job (and per backfill page). */
+  readonly batchSize: number;
+  /** The stores the backfill walks (null: every store); config.scopeStores. */
+  readonly stores?: readonly string[] | null;
+  /** BullMQ key prefix (tests use their own, so their jobs stay theirs). */
+  readonly prefix?: string;
+  /**
+   * Run the worker (and the backfill) in this process once the model is ready.
+   * False in an API-only process: it only enqueues, and worker processes embed.
+   */
+  readonly runWorker?: boolean;
+  /** How long ids collect before they are enqueued (ms). */
+  readonly lingerMs?: number;
+  readonly log?: (line: string) => void;
+}
+
+const JOB_DEFAULTS: JobsOptions = {
+  attempts: 3,
+  backoff: { type: 'exponential', delay: 2_000 },
+  removeOnComplete: { count: 100 },
+  removeOnFail: { count: 1_000 },
+};
+/** Backfill pages wait behind fresh stores (BullMQ runs unprioritised jobs first). */
+const BACKFILL_PRIORITY = 10;
+
+export class EmbeddingQueue {
+  readonly queue: Queue<EmbeddingJob, EmbeddingJobResult>;
+  private worker: Worker<EmbeddingJob, EmbeddingJobResult> | null = null;
+  private readonly connections: Redis[] = [];
+  private buffer: string[] = [];
+  private timer: NodeJS.Timeout | null = null;
+  private readonly inflight = new Set<Promise<unknown>>();
+  private closed = false;
+  private closing: Promise<void> | null = null;
+  private readonly prefix: string;
+  private readonly log: (line: string) => void;
+
+  constructor(private readonly options: EmbeddingQueueOptions) {
+    this.prefix = options.prefix ?? 'total-recall';
+    this.log = options.log ?? ((line) => console.error(line));
+    const connection = this.connection();
+    this.queue = new Queue<EmbeddingJob, EmbeddingJobResult>(EMBEDDINGS_QUEUE, { connection, prefix: this.prefix, defaultJobOptions: JOB_DEFAULTS });
+    this.queue.on('error', (error) => this.log(`embeddings queue: ${error.message}`));
+    options.embedder.onChange((status) => this.track(this.onEmbedder(status)));
+    if (options.embedder.status().state === 'ready') this.track(this.onEmbedder(options.embedder.status()));
+  }
+
+  /** New memories are embedded in the background (Subconscious runs background work). */
+  subscribe(bus: Bus): this {
+    bus.subscribe('subconscious', 'MemoryStored', async (event) => this.request([event.data.memory.id]));
+    return this;
+  }
+
+  /** Queues memories for embedding; they are sent as jobs of `batchSize` after a short linger. */
+  request(ids: readonly string[]): void {
+    if (this.closed || ids.length === 0) return;
+    this.buffer.push(...ids);
+    if (this.buffer.length >= this.options.batchSize) this.track(this.flush());
+    else if (!this.timer) {
+      this.timer = setTimeout(() => this.track(this.flush()), this.options.lingerMs ?? 20);
+      this.timer.unref();
+    }
+  }
+
+  /** Sends what has collected to Redis, one job per batch. */
+  async flush(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    const ids = [...new Set(this.buffer.splice(0))];
+    if (ids.length === 0) return;
+    const jobs = [];
+    for (let i = 0; i < ids.length; i += this.options.batchSize) {
+      jobs.push({ name: 'embed', data: { kind: 'embed', ids: ids.slice(i, i + this.options.batchSize) } as EmbeddingJob });
+    }
+    try {
+      await this.queue.addBulk(jobs);
+    } catch (error) {
+      // The memories stay PENDING; the next backfill picks them up.
+      this.log(`embeddings: could not enqueue ${ids.length} memories (${(error as Error).message}); the backfill will embed them`);
+    }
+  }
+
+  /** Starts a walk over every memory without a vector (one at a time across processes). */
+  async backfill(): Promise<void> {
+    const run = Date.now().toString(36);
+    await this.queue.add(
+      'backfill',
+      { kind: 'backfill', run, after: '' },
+      { priority: BACKFILL_PRIORITY, deduplication: { id: 'embeddings-backfill-start' }, jobId: `backfill-${run}-start` },
+    );
+  }
+
+  /** Resolves when nothing is buffered, queued or running (tests and shutdown use it). */
+  async idle(timeoutMs = 120_000): Promise<void> {
+    const end = Date.now() + timeoutMs;
+    for (;;) {
+      await Promise.allSettled([...this.inflight]);
+      if (this.buffer.length > 0) {
+        await this.flush();
+        continue;
+      }
+      const counts = await this.queue.getJobCounts('waiting', 'active', 'delayed', 'prioritized', 'waiting-children', 'paused');
+      if (Object.values(counts).every((n) => n === 0) && this.inflight.size === 0) return;
+      if (Date.now() > end) throw new Error(`embeddings queue still busy after ${timeoutMs} ms: ${JSON.stringify(counts)}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  async counts(): Promise<Record<string, number>> {
+    return this.queue.getJobCounts('waiting', 'active', 'delayed', 'prioritized', 'completed', 'failed');
+  }
+
+  /** Flushes what was buffered (so it survives in Redis), lets the running job finish, and disconnects. */
+  close(): Promise<void> {
+    this.closing ??= this.shut();
+    return this.closing;
+  }
+
+  private async shut(): Promise<void> {
+    await this.flush();
+    this.closed = true;
+    await Promise.allSettled([...this.inflight]);
+    await this.worker?.close();
+    await this.queue.close();
+    for (const c of this.connections) c.disconnect();
+  }
+
+  // ── worker ────────────────────────────────────────────────────────────────
+
+  private async onEmbedder(status: EmbedderStatus): Promise<void> {
+    if (this.closed || this.options.runWorker === false) return;
+    if (status.state === 'ready') {
+      if (!this.worker) {
+        this.worker = new Worker<EmbeddingJob, EmbeddingJobResult>(EMBEDDINGS_QUEUE, (job) => this.process(job), {
+          connection: this.connection(),
+          prefix: this.prefix,
+          // Two jobs at a time: one reads or writes Neo4j while the other's texts are on the model thread.
+          concurrency: 2,
+        });
+        this.worker.on('error', (error) => this.log(`embeddings worker: ${error.message}`));
+        this.worker.on('failed', (job, error) => {
+          if (job && job.attemptsMade >= (job.opts.attempts ?? 1)) this.log(`embeddings: job ${job.id} (${job.data.kind}) failed for good: ${error.message}`);
+        });
+      } else if (this.worker.isPaused()) this.worker.resume();
+      // Whatever was stored while the model was missing (or before embeddings existed).
+      await this.backfill().catch((error: Error) => this.log(`embeddings: could not start the backfill (${error.message})`));
+    } else if (this.worker && !this.worker.isPaused()) {
+      await this.worker.pause(true);
+    }
+  }
+
+  private async process(job: Job<EmbeddingJob, EmbeddingJobResult>): Promise<EmbeddingJobResult> {
+    const data = job.data;
+    switch (data.kind) {
+      case 'embed':
+        return this.embed(await this.options.target.memoriesToEmbed(data.ids), job);
+      case 'backfill': {
+        const page = await this.options.target.pendingEmbeddings(data.after, this.options.batchSize, this.options.stores ?? null);
+        const last = page.at(-1);
+        if (last && page.length === this.options.batchSize) {
+          // The next page first: a page that fails still lets the walk go on.
+          const next = createHash('sha1').update(last.id).digest('hex').slice(0, 20);
+          await this.queue.add('backfill', { kind: 'backfill', run: data.run, after: last.id }, { priority: BACKFILL_PRIORITY, jobId: `backfill-${data.run}-${next}` });
+        }
+        return this.embed(page, job);
+      }
+      default: {
+        const never: never = data;
+        throw new Error(`unknown embedding job ${JSON.stringify(never)}`);
+      }
+    }
+  }
+
+  private async embed(work: readonly { readonly id: string; readonly content: string }[], job: Job<EmbeddingJob, EmbeddingJobResult>): Promise<EmbeddingJobResult> {
+    if (work.length === 0) return { embedded: 0 };
+    let vectors: Float32Array[];
+    try {
+      vectors = await this.options.embedder.embed(work.map((w) => w.content));
+    } catch (error) {
+      if (job.attemptsMade + 1 >= (job.opts.attempts ?? 1)) {
+        await this.options.target.failEmbeddings(
+          work.map((w) => w.id),
+          (error as Error).message,
+        );
+      }
+      throw error;
+    }
+    const attached = await this.options.target.attachEmbeddings(
+      work.map((w, i) => ({ id: w.id, embedding: vectors[i] as Float32Array })),
+      this.options.embedder.model,
+    );
+    return { embedded: attached.length };
+  }
+
+  private connection(): Redis {
+    const connection = redisConnection(this.options.redisUrl);
+    connection.on('error', () => undefined); // BullMQ reports; ioredis reconnects
+    this.connections.push(connection);
+    return connection;
+  }
+
+  private track(work: Promise<unknown>): void {
+    const tracked = work
+      .catch((error: Error) => this.log(`embeddings: ${error.message}`))
+      .finally(() => this.inflight.delete(tracked));
+    this.inflight.add(tracked);
+  }
+}

@@ -1,0 +1,4 @@
+export { BullJobs } from './jobs.js';
+export type { BullJobsOptions } from './jobs.js';
+export { EmbeddingQueue, EMBEDDINGS_QUEUE } from './embedding-queue.js';
+export type { EmbeddingQueueOptions, EmbeddingTarget, EmbeddingJob, EmbeddingJobResult } from './embedding-queue.js';

@@ -1,0 +1,13 @@
+import { loadStatements } from '../neo4j/index.js';
+
+export const Q = loadStatements('cold-storage', {
+  exportNodes: 'export-nodes',
+  exportRelationships: 'export-relationships',
+  countNodes: 'count-nodes',
+  importRefIndex: 'import-ref-index',
+  importAwaitIndex: 'import-await-index',
+  importNodes: 'import-nodes',
+  importRelationships: 'import-relationships',
+  importFinish: 'import-finish',
+  importDropIndex: 'import-drop-index',
+});

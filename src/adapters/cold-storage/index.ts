@@ -1,0 +1,62 @@
+/**
+ * Cold storage: a complete, versioned NDJSON export of the graph (memories,
+ * associations, sessions, decisions, uses, events, notifications — every node
+ * and relationship in scope), written atomically, verified against Neo4j, and
+ * restorable exactly with `npm run import -- FILE`. Format: docs/cold-storage.md.
+ */
+import type { ColdStoragePort, ColdStorageCheck, ColdStorageWrite } from '../../contexts/subconscious/index.js';
+import { LosslessGraph, type Neo4jSettings } from './lossless-graph.js';
+import { writeExport } from './export.js';
+import { verifyExport } from './verify.js';
+import { importExport, type ImportOptions, type ImportReport } from './import.js';
+import type { Counts } from './format.js';
+
+export interface ColdStorageOptions {
+  readonly neo4j: Neo4jSettings;
+  /** Only these stores (null = the whole database). */
+  readonly stores: readonly string[] | null;
+  readonly service: string;
+}
+
+export class ColdStorage implements ColdStoragePort {
+  private graph: LosslessGraph | null = null;
+
+  constructor(private readonly options: ColdStorageOptions) {}
+
+  /** Opened on first use: most processes never write cold storage. */
+  private lossless(): LosslessGraph {
+    this.graph ??= new LosslessGraph(this.options.neo4j);
+    return this.graph;
+  }
+
+  async write(dir: string): Promise<ColdStorageWrite & { readonly counts: Counts; readonly digest: string }> {
+    const result = await writeExport(this.lossless(), dir, { stores: this.options.stores, service: this.options.service });
+    return {
+      path: result.path,
+      bytes: result.bytes,
+      nodes: result.counts.totalNodes,
+      relationships: result.counts.totalRelationships,
+      memories: result.counts.nodes.Memory ?? 0,
+      counts: result.counts,
+      digest: result.digest,
+    };
+  }
+
+  verify(path: string): Promise<ColdStorageCheck> {
+    return verifyExport(this.lossless(), path);
+  }
+
+  import(path: string, options: ImportOptions = {}): Promise<ImportReport> {
+    return importExport(this.lossless(), path, options);
+  }
+
+  async close(): Promise<void> {
+    await this.graph?.close();
+    this.graph = null;
+  }
+}
+
+export { ImportRefused } from './import.js';
+export type { ImportOptions, ImportReport } from './import.js';
+export { checkFile } from './verify.js';
+export * from './format.js';

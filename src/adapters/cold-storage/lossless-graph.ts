@@ -1,0 +1,60 @@
+/**
+ * Cold storage reads and writes Neo4j values exactly: its own driver keeps
+ * integers as Integer (the app's driver turns them into JS numbers) and
+ * temporal values as they are, and streams results instead of buffering them.
+ * Statements are registered files; the params passed must be the declared ones.
+ */
+import neo4j, { type Driver, type RecordShape } from 'neo4j-driver';
+import type { Statement } from '../neo4j/index.js';
+
+export interface Neo4jSettings {
+  readonly uri: string;
+  readonly user: string;
+  readonly password: string;
+  readonly database: string;
+}
+
+function checkParams(statement: Statement, params: Record<string, unknown>): void {
+  const passed = Object.keys(params).sort().join(',');
+  const declared = [...statement.params].sort().join(',');
+  if (passed !== declared) throw new Error(`${statement.file}: declared params [${declared}] but got [${passed}]`);
+}
+
+export class LosslessGraph {
+  private readonly driver: Driver;
+
+  constructor(private readonly settings: Neo4jSettings) {
+    const auth = settings.password ? neo4j.auth.basic(settings.user, settings.password) : undefined;
+    this.driver = neo4j.driver(settings.uri, auth, { disableLosslessIntegers: false, maxConnectionPoolSize: 4 });
+  }
+
+  /**
+   * Streams a read's rows to `onRow`, one at a time (an auto-commit query: a
+   * retried transaction function would hand the same rows over twice).
+   */
+  async stream(statement: Statement, params: Record<string, unknown>, onRow: (row: RecordShape) => void | Promise<void>): Promise<void> {
+    checkParams(statement, params);
+    const session = this.driver.session({ database: this.settings.database, defaultAccessMode: neo4j.session.READ });
+    try {
+      for await (const record of session.run(statement.text, params)) await onRow(record.toObject());
+    } finally {
+      await session.close();
+    }
+  }
+
+  /** One write (or schema) statement in its own transaction. */
+  async run(statement: Statement, params: Record<string, unknown> = {}): Promise<RecordShape[]> {
+    checkParams(statement, params);
+    const session = this.driver.session({ database: this.settings.database });
+    try {
+      const result = await session.run(statement.text, params);
+      return result.records.map((r) => r.toObject());
+    } finally {
+      await session.close();
+    }
+  }
+
+  close(): Promise<void> {
+    return this.driver.close();
+  }
+}

@@ -1,0 +1,47 @@
+/**
+ * The worker thread that owns the model: inference never runs on the thread
+ * that serves requests. Protocol (see embedder.ts):
+ *   → workerData {dir, threads, subBatch}
+ *   ← {type: 'ready', dimensions} | {type: 'failed', error}
+ *   → {type: 'embed', id, texts}
+ *   ← {type: 'vectors', id, vectors} | {type: 'error', id, error}
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { OnnxModel } from './onnx-model.js';
+
+export interface WorkerInit {
+  readonly dir: string;
+  readonly threads: number;
+  readonly subBatch: number;
+}
+
+export type ToWorker = { readonly type: 'embed'; readonly id: number; readonly texts: readonly string[] };
+export type FromWorker =
+  | { readonly type: 'ready'; readonly dimensions: number }
+  | { readonly type: 'failed'; readonly error: string }
+  | { readonly type: 'vectors'; readonly id: number; readonly vectors: Float32Array[] }
+  | { readonly type: 'error'; readonly id: number; readonly error: string };
+
+const port = parentPort;
+if (port) {
+  const post = (message: FromWorker, transfer: ArrayBuffer[] = []) => port.postMessage(message, transfer);
+  const init = workerData as WorkerInit;
+  try {
+    const model = await OnnxModel.load(init.dir, { threads: init.threads, subBatch: init.subBatch });
+    // Requests arrive one at a time from the embedder, but keep them in order regardless.
+    let queue = Promise.resolve();
+    port.on('message', (message: ToWorker) => {
+      queue = queue.then(async () => {
+        try {
+          const vectors = await model.embed(message.texts);
+          post({ type: 'vectors', id: message.id, vectors }, vectors.map((v) => v.buffer as ArrayBuffer));
+        } catch (error) {
+          post({ type: 'error', id: message.id, error: (error as Error).message });
+        }
+      });
+    });
+    post({ type: 'ready', dimensions: model.dimensions });
+  } catch (error) {
+    post({ type: 'failed', error: (error as Error).message });
+  }
+}

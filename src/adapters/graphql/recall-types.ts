@@ -1,0 +1,84 @@
+/** GraphQL types of Recall: hits with confidence, recalls, context packs, reflection, feedback. */
+import { Field, Float, ID, InputType, Int, ObjectType } from 'type-graphql';
+import type { AssociationType, MemoryRecord, OutcomeKind, ReflectionScope, Tier } from '../../domain/index.js';
+import { DateTimeScalar } from './scalars.js';
+import { AssociationTypeEnum, OutcomeKindEnum, ReflectionScopeEnum, TierEnum } from './enums.js';
+import { MemoryType } from './memory-types.js';
+
+@ObjectType('RecallHit')
+export class RecallHitType {
+  @Field(() => MemoryType) memory!: MemoryRecord;
+  @Field(() => Float, { description: 'Calibrated probability in [0,1] that this is what was asked for.' }) confidence!: number;
+  @Field(() => Float, { description: 'Text match alone, relative to the best direct match.' }) relevance!: number;
+  @Field(() => Float) salience!: number;
+  @Field(() => Float, { description: 'Association signal that reached it.' }) activation!: number;
+  @Field(() => [AssociationTypeEnum], { description: 'Association types walked to reach it; empty for a direct match.' }) path!: AssociationType[];
+}
+
+@ObjectType('Recall')
+export class RecallType {
+  @Field(() => ID, { description: 'For markUsed.' }) id!: string;
+  @Field(() => String) query!: string;
+  @Field(() => [RecallHitType]) hits!: RecallHitType[];
+  @Field(() => String, { description: 'One honest line: how many, how sure.' }) frame!: string;
+}
+
+@ObjectType('ContextPack')
+export class ContextPackType {
+  @Field(() => ID) recallId!: string;
+  @Field(() => String, { description: 'Frame line first, then the memories, labelled as recalled.' }) text!: string;
+  @Field(() => [RecallHitType]) hits!: RecallHitType[];
+  @Field(() => Int) estimatedTokens!: number;
+  @Field(() => Int, { description: 'Hits cut by floor, budget or count.' }) dropped!: number;
+}
+
+@ObjectType('ReflectCandidate')
+export class ReflectCandidateType {
+  @Field(() => MemoryType) memory!: MemoryRecord;
+  @Field(() => String) reason!: string;
+  @Field(() => Float, { nullable: true }) staleDays!: number | null;
+  @Field(() => Int) associationCount!: number;
+}
+
+@ObjectType('Use')
+export class UseType {
+  @Field(() => ID) id!: string;
+  @Field(() => ID) recallId!: string;
+  @Field(() => [ID]) memoryIds!: string[];
+  @Field(() => OutcomeKindEnum, { nullable: true }) outcome!: OutcomeKind | null;
+  @Field(() => DateTimeScalar) at!: number;
+}
+
+@InputType('SearchInput')
+export class SearchInput {
+  @Field(() => String) query!: string;
+  @Field(() => String, { nullable: true }) store?: string | null;
+  @Field(() => [TierEnum], { nullable: true }) tiers?: Tier[] | null;
+  @Field(() => Int, { nullable: true, defaultValue: 10 }) limit?: number | null;
+  @Field(() => Boolean, { nullable: true, defaultValue: true }) includeAssociations?: boolean | null;
+  @Field(() => Float, { nullable: true }) minConfidence?: number | null;
+  @Field(() => DateTimeScalar, { nullable: true, description: 'occurredAt on or after' }) from?: number | null;
+  @Field(() => DateTimeScalar, { nullable: true, description: 'occurredAt on or before' }) to?: number | null;
+  @Field(() => [String], { nullable: true, description: 'any of these tags' }) tags?: string[] | null;
+  @Field(() => [String], { nullable: true, description: 'any of these people' }) people?: string[] | null;
+  @Field(() => ID, { nullable: true }) sessionId?: string | null;
+}
+
+@InputType('ContextInput')
+export class ContextInput {
+  @Field(() => String) query!: string;
+  @Field(() => String, { nullable: true }) store?: string | null;
+  @Field(() => ID, { nullable: true, description: 'The current session: its memories need only the live floor.' }) sessionId?: string | null;
+  @Field(() => Int) maxTokens!: number;
+  @Field(() => Int, { nullable: true, defaultValue: 8 }) maxItems?: number | null;
+  @Field(() => Float, { nullable: true, description: 'Minimum confidence to reach the window (default 0.3).' }) injectFloor?: number | null;
+  @Field(() => Float, { nullable: true, description: 'Lower floor for memories of the current session (default 0.15).' }) liveFloor?: number | null;
+}
+
+@InputType('ReflectInput')
+export class ReflectInput {
+  @Field(() => String, { nullable: true }) store?: string | null;
+  @Field(() => ReflectionScopeEnum, { nullable: true, defaultValue: 'ALL' }) scope?: ReflectionScope | null;
+  @Field(() => Int, { nullable: true }) timeSpanDays?: number | null;
+  @Field(() => Int, { nullable: true, defaultValue: 20 }) limit?: number | null;
+}

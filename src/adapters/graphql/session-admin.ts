@@ -1,0 +1,20 @@
+/** Operating the service: the shutdown protocol, and the background queues in `health`. */
+import { Arg, Ctx, FieldResolver, Mutation, Resolver } from 'type-graphql';
+import { HealthType } from './memory-types.js';
+import { QueueStatusType, ShutdownReportType } from './session-types.js';
+import type { GraphQLContext } from './context.js';
+
+@Resolver(() => HealthType)
+export class AdminResolver {
+  @Mutation(() => ShutdownReportType, {
+    description: 'Stops accepting work, drains the queues, flushes, writes verified cold storage and reports each step. Then the process exits.',
+  })
+  shutdown(@Arg('coldStorageDir', () => String, { nullable: true }) coldStorageDir: string | null, @Ctx() ctx: GraphQLContext) {
+    return ctx.ports.shutdown(coldStorageDir ?? null);
+  }
+
+  @FieldResolver(() => [QueueStatusType], { description: 'Background queues: depths, schedules and last runs.' })
+  queues(@Ctx() ctx: GraphQLContext) {
+    return ctx.ports.background.status();
+  }
+}

@@ -1,0 +1,61 @@
+/**
+ * The associations half of the Memory Port: the mind's semantic links go to
+ * Synapse as AssociateCommand; reads (a memory's links, a neighbourhood) ask
+ * Synapse for ids and Hippocampus for the memories at the other ends, in one
+ * batch per call.
+ */
+import { message, ShuttingDownError, type AssociationDirection, type AssociationType, type Bus, type MemoryRecord } from '../../domain/index.js';
+import type { Hippocampus } from '../hippocampus/index.js';
+import type { AssociationRecord, AssociationsQuery, NeighbourhoodQuery, Synapse } from '../synapse/index.js';
+import type { Caller } from './memory-port.js';
+
+/** An association with the memory at its other end. */
+export type AssociationView = Omit<AssociationRecord, 'other'> & { readonly other: MemoryRecord };
+
+export interface AssociateArgs {
+  readonly a: string;
+  readonly b: string;
+  readonly type: AssociationType;
+  readonly direction?: AssociationDirection | null;
+  readonly strength?: number | null;
+}
+
+export interface AssociationPortDeps {
+  readonly bus: Bus;
+  readonly synapse: Synapse;
+  readonly hippocampus: Hippocampus;
+  readonly accepting: () => boolean;
+}
+
+export class AssociationPort {
+  constructor(private readonly deps: AssociationPortDeps) {}
+
+  async associate(args: AssociateArgs, caller: Caller): Promise<AssociationView> {
+    if (!this.deps.accepting()) throw new ShuttingDownError();
+    const command = message(
+      'AssociateCommand',
+      { a: args.a, b: args.b, type: args.type, direction: args.direction ?? 'CREATE', strength: args.strength ?? null },
+      'cortex',
+      { instanceId: caller.instanceId, sessionId: caller.sessionId, correlationId: caller.correlationId },
+    );
+    const [view] = await this.withMemories([await this.deps.bus.ask<AssociationRecord>(command)]);
+    return view as AssociationView;
+  }
+
+  async of(id: string, query: AssociationsQuery): Promise<AssociationView[]> {
+    return this.withMemories(await this.deps.synapse.associations(id, query));
+  }
+
+  async neighbourhood(id: string, query: NeighbourhoodQuery): Promise<AssociationView[]> {
+    return this.withMemories(await this.deps.synapse.neighbourhood(id, query));
+  }
+
+  /** A memory forgotten between the two reads simply drops out. */
+  private async withMemories(records: readonly AssociationRecord[]): Promise<AssociationView[]> {
+    const memories = new Map((await this.deps.hippocampus.getMany([...new Set(records.map((r) => r.other))])).map((m) => [m.id, m]));
+    return records.flatMap((r) => {
+      const other = memories.get(r.other);
+      return other ? [{ ...r, other }] : [];
+    });
+  }
+}

@@ -1,0 +1,18 @@
+import { loadStatements } from '../../adapters/neo4j/index.js';
+
+export const Q = loadStatements('cortex', {
+  startSession: 'start-session',
+  endSession: 'end-session',
+  transitionSession: 'transition-session',
+  logDecision: 'log-decision',
+  openSession: 'open-session',
+  touchSession: 'touch-session',
+  getSession: 'get-session',
+  sessionOfEvent: 'session-of-event',
+  listSessions: 'list-sessions',
+  sessionDecisions: 'session-decisions',
+  sessionMemories: 'session-memories',
+  tierMemberIds: 'tier-member-ids',
+  recordNotification: 'record-notification',
+  listNotifications: 'list-notifications',
+});

@@ -1,0 +1,188 @@
+/**
+ * The Lifecycle Port: a mind instance starts a session, moves between modes,
+ * logs decisions, ends the session (and is asked what it refuses to lose), and
+ * a new process resumes where the last one stopped. Every call is checked here
+ * and sent to the session actor as a typed command; reads go to it directly.
+ */
+import {
+  message,
+  sortableId,
+  ShuttingDownError,
+  type Bus,
+  type MemoryRecord,
+  type SessionEndCause,
+  type WorkingMode,
+} from '../../domain/index.js';
+import type { Hippocampus } from '../hippocampus/index.js';
+import type { Caller } from './memory-port.js';
+import type { Sessions } from './sessions.js';
+import type { NotificationInbox } from './notification-inbox.js';
+import type { DecisionRecord, NotificationRecord, SessionRecord } from './session-records.js';
+import { AUDIT_PROMPT } from '../subconscious/index.js';
+import {
+  DEFAULT_AUDIT_LIMIT,
+  checkOwnInstance,
+  optionalText,
+  requireName,
+  requireText,
+  validateLimit,
+  validateSessionId,
+  visibleTo,
+} from './session-rules.js';
+
+export interface StartSessionArgs {
+  readonly id?: string | null;
+  readonly instanceId: string;
+  readonly mindType: string;
+  readonly store?: string | null;
+  readonly task?: string | null;
+  readonly project?: string | null;
+}
+
+export interface SessionAudit {
+  readonly session: SessionRecord;
+  readonly prompt: string;
+  readonly memoriesStored: number;
+  readonly unclaimed: readonly MemoryRecord[];
+}
+
+export interface ResumeState {
+  readonly session: SessionRecord | null;
+  readonly identity: readonly MemoryRecord[];
+  readonly activeContext: readonly MemoryRecord[];
+}
+
+export interface LifecyclePortDeps {
+  readonly bus: Bus;
+  readonly sessions: Sessions;
+  readonly inbox: NotificationInbox;
+  readonly hippocampus: Hippocampus;
+  readonly defaultStore: string;
+  readonly accepting: () => boolean;
+  readonly clock?: () => number;
+}
+
+/** How many memories resume returns per tier. */
+export const RESUME_IDENTITY_LIMIT = 200;
+export const RESUME_ACTIVE_LIMIT = 50;
+
+export class LifecyclePort {
+  constructor(private readonly deps: LifecyclePortDeps) {}
+
+  private gate(): void {
+    if (!this.deps.accepting()) throw new ShuttingDownError();
+  }
+
+  private init(caller: Caller, sessionId: string | null = caller.sessionId) {
+    return { instanceId: caller.instanceId, sessionId, correlationId: caller.correlationId };
+  }
+
+  /** The instance named by the call, which a self-named caller may only name as itself. */
+  private instance(instanceId: string, caller: Caller): string {
+    const name = requireName(instanceId, 'instanceId');
+    checkOwnInstance(caller.instanceId, name);
+    return name;
+  }
+
+  async startSession(args: StartSessionArgs, caller: Caller): Promise<SessionRecord> {
+    this.gate();
+    const instanceId = this.instance(args.instanceId, caller);
+    const now = (this.deps.clock ?? Date.now)();
+    const sessionId = args.id === null || args.id === undefined ? sortableId('ses', now) : validateSessionId(args.id);
+    const data = {
+      sessionId,
+      instanceId,
+      mindType: requireName(args.mindType, 'mindType'),
+      store: requireName(args.store ?? this.deps.defaultStore, 'store'),
+      task: optionalText(args.task, 'task'),
+      project: optionalText(args.project, 'project'),
+    };
+    return this.deps.bus.ask(message('SessionStart', data, 'cortex', this.init({ ...caller, instanceId }, sessionId)));
+  }
+
+  async transition(instanceId: string, mode: WorkingMode, task: string | null | undefined, context: unknown, caller: Caller): Promise<SessionRecord> {
+    this.gate();
+    const name = this.instance(instanceId, caller);
+    const data = { instanceId: name, mode, task: optionalText(task, 'task'), context: context ?? null };
+    return this.deps.bus.ask(message('StateTransition', data, 'cortex', this.init({ ...caller, instanceId: name })));
+  }
+
+  async logDecision(instanceId: string, text: string, rationale: string | null | undefined, caller: Caller): Promise<DecisionRecord> {
+    this.gate();
+    const name = this.instance(instanceId, caller);
+    const now = (this.deps.clock ?? Date.now)();
+    const data = { instanceId: name, decisionId: sortableId('dec', now), text: requireText(text, 'text'), rationale: optionalText(rationale, 'rationale', 4000) };
+    return this.deps.bus.ask(message('LogDecision', data, 'cortex', this.init({ ...caller, instanceId: name })));
+  }
+
+  /** Ends the open session and answers with its audit: what will fade unless claimed. */
+  async endSession(instanceId: string, cause: SessionEndCause, reason: string | null | undefined, caller: Caller): Promise<SessionAudit> {
+    this.gate();
+    const name = this.instance(instanceId, caller);
+    const data = { instanceId: name, cause, reason: optionalText(reason, 'reason', 4000) };
+    const session = await this.deps.bus.ask<SessionRecord>(message('SessionEnd', data, 'cortex', this.init({ ...caller, instanceId: name })));
+    return this.audit(session);
+  }
+
+  async audit(session: SessionRecord): Promise<SessionAudit> {
+    const { stored, unclaimedIds } = await this.deps.sessions.memories(session.id, DEFAULT_AUDIT_LIMIT);
+    const byId = new Map((await this.deps.hippocampus.getMany(unclaimedIds)).map((m) => [m.id, m]));
+    const unclaimed = unclaimedIds.flatMap((id) => byId.get(id) ?? []);
+    return { session, prompt: AUDIT_PROMPT, memoriesStored: stored, unclaimed };
+  }
+
+  // ── reads ─────────────────────────────────────────────────────────────────
+
+  async session(id: string, caller: Caller): Promise<SessionRecord | null> {
+    this.gate();
+    const session = await this.deps.sessions.get(id);
+    return session && visibleTo(caller.instanceId, session) ? session : null;
+  }
+
+  async sessions(store: string | null | undefined, instanceId: string | null | undefined, limit: number, caller: Caller): Promise<SessionRecord[]> {
+    this.gate();
+    const name = instanceId ? this.instance(instanceId, caller) : caller.instanceId;
+    return this.deps.sessions.list(requireName(store ?? this.deps.defaultStore, 'store'), name, validateLimit(limit));
+  }
+
+  /**
+   * What a new process needs to pick up where the last one stopped: the newest
+   * session of the store (of the instance, when named), the identity core and
+   * the active context.
+   */
+  async resume(store: string | null | undefined, instanceId: string | null | undefined, caller: Caller): Promise<ResumeState> {
+    this.gate();
+    const storeName = requireName(store ?? this.deps.defaultStore, 'store');
+    const name = instanceId ? this.instance(instanceId, caller) : caller.instanceId;
+    const [session] = await this.deps.sessions.list(storeName, name, 1);
+    const [identity, activeContext] = await Promise.all([
+      this.memoriesIn(storeName, 'IDENTITY_CORE', RESUME_IDENTITY_LIMIT),
+      this.memoriesIn(storeName, 'ACTIVE_CONTEXT', RESUME_ACTIVE_LIMIT),
+    ]);
+    return { session: session ?? null, identity, activeContext };
+  }
+
+  decisions(sessionId: string): Promise<DecisionRecord[]> {
+    return this.deps.sessions.decisions(sessionId);
+  }
+
+  async memoriesStored(sessionId: string): Promise<number> {
+    return (await this.deps.sessions.memories(sessionId, 1)).stored;
+  }
+
+  async notifications(instanceId: string, after: string | null | undefined, caller: Caller): Promise<NotificationRecord[]> {
+    this.gate();
+    return this.deps.inbox.list(this.instance(instanceId, caller), after ?? null);
+  }
+
+  async listen(instanceId: string, after: string | null | undefined, caller: Caller): Promise<AsyncIterableIterator<NotificationRecord>> {
+    this.gate();
+    return this.deps.inbox.listen(this.instance(instanceId, caller), after ?? null);
+  }
+
+  private async memoriesIn(store: string, tier: 'IDENTITY_CORE' | 'ACTIVE_CONTEXT', limit: number): Promise<MemoryRecord[]> {
+    const ids = await this.deps.sessions.tierMemberIds(store, tier, limit);
+    const byId = new Map((await this.deps.hippocampus.getMany(ids)).map((m) => [m.id, m]));
+    return ids.flatMap((id) => byId.get(id) ?? []);
+  }
+}

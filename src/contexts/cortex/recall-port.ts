@@ -1,0 +1,114 @@
+/**
+ * The reading half of the Memory Port: search, context packing, reflection
+ * and usefulness feedback, sent on to Recall.
+ */
+import { message, newMeta, ShuttingDownError, type Bus, type OutcomeKind, type ReflectionScope, type SearchFilters } from '../../domain/index.js';
+import type { Hippocampus } from '../hippocampus/index.js';
+import type { Pack, Recall, RecallResult, ReflectCandidate, UseRecord } from '../recall/index.js';
+import type { Caller } from './memory-port.js';
+
+export interface SearchArgs {
+  readonly query: string;
+  readonly store?: string | null;
+  readonly limit?: number | null;
+  readonly includeAssociations?: boolean | null;
+  readonly minConfidence?: number | null;
+  readonly tiers?: SearchFilters['tiers'];
+  readonly from?: number | null;
+  readonly to?: number | null;
+  readonly tags?: readonly string[] | null;
+  readonly people?: readonly string[] | null;
+  readonly sessionId?: string | null;
+}
+
+export interface ContextArgs {
+  readonly query: string;
+  readonly store?: string | null;
+  readonly sessionId?: string | null;
+  readonly maxTokens: number;
+  readonly maxItems?: number | null;
+  readonly injectFloor?: number | null;
+  readonly liveFloor?: number | null;
+}
+
+export interface RecallPortDeps {
+  readonly bus: Bus;
+  readonly recall: Recall;
+  readonly hippocampus: Hippocampus;
+  readonly defaultStore: string;
+  readonly accepting: () => boolean;
+}
+
+export class RecallPort {
+  constructor(private readonly deps: RecallPortDeps) {}
+
+  private gate(): void {
+    if (!this.deps.accepting()) throw new ShuttingDownError();
+  }
+
+  private init(caller: Caller) {
+    return { instanceId: caller.instanceId, sessionId: caller.sessionId, correlationId: caller.correlationId };
+  }
+
+  async search(args: SearchArgs, caller: Caller): Promise<RecallResult> {
+    this.gate();
+    const query = message(
+      'SearchQuery',
+      {
+        query: args.query,
+        store: args.store ?? this.deps.defaultStore,
+        limit: args.limit ?? 10,
+        includeAssociations: args.includeAssociations ?? true,
+        minConfidence: args.minConfidence ?? null,
+        filters: {
+          tiers: args.tiers ?? null,
+          from: args.from ?? null,
+          to: args.to ?? null,
+          tags: args.tags ?? null,
+          people: args.people ?? null,
+          sessionId: args.sessionId ?? null,
+        },
+      },
+      'cortex',
+      this.init(caller),
+    );
+    return this.deps.bus.ask(query);
+  }
+
+  async contextFor(args: ContextArgs, caller: Caller): Promise<Pack & { recallId: string }> {
+    this.gate();
+    const sessionId = args.sessionId ?? caller.sessionId;
+    return this.deps.recall.contextFor(
+      {
+        query: args.query,
+        store: args.store ?? this.deps.defaultStore,
+        limit: 100,
+        includeAssociations: true,
+        minConfidence: null,
+        filters: { tiers: null, from: null, to: null, tags: null, people: null, sessionId: null },
+        sessionId,
+        maxTokens: args.maxTokens,
+        maxItems: args.maxItems ?? 8,
+        injectFloor: args.injectFloor ?? null,
+        liveFloor: args.liveFloor ?? null,
+      },
+      newMeta('cortex', { ...this.init(caller), sessionId }),
+    );
+  }
+
+  async reflect(store: string | null | undefined, scope: ReflectionScope, timeSpanDays: number | null, limit: number, caller: Caller): Promise<ReflectCandidate[]> {
+    this.gate();
+    return this.deps.bus.ask(message('ReflectQuery', { store: store ?? this.deps.defaultStore, scope, timeSpanDays, limit }, 'cortex', this.init(caller)));
+  }
+
+  async markUsed(recallId: string, memoryIds: readonly string[] | null, action: unknown, caller: Caller): Promise<UseRecord> {
+    this.gate();
+    // Salience counts the use (MemoryUsed) like a read: it raises the score.
+    return this.deps.recall.markUsed(recallId, memoryIds, action, newMeta('cortex', this.init(caller)));
+  }
+
+  async reportOutcome(useId: string, outcome: OutcomeKind, note: string | null, caller: Caller): Promise<UseRecord> {
+    this.gate();
+    return this.deps.recall.reportOutcome(useId, outcome, note, newMeta('cortex', this.init(caller)));
+  }
+}

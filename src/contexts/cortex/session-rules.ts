@@ -1,0 +1,79 @@
+/** Input rules for sessions and who may see them: pure functions, tested without a database. */
+import { InvalidInputError, type WorkingMode } from '../../domain/index.js';
+import type { SessionRecord } from './session-records.js';
+
+export const MAX_NAME_CHARS = 200;
+export const MAX_TASK_CHARS = 1000;
+export const MAX_TEXT_CHARS = 4000;
+export const MAX_STATE_BYTES = 64 * 1024;
+export const DEFAULT_AUDIT_LIMIT = 200;
+
+const invalid = (code: string, message: string, details?: Record<string, unknown>) =>
+  new InvalidInputError(`CORTEX.${code}`, message, details);
+
+/** A required short name (instance, mind type, store). */
+export function requireName(value: unknown, field: string): string {
+  const name = typeof value === 'string' ? value.trim() : '';
+  if (name === '' || name.length > MAX_NAME_CHARS) {
+    throw invalid(`INVALID_${field.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}`, `${field} must be a non-empty string of at most ${MAX_NAME_CHARS} characters`);
+  }
+  return name;
+}
+
+/**
+ * A client-chosen session id. It ends up in job ids and notification ids, so
+ * it is kept to a safe alphabet.
+ */
+export function validateSessionId(id: string): string {
+  const trimmed = id.trim();
+  if (!/^[A-Za-z0-9_.-]{1,200}$/.test(trimmed)) {
+    throw invalid('INVALID_ID', 'a session id is 1 to 200 characters of letters, digits, "_", "." or "-"');
+  }
+  return trimmed;
+}
+
+/** An optional text (task, project): trimmed; empty means none. */
+export function optionalText(value: string | null | undefined, field: string, max = MAX_TASK_CHARS): string | null {
+  if (value === null || value === undefined) return null;
+  const text = value.trim();
+  if (text.length > max) throw invalid('TEXT_TOO_LONG', `${field} must be at most ${max} characters`, { field });
+  return text === '' ? null : text;
+}
+
+export function requireText(value: string | null | undefined, field: string): string {
+  const text = optionalText(value, field, MAX_TEXT_CHARS);
+  if (text === null) throw invalid('TEXT_REQUIRED', `${field} must not be empty`, { field });
+  return text;
+}
+
+/** The session's state as JSON text (null keeps the previous state). */
+export function validateState(context: unknown): string | null {
+  if (context === undefined || context === null) return null;
+  const text = JSON.stringify(context);
+  if (Buffer.byteLength(text, 'utf8') > MAX_STATE_BYTES) throw invalid('STATE_TOO_LARGE', `context is larger than ${MAX_STATE_BYTES} bytes as JSON`);
+  return text;
+}
+
+/** A session starts in TASK mode when it names a task, else in CONVERSATION. */
+export function initialMode(task: string | null): WorkingMode {
+  return task === null ? 'CONVERSATION' : 'TASK';
+}
+
+export function validateLimit(limit: number, max = 100): number {
+  if (!Number.isInteger(limit) || limit < 1 || limit > max) throw invalid('INVALID_LIMIT', `limit must be an integer from 1 to ${max}`);
+  return limit;
+}
+
+/**
+ * Invariant 8: a caller that names itself (x-instance-id) acts on and sees
+ * only its own sessions; an anonymous caller (an operator, a UI) sees all.
+ */
+export function checkOwnInstance(callerInstanceId: string | null, instanceId: string): void {
+  if (callerInstanceId !== null && callerInstanceId !== instanceId) {
+    throw invalid('FOREIGN_INSTANCE', `this caller is instance "${callerInstanceId}" and may not act on or read instance "${instanceId}"`);
+  }
+}
+
+export function visibleTo(callerInstanceId: string | null, session: Pick<SessionRecord, 'instanceId'>): boolean {
+  return callerInstanceId === null || callerInstanceId === session.instanceId;
+}

@@ -1,0 +1,76 @@
+/**
+ * BM25 over one store's own statistics. Lucene's scores use document
+ * frequencies of the whole index — every store of every mind — so one
+ * tenant's memories would change how another's rank. Recall takes its
+ * candidates from Lucene and scores them again here, per store.
+ */
+import { QUERY_STOP_WORDS, stem, tokenize } from './query-text.js';
+
+export const K1 = 1.2;
+export const B = 0.75;
+
+/** The stems a memory is indexed by: content, tags and people, stop words dropped. */
+export function documentStems(content: string, tags: readonly string[], people: readonly string[]): string[] {
+  return tokenize(`${content} ${tags.join(' ')} ${people.join(' ')}`)
+    .filter((t) => !QUERY_STOP_WORDS.has(t))
+    .map(stem);
+}
+
+export interface TermStats {
+  readonly documents: number;
+  readonly totalLength: number;
+  documentFrequency(stem: string): number;
+}
+
+export function idf(stats: TermStats, stem: string): number {
+  const df = stats.documentFrequency(stem);
+  return Math.log(1 + (stats.documents - df + 0.5) / (df + 0.5));
+}
+
+export function bm25(queryStems: readonly string[], docStems: readonly string[], stats: TermStats): number {
+  if (docStems.length === 0 || stats.documents === 0) return 0;
+  const tf = new Map<string, number>();
+  for (const s of docStems) tf.set(s, (tf.get(s) ?? 0) + 1);
+  const avgdl = stats.totalLength / stats.documents || 1;
+  let score = 0;
+  for (const q of new Set(queryStems)) {
+    const f = tf.get(q);
+    if (!f) continue;
+    score += (idf(stats, q) * f * (K1 + 1)) / (f + K1 * (1 - B + (B * docStems.length) / avgdl));
+  }
+  return score;
+}
+
+/** Share of the query's IDF weight that a memory covers: an absolute match measure in [0,1]. */
+export function weightedCoverage(queryStems: readonly string[], docStems: readonly string[], stats: TermStats): number {
+  const present = new Set(docStems);
+  let total = 0;
+  let covered = 0;
+  for (const q of new Set(queryStems)) {
+    const w = idf(stats, q);
+    total += w;
+    if (present.has(q)) covered += w;
+  }
+  return total > 0 ? covered / total : 0;
+}
+
+/** Document frequencies of one store, kept up to date by the stores the process sees. */
+export class StoreTermStats implements TermStats {
+  documents = 0;
+  totalLength = 0;
+  private readonly df = new Map<string, number>();
+
+  add(stems: readonly string[], sign: 1 | -1 = 1): void {
+    this.documents += sign;
+    this.totalLength += sign * stems.length;
+    for (const s of new Set(stems)) {
+      const next = (this.df.get(s) ?? 0) + sign;
+      if (next > 0) this.df.set(s, next);
+      else this.df.delete(s);
+    }
+  }
+
+  documentFrequency(stem: string): number {
+    return this.df.get(stem) ?? 0;
+  }
+}

@@ -1,0 +1,15 @@
+import { loadStatements } from '../../adapters/neo4j/index.js';
+
+export const Q = loadStatements('recall', {
+  searchCandidates: 'search-candidates',
+  filterMemories: 'filter-memories',
+  recordRecall: 'record-recall',
+  getRecall: 'get-recall',
+  recordUse: 'record-use',
+  getUse: 'get-use',
+  reportOutcome: 'report-outcome',
+  reflectStale: 'reflect-stale',
+  reflectRecent: 'reflect-recent',
+  reflectWeak: 'reflect-weak',
+  storeTexts: 'store-texts',
+});

@@ -1,0 +1,59 @@
+/**
+ * From a question to a full-text query: words that carry meaning only.
+ * Lucene's English analyzer drops a few dozen stop words; questions also
+ * carry question words, auxiliaries and pronouns that match half of any
+ * conversation ("what", "did", "you"), so Recall drops those too.
+ */
+import { stemmer } from 'stemmer';
+
+export const QUERY_STOP_WORDS: ReadonlySet<string> = new Set(
+  (
+    'a about above after again against all also am an and any are as at be because been before being below between both but by ' +
+    'can could did do does doing done down during each else ever few for from further get gets got had has have having he her here hers ' +
+    'herself him himself his how however i if in into is it its itself just kind like made make many may me might more most much must my ' +
+    'myself no nor not now of off on once one only or other ought our ours ourselves out over own per quite rather really said same say ' +
+    'says shall she should since so some such than that the their theirs them themselves then there these they thing things this those ' +
+    'through thus to too under until up upon us use used very was we were what whatever when whenever where whereas wherever whether which ' +
+    'while who whoever whom whose why will with within without would yes yet you your yours yourself yourselves ' +
+    "let lets likely might'nt s t d ll m re ve isn aren wasn weren don doesn didn won wouldn couldn shouldn"
+  ).split(/\s+/),
+);
+
+export const MAX_QUERY_TERMS = 32;
+
+/** Lower-case words of letters and digits (any script). */
+export function tokenize(text: string): string[] {
+  return text.toLowerCase().normalize('NFKC').match(/[\p{L}\p{N}]+/gu) ?? [];
+}
+
+/** The meaningful words of a query, first occurrence first. */
+export function queryTerms(text: string): string[] {
+  const out: string[] = [];
+  for (const token of tokenize(text)) {
+    if (token.length < 2 || QUERY_STOP_WORDS.has(token) || out.includes(token)) continue;
+    out.push(token);
+    if (out.length === MAX_QUERY_TERMS) break;
+  }
+  return out;
+}
+
+export function stem(word: string): string {
+  return stemmer(word);
+}
+
+/** Share of the query's stems found in a text: an absolute match measure in [0,1]. */
+export function coverage(queryStems: readonly string[], text: string): number {
+  if (queryStems.length === 0) return 0;
+  const present = new Set(tokenize(text).map(stem));
+  return queryStems.filter((s) => present.has(s)).length / queryStems.length;
+}
+
+/**
+ * The Lucene query: scoped to one store by its key (boost 0, so it does not
+ * score), then any of the terms in content, tags or people. Terms are plain
+ * letters and digits, so nothing needs escaping.
+ */
+export function luceneQuery(terms: readonly string[], storeKey: string): string {
+  const any = terms.join(' ');
+  return `+storeKey:${storeKey}^0 +(content:(${any}) tags:(${any}) people:(${any}))`;
+}

@@ -1,0 +1,369 @@
+/**
+ * Recall: "what do I remember about X?". Direct matches from the full-text
+ * index, spreading activation along associations from the best of them,
+ * salience and usefulness, one combined score and a calibrated confidence per
+ * hit, and a frame line that says how sure the answer is. Recall owns no
+ * memories: it records recalls and uses, and reports outcomes as events.
+ */
+import {
+  InvalidInputError,
+  NotFoundError,
+  message,
+  sortableId,
+  storeKeyOf,
+  type AssociationType,
+  type Bus,
+  type MemoryRecord,
+  type Meta,
+  type OutcomeKind,
+  type ReflectionScope,
+  type SearchFilters,
+} from '../../domain/index.js';
+import type { GraphPort } from '../../adapters/neo4j/index.js';
+import { toMemoryRecord } from '../hippocampus/index.js';
+import { Q } from './cypher.js';
+import { luceneQuery, queryTerms, stem, tokenize } from './query-text.js';
+import { bm25, documentStems, weightedCoverage, type TermStats } from './bm25.js';
+import { StatsCache } from './stats-cache.js';
+import { rank, ALL_SIGNALS, DEFAULT_WEIGHTS, type Candidate, type RankedHit, type RecallWeights, type Signals } from './scoring.js';
+import { frameLine } from './frame.js';
+import { pack, DEFAULT_INJECT_FLOOR, DEFAULT_LIVE_FLOOR, type Pack } from './packing.js';
+
+export interface Activation {
+  readonly id: string;
+  readonly activation: number;
+  readonly path: readonly AssociationType[];
+}
+
+/** Spreading activation from seed memories (Synapse provides it). */
+export type Activate = (
+  store: string,
+  seeds: readonly { id: string; weight: number }[],
+  types: readonly AssociationType[],
+) => Promise<readonly Activation[]>;
+
+export interface RecallDeps {
+  readonly graph: GraphPort;
+  readonly bus: Bus;
+  readonly salienceOf: (memory: MemoryRecord, now: number) => number;
+  readonly activate?: Activate;
+  readonly clock?: () => number;
+  readonly weights?: RecallWeights;
+}
+
+export interface SearchRequest {
+  readonly query: string;
+  readonly store: string;
+  readonly limit: number;
+  readonly includeAssociations: boolean;
+  readonly minConfidence: number | null;
+  readonly filters: SearchFilters;
+  /** Ablation only: which signals count (all, in service). */
+  readonly signals?: Signals;
+}
+
+export interface RecallResult {
+  readonly id: string;
+  readonly query: string;
+  readonly hits: RankedHit[];
+  readonly frame: string;
+}
+
+export interface UseRecord {
+  readonly id: string;
+  readonly recallId: string;
+  readonly memoryIds: string[];
+  readonly outcome: OutcomeKind | null;
+  readonly at: number;
+}
+
+export interface ReflectCandidate {
+  readonly memory: MemoryRecord;
+  readonly reason: string;
+  readonly staleDays: number | null;
+  readonly associationCount: number;
+}
+
+const DAY = 86_400_000;
+const invalid = (code: string, text: string) => new InvalidInputError(`RECALL.${code}`, text);
+
+export function validateSearch(query: string, limit: number, minConfidence: number | null): void {
+  if (typeof query !== 'string' || query.trim() === '') throw invalid('EMPTY_QUERY', 'query must not be empty');
+  if (query.length > 4000) throw invalid('QUERY_TOO_LONG', 'query must be at most 4000 characters');
+  if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw invalid('INVALID_LIMIT', 'limit must be an integer from 1 to 100');
+  if (minConfidence !== null && !(minConfidence >= 0 && minConfidence <= 1)) throw invalid('INVALID_CONFIDENCE', 'minConfidence must be in [0,1]');
+}
+
+export class Recall {
+  private readonly clock: () => number;
+  private readonly weights: RecallWeights;
+  private readonly pending = new Map<string, Promise<void>>();
+  private readonly stats: StatsCache;
+
+  constructor(private readonly deps: RecallDeps) {
+    this.clock = deps.clock ?? Date.now;
+    this.weights = deps.weights ?? DEFAULT_WEIGHTS;
+    this.stats = new StatsCache(deps.graph, this.clock, 32);
+  }
+
+  register(): this {
+    this.deps.bus.handle('recall', 'SearchQuery', (q) => this.search(q.data, q.meta), (q) => q.meta.messageId);
+    this.deps.bus.subscribe('recall', 'MemoryStored', (e) => this.stats.stored(e.data.memory), (e) => e.data.memory.store);
+    this.deps.bus.subscribe('recall', 'MemoryForgotten', async (e) => this.stats.invalidate(e.data.store), (e) => e.data.store);
+    this.deps.bus.handle('recall', 'ReflectQuery', (q) => this.reflect(q.data.store, q.data.scope, q.data.timeSpanDays, q.data.limit), (q) => q.meta.messageId);
+    return this;
+  }
+
+  /** Ranks without recording anything (used by search and by benchmarks). */
+  async rankOnly(request: SearchRequest): Promise<RankedHit[]> {
+    validateSearch(request.query, request.limit, request.minConfidence);
+    const now = this.clock();
+    const signals = request.signals ?? ALL_SIGNALS;
+    const terms = queryTerms(request.query);
+    const fallback = terms.length > 0 ? terms : [...new Set(tokenize(request.query))].slice(0, 32);
+    if (fallback.length === 0) return [];
+    const filters = filterParams(request.store, request.filters);
+    const filtered = Object.values(request.filters).some((v) => v !== null);
+    const direct = await this.deps.graph.read<{ memory: Record<string, unknown>; score: number }>(Q.searchCandidates, {
+      query: luceneQuery(fallback, storeKeyOf(request.store)),
+      limit: Math.min(500, Math.max(request.limit * 5, 60) * (filtered ? 4 : 1)),
+      ...filters,
+    });
+    const stems = fallback.map(stem);
+    const stats = await this.stats.get(request.store);
+    const candidates = new Map<string, Candidate>();
+    for (const row of direct) {
+      const memory = toMemoryRecord(row.memory);
+      const candidate = this.candidate(memory, stems, stats, now, 0, []);
+      if (candidate.textScore > 0) candidates.set(memory.id, candidate);
+    }
+
+    if (request.includeAssociations && signals.activation && this.deps.activate && candidates.size > 0) {
+      const best = Math.max(...[...candidates.values()].map((c) => c.textScore));
+      const seeds = [...candidates.values()]
+        .sort((a, b) => b.textScore - a.textScore || (a.memory.id < b.memory.id ? -1 : 1))
+        .slice(0, this.weights.seeds)
+        .map((c) => ({ id: c.memory.id, weight: c.textScore / best }));
+      const activations = await this.deps.activate(request.store, seeds, this.weights.activationTypes);
+      const reached = activations.filter((a) => !candidates.has(a.id)).map((a) => a.id);
+      const extra = reached.length
+        ? (await this.deps.graph.read<{ memory: Record<string, unknown> }>(Q.filterMemories, { ids: reached, ...filters })).map((r) => toMemoryRecord(r.memory))
+        : [];
+      const byId = new Map(extra.map((m) => [m.id, m]));
+      for (const a of activations) {
+        const known = candidates.get(a.id);
+        const level = Math.min(1, Math.max(0, a.activation));
+        if (known) candidates.set(a.id, { ...known, activation: level, path: known.textScore > 0 ? [] : a.path });
+        else {
+          const memory = byId.get(a.id);
+          if (memory) candidates.set(a.id, this.candidate(memory, stems, stats, now, level, a.path));
+        }
+      }
+    }
+    const hits = rank([...candidates.values()], this.weights, signals);
+    const floor = request.minConfidence ?? 0;
+    return hits.filter((h) => h.confidence >= floor).slice(0, request.limit);
+  }
+
+  async search(request: SearchRequest, cause: Meta): Promise<RecallResult> {
+    const hits = await this.rankOnly(request);
+    const id = this.record(request.store, request.query, hits, cause);
+    return { id, query: request.query, hits, frame: frameLine(request.query, hits.map((h) => h.confidence)) };
+  }
+
+  async contextFor(
+    request: SearchRequest & { readonly sessionId: string | null; readonly maxTokens: number; readonly maxItems: number; readonly injectFloor: number | null; readonly liveFloor: number | null },
+    cause: Meta,
+  ): Promise<Pack & { readonly recallId: string }> {
+    if (!Number.isInteger(request.maxTokens) || request.maxTokens < 16) throw invalid('INVALID_BUDGET', 'maxTokens must be an integer of at least 16');
+    if (!Number.isInteger(request.maxItems) || request.maxItems < 1 || request.maxItems > 100) throw invalid('INVALID_LIMIT', 'maxItems must be from 1 to 100');
+    for (const floor of [request.injectFloor, request.liveFloor]) {
+      if (floor !== null && !(floor >= 0 && floor <= 1)) throw invalid('INVALID_CONFIDENCE', 'floors must be in [0,1]');
+    }
+    const hits = await this.rankOnly({ ...request, limit: Math.min(100, Math.max(request.maxItems * 3, 20)) });
+    const injectFloor = request.injectFloor ?? DEFAULT_INJECT_FLOOR;
+    const packed = pack(hits, {
+      query: request.query,
+      sessionId: request.sessionId,
+      maxTokens: request.maxTokens,
+      maxItems: request.maxItems,
+      injectFloor,
+      liveFloor: Math.min(request.liveFloor ?? DEFAULT_LIVE_FLOOR, injectFloor),
+    });
+    const recallId = this.record(request.store, request.query, packed.hits, cause);
+    return { ...packed, recallId };
+  }
+
+  async markUsed(recallId: string, memoryIds: readonly string[] | null, action: unknown, cause: Meta): Promise<UseRecord> {
+    await this.pending.get(recallId);
+    const recall = (await this.deps.graph.read<{ recall: Record<string, unknown> }>(Q.getRecall, { id: recallId }))[0]?.recall;
+    if (!recall) throw new NotFoundError('RECALL.RECALL_NOT_FOUND', `no recall with id ${recallId}`);
+    const offered = (recall.hitIds as string[]) ?? [];
+    const used = memoryIds === null ? offered : [...new Set(memoryIds)];
+    const foreign = used.filter((id) => !offered.includes(id));
+    if (foreign.length > 0) throw invalid('NOT_IN_RECALL', `recall ${recallId} did not offer ${foreign.join(', ')}`);
+    const now = this.clock();
+    const id = sortableId('use', now);
+    const eventId = sortableId('evt', now);
+    const rows = await this.deps.graph.write<{ use: Record<string, unknown> }>(Q.recordUse, {
+      id,
+      recallId,
+      memoryIds: used,
+      action: action === undefined || action === null ? null : JSON.stringify(action),
+      now,
+      eventId,
+      payload: JSON.stringify({ useId: id, recallId, memoryIds: used }),
+      correlationId: cause.correlationId,
+      sessionId: cause.sessionId,
+    });
+    const use = toUse((rows[0] as { use: Record<string, unknown> }).use);
+    const event = message('MemoryUsed', { useId: id, recallId, store: String(recall.store), memoryIds: used }, 'recall', { cause });
+    this.deps.bus.publish({ ...event, meta: { ...event.meta, messageId: eventId } });
+    return use;
+  }
+
+  async reportOutcome(useId: string, outcome: OutcomeKind, note: string | null, cause: Meta): Promise<UseRecord> {
+    if (note !== null && note.length > 4000) throw invalid('NOTE_TOO_LONG', 'note must be at most 4000 characters');
+    const now = this.clock();
+    const eventId = sortableId('evt', now);
+    const rows = await this.deps.graph.write<{ use: Record<string, unknown> }>(Q.reportOutcome, {
+      id: useId,
+      outcome,
+      note,
+      now,
+      eventId,
+      payload: JSON.stringify({ useId, outcome }),
+      correlationId: cause.correlationId,
+      sessionId: cause.sessionId,
+    });
+    const row = rows[0];
+    if (!row) throw new NotFoundError('RECALL.USE_NOT_FOUND', `no use with id ${useId}`);
+    const use = toUse(row.use);
+    const store = String(row.use.store);
+    const event = message('OutcomeReported', { useId, store, memoryIds: use.memoryIds, outcome }, 'recall', { cause });
+    this.deps.bus.publish({ ...event, meta: { ...event.meta, messageId: eventId } });
+    return use;
+  }
+
+  async reflect(store: string, scope: ReflectionScope, timeSpanDays: number | null, limit: number): Promise<ReflectCandidate[]> {
+    if (!Number.isInteger(limit) || limit < 1 || limit > 200) throw invalid('INVALID_LIMIT', 'limit must be an integer from 1 to 200');
+    if (timeSpanDays !== null && (!Number.isInteger(timeSpanDays) || timeSpanDays < 1)) throw invalid('INVALID_TIME_SPAN', 'timeSpanDays must be a positive integer');
+    const now = this.clock();
+    const found = new Map<string, ReflectCandidate>();
+    const add = (list: ReflectCandidate[]) => list.forEach((c) => found.has(c.memory.id) || found.set(c.memory.id, c));
+    if (scope === 'STALE' || scope === 'ALL') add(await this.stale(store, now, timeSpanDays ?? 30, limit));
+    if (scope === 'RECENT' || scope === 'ALL') add(await this.recent(store, now, timeSpanDays ?? 1, limit));
+    if (scope === 'WEAK_ASSOCIATIONS' || scope === 'ALL') add(await this.weak(store, now, timeSpanDays ?? 365, limit));
+    return [...found.values()].slice(0, limit);
+  }
+
+  async getUse(id: string): Promise<UseRecord | null> {
+    const row = (await this.deps.graph.read<{ use: Record<string, unknown> }>(Q.getUse, { id }))[0];
+    return row ? toUse(row.use) : null;
+  }
+
+  // ── internals ─────────────────────────────────────────────────────────────
+
+  private candidate(memory: MemoryRecord, stems: string[], stats: TermStats, now: number, activation: number, path: readonly AssociationType[]): Candidate {
+    const doc = documentStems(memory.content, memory.tags, memory.people);
+    return {
+      memory,
+      textScore: bm25(stems, doc, stats),
+      coverage: weightedCoverage(stems, doc, stats),
+      activation,
+      path,
+      salience: this.deps.salienceOf(memory, now),
+      usefulness: memory.usefulness,
+    };
+  }
+
+  /**
+   * Records a recall off the answer's path: the caller gets its hits without
+   * waiting for the write; markUsed waits for it, and flush() drains them all.
+   */
+  private record(store: string, query: string, hits: readonly RankedHit[], cause: Meta): string {
+    const now = this.clock();
+    const id = sortableId('rcl', now);
+    const eventId = sortableId('evt', now);
+    const hitIds = hits.map((h) => h.memory.id);
+    const write = this.deps.graph
+      .write(Q.recordRecall, {
+        id,
+        store,
+        query,
+        hitIds,
+        now,
+        eventId,
+        payload: JSON.stringify({ recallId: id, query, hitIds, confidences: hits.map((h) => Math.round(h.confidence * 1000) / 1000) }),
+        correlationId: cause.correlationId,
+        sessionId: cause.sessionId,
+      })
+      .then(() => {
+        const event = message('MemoryRetrieved', { recallId: id, store, ids: hitIds, query }, 'recall', { cause });
+        this.deps.bus.publish({ ...event, meta: { ...event.meta, messageId: eventId } });
+      })
+      .catch((error: unknown) => console.error(`[recall] could not record recall ${id}:`, error))
+      .finally(() => this.pending.delete(id));
+    this.pending.set(id, write);
+    return id;
+  }
+
+  /** Waits until every recall answered so far is recorded. */
+  async flush(): Promise<void> {
+    await Promise.all(this.pending.values());
+  }
+
+  private async stale(store: string, now: number, days: number, limit: number): Promise<ReflectCandidate[]> {
+    const rows = await this.deps.graph.read<{ memory: Record<string, unknown>; associations: number }>(Q.reflectStale, { store, before: now - days * DAY, limit });
+    return rows.map((r) => {
+      const memory = toMemoryRecord(r.memory);
+      const staleDays = (now - (memory.lastAccessedAt ?? memory.createdAt)) / DAY;
+      const once = memory.claimed ? 'claimed' : `accessed ${memory.accessCount} time${memory.accessCount === 1 ? '' : 's'}`;
+      return { memory, staleDays, associationCount: r.associations, reason: `STALE: untouched for ${Math.floor(staleDays)} days, once ${once}; keep it (claim), link it (associate) or let it fade` };
+    });
+  }
+
+  private async recent(store: string, now: number, days: number, limit: number): Promise<ReflectCandidate[]> {
+    const rows = await this.deps.graph.read<{ memory: Record<string, unknown>; associations: number }>(Q.reflectRecent, { store, since: now - days * DAY, limit });
+    return rows.map((r) => {
+      const memory = toMemoryRecord(r.memory);
+      const hours = (now - memory.createdAt) / 3_600_000;
+      const age = hours < 48 ? `${Math.max(0, Math.round(hours))} h` : `${Math.round(hours / 24)} days`;
+      return { memory, staleDays: null, associationCount: r.associations, reason: `RECENT: stored ${age} ago with ${r.associations} association${r.associations === 1 ? '' : 's'}; what does it connect to?` };
+    });
+  }
+
+  private async weak(store: string, now: number, days: number, limit: number): Promise<ReflectCandidate[]> {
+    const rows = await this.deps.graph.read<{ memory: Record<string, unknown>; associations: number; strongest: number }>(Q.reflectWeak, {
+      store,
+      since: now - days * DAY,
+      minLinks: 2,
+      minStrength: 0.3,
+      limit,
+    });
+    return rows.map((r) => ({
+      memory: toMemoryRecord(r.memory),
+      staleDays: null,
+      associationCount: r.associations,
+      reason:
+        r.associations === 0
+          ? 'WEAK_ASSOCIATIONS: linked to nothing; recall can only reach it by its words'
+          : `WEAK_ASSOCIATIONS: ${r.associations} association${r.associations === 1 ? '' : 's'}, strongest ${r.strongest.toFixed(2)}`,
+    }));
+  }
+}
+
+function filterParams(store: string, f: SearchFilters) {
+  const list = <T>(xs: readonly T[] | null) => (xs && xs.length > 0 ? xs : null);
+  return { store, tiers: list(f.tiers), from: f.from, to: f.to, tags: list(f.tags), people: list(f.people), sessionId: f.sessionId };
+}
+
+function toUse(row: Record<string, unknown>): UseRecord {
+  return {
+    id: String(row.id),
+    recallId: String(row.recallId),
+    memoryIds: Array.isArray(row.memoryIds) ? row.memoryIds.map(String) : [],
+    outcome: (row.outcome as OutcomeKind | undefined) ?? null,
+    at: Number(row.at),
+  };
+}

@@ -1,0 +1,14 @@
+import { loadStatements } from '../../adapters/neo4j/index.js';
+
+export const Q = loadStatements('salience', {
+  sweepBatch: 'sweep-batch',
+  sweepBatchInStore: 'sweep-batch-in-store',
+  readScoringInputs: 'read-scoring-inputs',
+  readSessionWorkingMemory: 'read-session-working-memory',
+  writeScores: 'write-scores',
+  writeAnchors: 'write-anchors',
+  recordMarkedUse: 'record-marked-use',
+  applyOutcome: 'apply-outcome',
+  readSweepCursor: 'read-sweep-cursor',
+  writeSweepCursor: 'write-sweep-cursor',
+});

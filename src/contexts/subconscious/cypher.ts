@@ -1,0 +1,11 @@
+import { loadStatements } from '../../adapters/neo4j/index.js';
+
+/** Read-only: the Subconscious decides from the graph; the owners write. */
+export const Q = loadStatements('subconscious', {
+  sessionTimer: 'session-timer',
+  openSessions: 'open-sessions',
+  sessionAuditMemories: 'session-audit-memories',
+  unauditedSessions: 'unaudited-sessions',
+  consolidationCandidates: 'consolidation-candidates',
+  storeLastActivity: 'store-last-activity',
+});

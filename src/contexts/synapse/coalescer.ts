@@ -1,0 +1,56 @@
+/**
+ * Coalesces work per key: items pushed while a batch for their key runs (or
+ * in the same tick) go into the next batch, so storeMany's one MemoryStored
+ * per memory becomes one statement per batch. One batch per key at a time;
+ * each push resolves when the batch holding it has finished.
+ */
+interface Waiting<T> {
+  readonly item: T;
+  readonly resolve: () => void;
+  readonly reject: (error: unknown) => void;
+}
+
+interface Lane<T> {
+  readonly waiting: Waiting<T>[];
+  running: Promise<void> | null;
+}
+
+export class Coalescer<T> {
+  private readonly lanes = new Map<string, Lane<T>>();
+
+  constructor(
+    private readonly work: (key: string, items: T[]) => Promise<void>,
+    private readonly maxBatch: number,
+  ) {}
+
+  push(key: string, item: T): Promise<void> {
+    let lane = this.lanes.get(key);
+    if (!lane) {
+      lane = { waiting: [], running: null };
+      this.lanes.set(key, lane);
+    }
+    const done = new Promise<void>((resolve, reject) => lane.waiting.push({ item, resolve, reject }));
+    // setImmediate: every item published in this tick joins the first batch.
+    if (!lane.running) lane.running = new Promise<void>((start) => setImmediate(start)).then(() => this.drain(key, lane));
+    return done;
+  }
+
+  /** Resolves once nothing is queued or running for the key. */
+  async idle(key: string): Promise<void> {
+    for (let lane = this.lanes.get(key); lane?.running; lane = this.lanes.get(key)) await lane.running;
+  }
+
+  private async drain(key: string, lane: Lane<T>): Promise<void> {
+    while (lane.waiting.length > 0) {
+      const batch = lane.waiting.splice(0, this.maxBatch);
+      try {
+        await this.work(key, batch.map((w) => w.item));
+        for (const w of batch) w.resolve();
+      } catch (error) {
+        for (const w of batch) w.reject(error);
+      }
+    }
+    lane.running = null;
+    this.lanes.delete(key);
+  }
+}

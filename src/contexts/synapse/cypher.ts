@@ -1,0 +1,14 @@
+import { loadStatements } from '../../adapters/neo4j/index.js';
+
+export const Q = loadStatements('synapse', {
+  recentLabels: 'recent-labels',
+  findLinkCandidates: 'find-link-candidates',
+  mergeMechanicalLinks: 'merge-mechanical-links',
+  memoryAssociations: 'memory-associations',
+  setStrengths: 'set-strengths',
+  getMemoryStores: 'get-memory-stores',
+  getAssociation: 'get-association',
+  putSemanticAssociation: 'put-semantic-association',
+  expandNeighbourhood: 'expand-neighbourhood',
+  expandActivation: 'expand-activation',
+});

@@ -1,0 +1,61 @@
+/** Synapse's settings (defaults and env vars in src/config.ts and the README) and its input checks. */
+import { ASSOCIATION_TYPES, InvalidInputError, type AssociationType } from '../../domain/index.js';
+
+export interface SynapseSettings {
+  /** Off: MemoryStored makes no links (the benchmark's baseline). */
+  readonly mechanicalLinking: boolean;
+  readonly temporalWindowMs: number;
+  /** New mechanical links per stored memory and type. */
+  readonly linksPerType: number;
+  /** No mechanical link to or from a memory with this many links of the type. */
+  readonly maxDegree: number;
+  readonly thematicThreshold: number;
+  /** How many of a store's newest memories are checked for a shared person or emotion. */
+  readonly recentWindow: number;
+  /** A claim strengthens each of the memory's links by this step. */
+  readonly claimBoost: number;
+  readonly hopDecay: number;
+  readonly maxActivatedNodes: number;
+}
+
+/** Full-text candidates per query (thematic, people). */
+export const TEXT_CANDIDATES = 15;
+/** Stored memories linked per statement; more wait for the next batch. */
+export const LINK_BATCH = 100;
+/** Links read per memory and hop when spreading activation (strongest first). */
+export const ACTIVATION_PER_NODE = 24;
+/** Memories that pass activation on at each hop. */
+export const ACTIVATION_FRONTIER = 32;
+/** Shares below this fraction of the strongest seed are not passed on. */
+export const ACTIVATION_MIN_SHARE = 0.001;
+export const MAX_DEPTH = 3;
+export const MAX_LIMIT = 1000;
+
+const invalid = (code: string, message: string, details?: Record<string, unknown>) => new InvalidInputError(`SYNAPSE.${code}`, message, details);
+
+export function isAssociationType(value: unknown): value is AssociationType {
+  return typeof value === 'string' && (ASSOCIATION_TYPES as readonly string[]).includes(value);
+}
+
+/** The types to follow: all five when none are named. */
+export function validateTypes(types: readonly string[] | null | undefined): AssociationType[] {
+  if (types === null || types === undefined || types.length === 0) return [...ASSOCIATION_TYPES];
+  for (const t of types) if (!isAssociationType(t)) throw invalid('UNKNOWN_TYPE', `unknown association type "${t}"`);
+  return [...new Set(types)] as AssociationType[];
+}
+
+export function validateDepth(depth: number, what = 'depth'): number {
+  if (!Number.isInteger(depth) || depth < 1 || depth > MAX_DEPTH) throw invalid('INVALID_DEPTH', `${what} must be an integer from 1 to ${MAX_DEPTH}, got ${depth}`);
+  return depth;
+}
+
+export function validateLimit(limit: number): number {
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) throw invalid('INVALID_LIMIT', `limit must be an integer from 1 to ${MAX_LIMIT}`);
+  return limit;
+}
+
+export function validateMinStrength(value: number | null | undefined): number {
+  if (value === null || value === undefined) return 0;
+  if (!Number.isFinite(value) || value < 0 || value > 1) throw invalid('INVALID_STRENGTH', `minStrength must be in [0, 1], got ${value}`);
+  return value;
+}

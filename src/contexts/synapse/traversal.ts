@@ -1,0 +1,106 @@
+/**
+ * Reads over the association graph, always undirected: a memory's own links,
+ * its neighbourhood (breadth first, one round trip per level) and spreading
+ * activation for Recall (one round trip per hop, never one per memory).
+ */
+import { NotFoundError, type AssociationType } from '../../domain/index.js';
+import type { GraphPort, Tx } from '../../adapters/neo4j/index.js';
+import { Q } from './cypher.js';
+import { toAssociation, type AssociationRecord } from './records.js';
+import { Levels } from './neighbourhood.js';
+import { Spread, type Activated, type Seed, type SpreadEdge } from './activation.js';
+import {
+  ACTIVATION_FRONTIER,
+  ACTIVATION_MIN_SHARE,
+  ACTIVATION_PER_NODE,
+  validateDepth,
+  validateLimit,
+  validateMinStrength,
+  validateTypes,
+  type SynapseSettings,
+} from './settings.js';
+
+export interface AssociationsQuery {
+  readonly types?: readonly string[] | null;
+  readonly minStrength?: number | null;
+  readonly limit?: number;
+}
+
+export interface NeighbourhoodQuery {
+  readonly depth?: number;
+  readonly types?: readonly string[] | null;
+  readonly limit?: number;
+}
+
+export interface ActivationQuery {
+  readonly maxHops?: number;
+  readonly maxNodes?: number;
+  readonly types?: readonly string[] | null;
+}
+
+export const notFound = (id: string) => new NotFoundError('SYNAPSE.MEMORY_NOT_FOUND', `no memory with id ${id}`, { id });
+
+export async function associationsOf(graph: GraphPort, id: string, query: AssociationsQuery): Promise<AssociationRecord[]> {
+  const rows = await graph.read(Q.memoryAssociations, {
+    id,
+    types: validateTypes(query.types),
+    minStrength: validateMinStrength(query.minStrength),
+    limit: validateLimit(query.limit ?? 25),
+  });
+  return rows.map((row) => toAssociation(id, row));
+}
+
+export async function neighbourhood(graph: GraphPort, id: string, query: NeighbourhoodQuery): Promise<AssociationRecord[]> {
+  const depth = validateDepth(query.depth ?? 1);
+  const types = validateTypes(query.types);
+  const limit = validateLimit(query.limit ?? 100);
+  return graph.readTransaction(async (tx) => {
+    if ((await tx.run(Q.getMemoryStores, { ids: [id] })).length === 0) throw notFound(id);
+    const levels = new Levels(id);
+    const out: AssociationRecord[] = [];
+    for (let level = 1; level <= depth && out.length < limit; level++) {
+      const frontier = levels.frontier();
+      if (frontier.length === 0) break;
+      // Enough per memory for the level's budget twice over, so the strongest of the level win.
+      const remaining = limit - out.length;
+      const rows = await tx.run<{ from: string; to: string; type: string; strength: number }>(Q.expandNeighbourhood, {
+        ids: frontier,
+        types,
+        perNode: Math.min(remaining, Math.max(10, Math.ceil((2 * remaining) / frontier.length))),
+      });
+      for (const e of levels.take(rows, remaining)) out.push(toAssociation(e.from, { ...e, other: e.to }, e.hop));
+    }
+    return out;
+  });
+}
+
+/** Spreading activation from seed memories of one store (see activation.ts). */
+export async function activate(
+  graph: GraphPort,
+  settings: SynapseSettings,
+  store: string,
+  seeds: readonly Seed[],
+  query: ActivationQuery = {},
+): Promise<Activated[]> {
+  const maxHops = validateDepth(query.maxHops ?? 2, 'maxHops');
+  const types = validateTypes(query.types);
+  const maxNodes = validateLimit(query.maxNodes ?? settings.maxActivatedNodes);
+  const options = { maxHops, maxNodes, hopDecay: settings.hopDecay, maxFrontier: ACTIVATION_FRONTIER, minShare: ACTIVATION_MIN_SHARE };
+  if (new Spread(seeds, options).frontier().length === 0) return [];
+  return graph.readTransaction(async (tx: Tx) => {
+    // Built inside: the driver may run this function again.
+    const spread = new Spread(seeds, options);
+    for (let frontier = spread.frontier(); frontier.length > 0; frontier = spread.frontier()) {
+      const rows = await tx.run<{ from: string; fan: number; edges: [string, AssociationType, number][] }>(Q.expandActivation, {
+        store,
+        ids: frontier,
+        types,
+        perNode: ACTIVATION_PER_NODE,
+      });
+      const edges: SpreadEdge[] = [];
+      for (const row of rows) for (const [to, type, strength] of row.edges) edges.push({ from: row.from, to, type, strength, fan: row.fan });
+      spread.step(edges);
+    }
+    return spread.result();
+  });
+}

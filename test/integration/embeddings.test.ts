@@ -1,0 +1,217 @@
+/**
+ * Embeddings end to end on the real Neo4j, Redis and model: stores never wait
+ * for the model, the `embeddings` job attaches vectors through Hippocampus, the
+ * vector index finds paraphrases, client vectors stay as sent, the backfill
+ * catches up, and a missing model leaves the service running and saying so.
+ */
+import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomStore, startTestApp, type TestApp } from '../helpers.js';
+import { dropQueues, queuePrefix, startBackgroundApp } from '../background.js';
+import { MODEL_FILE, MODEL_NAME, TOKENIZER_FILE, ThreadedEmbedder, cosine, missingModelFiles } from '../../src/adapters/embeddings/index.js';
+import { loadConfig } from '../../src/config.js';
+
+const stores = {
+  fresh: randomStore('emb'),
+  client: randomStore('emb-client'),
+  backfill: randomStore('emb-backfill'),
+  late: randomStore('emb-late'),
+  api: randomStore('emb-api'),
+};
+const MODEL_DIR = loadConfig({ ...process.env, TOTAL_RECALL_EMBEDDINGS: 'on' }).embeddings.modelDir;
+
+const prefixes: string[] = [];
+
+/** An app running workers with embeddings on, its own queue keys, and a backfill limited to these tests' stores. */
+function startEmbeddingApp(extra: Record<string, string> = {}, log: (line: string) => void = () => undefined): Promise<TestApp> {
+  const prefix = queuePrefix();
+  prefixes.push(prefix);
+  const env = { TOTAL_RECALL_EMBEDDINGS: 'on', TOTAL_RECALL_SCOPE_STORES: Object.values(stores).join(','), TOTAL_RECALL_EMBEDDING_BATCH: '4', ...extra };
+  return startBackgroundApp(stores.fresh, prefix, env, { log });
+}
+
+const STORE_MANY = `mutation ($inputs: [StoreInput!]!) { storeMany(inputs: $inputs) { id content } }`;
+
+interface Row {
+  id: string;
+  content: string;
+  dims: number | null;
+  status: string | null;
+  model: string | null;
+}
+
+async function rows(t: TestApp, store: string): Promise<Row[]> {
+  return t.cypher<Row>(
+    `MATCH (m:Memory {store: $store})
+     RETURN m.id AS id, m.content AS content, size(m.embedding) AS dims, m.embeddingStatus AS status, m.embeddingModel AS model
+     ORDER BY m.id`,
+    { store },
+  );
+}
+
+async function embeddingOf(t: TestApp, id: string): Promise<number[]> {
+  const [row] = await t.cypher<{ e: number[] }>('MATCH (m:Memory {id: $id}) RETURN m.embedding AS e', { id });
+  return row?.e ?? [];
+}
+
+async function waitFor<T>(probe: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (done(value) || Date.now() > end) return value;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+let t: TestApp;
+
+beforeAll(async () => {
+  if (missingModelFiles(MODEL_DIR).length > 0) {
+    throw new Error(`the embedding model is missing in ${MODEL_DIR}: run \`node scripts/services/model.mjs\` (npm test does it first)`);
+  }
+  t = await startEmbeddingApp();
+  expect((await (t.app.embedder as ThreadedEmbedder).start()).state).toBe('ready');
+});
+
+afterAll(async () => {
+  for (const store of Object.values(stores)) await t.dropStore(store);
+  await t.stop();
+  for (const prefix of prefixes) await dropQueues(prefix);
+});
+
+describe('embedding job', () => {
+  it('gives memories stored without embeddings a 384-dimensional vector (status DONE) that the vector index finds', async () => {
+    const contents = [
+      'A man is playing a guitar on stage.',
+      'The stock market fell sharply on Tuesday.',
+      'I forgot my login password and need to change it.',
+      'We planted tomatoes in the garden this spring.',
+      'The cat is sleeping on the sofa.',
+    ];
+    const { storeMany } = await t.ok<{ storeMany: { id: string }[] }>(STORE_MANY, { inputs: contents.map((content) => ({ store: stores.fresh, content })) });
+    expect(storeMany).toHaveLength(5);
+
+    await t.app.embeddings!.idle();
+    const after = await rows(t, stores.fresh);
+    expect(after).toHaveLength(5);
+    for (const row of after) expect(row).toMatchObject({ dims: 384, status: 'DONE', model: MODEL_NAME });
+
+    // The stored vector is the model's embedding of the content.
+    const guitar = after.find((r) => r.content.includes('guitar')) as Row;
+    const [own] = await t.app.embedder.embed([guitar.content]);
+    expect(cosine(await embeddingOf(t, guitar.id), own as Float32Array)).toBeGreaterThan(0.9999);
+
+    // A paraphrase that shares almost no words finds it through the vector index.
+    const [query] = await t.app.embedder.embed(['Someone performs music with a guitar in front of an audience.']);
+    const hits = await t.cypher<{ content: string; score: number }>(
+      `CALL db.index.vector.queryNodes('memory_embedding', 100, $vector) YIELD node, score
+       WHERE node.store = $store
+       RETURN node.content AS content, score ORDER BY score DESC`,
+      { vector: Array.from(query as Float32Array), store: stores.fresh },
+    );
+    expect(hits[0]?.content).toBe('A man is playing a guitar on stage.');
+    expect((hits[0]?.score ?? 0) - (hits[1]?.score ?? 0)).toBeGreaterThan(0.1);
+  });
+
+  it('stores a client-supplied embedding as it is, and no job recomputes it', async () => {
+    const vector = Array.from({ length: 384 }, (_, i) => Math.sin(i + 1));
+    const norm = Math.hypot(...vector);
+    const unit = vector.map((x) => x / norm);
+    const { storeMany } = await t.ok<{ storeMany: { id: string }[] }>(STORE_MANY, {
+      inputs: [{ store: stores.client, content: 'A man is playing a guitar on stage.', embedding: unit }],
+    });
+    const id = storeMany[0]!.id;
+    expect(await rows(t, stores.client)).toEqual([expect.objectContaining({ dims: 384, status: 'DONE', model: 'client' })]);
+
+    await t.app.embeddings!.idle();
+    t.app.embeddings!.request([id]); // even when asked explicitly
+    await t.app.embeddings!.idle();
+
+    const stored = await embeddingOf(t, id);
+    stored.forEach((x, i) => expect(x).toBe(unit[i]));
+    expect(await rows(t, stores.client)).toEqual([expect.objectContaining({ status: 'DONE', model: 'client' })]);
+  });
+
+  it('backfills memories stored while embeddings were off or before they existed, page by page', async () => {
+    const off = await startTestApp({}, { ...process.env, TOTAL_RECALL_EMBEDDINGS: 'off' });
+    try {
+      const inputs = Array.from({ length: 10 }, (_, i) => ({ store: stores.backfill, content: `Old memory number ${i} about the lake house.` }));
+      await off.ok(STORE_MANY, { inputs });
+      await off.app.bus.idle();
+      expect((await off.ok<{ health: { embeddings: string } }>('{ health { embeddings } }')).health.embeddings).toBe('disabled');
+    } finally {
+      await off.stop();
+    }
+    // Half of them as if stored before embeddingStatus existed.
+    await t.cypher('MATCH (m:Memory {store: $store}) WITH m ORDER BY m.id LIMIT 5 REMOVE m.embeddingStatus', { store: stores.backfill });
+    const before = await rows(t, stores.backfill);
+    expect(before.map((r) => r.status).sort()).toEqual([...Array(5).fill('PENDING'), ...Array(5).fill(null)]);
+    expect(before.every((r) => r.dims === null)).toBe(true);
+
+    await t.app.embeddings!.backfill(); // 10 memories in pages of 4: three chained jobs
+    await t.app.embeddings!.idle();
+    const after = await rows(t, stores.backfill);
+    for (const row of after) expect(row).toMatchObject({ dims: 384, status: 'DONE', model: MODEL_NAME });
+    const pages = (await t.app.embeddings!.queue.getJobs(['completed'])).filter((j) => j.name === 'backfill' && j.data.kind === 'backfill' && j.data.after > '');
+    expect(pages.length).toBeGreaterThanOrEqual(2); // pages 2 and 3 were enqueued by the pages before them
+  });
+});
+
+describe('scaled out', () => {
+  it('an API-only process enqueues; a worker process embeds', async () => {
+    const api = await startTestApp(
+      { workers: false, log: () => undefined },
+      { ...process.env, TOTAL_RECALL_EMBEDDINGS: 'on', TOTAL_RECALL_QUEUE_PREFIX: prefixes[0] as string, TOTAL_RECALL_SCOPE_STORES: stores.api },
+    );
+    try {
+      await api.ok(STORE_MANY, { inputs: [{ store: stores.api, content: 'Written through the API-only process.' }] });
+      await api.app.bus.idle();
+      await api.app.embeddings!.flush();
+      await t.app.embeddings!.idle(); // the worker app shares the queue
+      expect(await rows(t, stores.api)).toEqual([expect.objectContaining({ dims: 384, status: 'DONE', model: MODEL_NAME })]);
+    } finally {
+      await api.stop();
+    }
+  });
+});
+
+describe('without the model', () => {
+  it('still stores, says "missing" in health and one log line, and embeds what waited once the model is there', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'total-recall-model-'));
+    const logged: string[] = [];
+    const late = await startEmbeddingApp({ TOTAL_RECALL_MODEL_DIR: dir, TOTAL_RECALL_MODEL_RETRY_MS: '100' }, (line) => logged.push(line));
+    try {
+      await (late.app.embedder as ThreadedEmbedder).start();
+      const health = async () => (await late.ok<{ health: { embeddings: string; neo4j: boolean } }>('{ health { neo4j embeddings } }')).health;
+      expect((await health()).embeddings).toMatch(/^missing: no model files .*scripts\/services\/model\.mjs/);
+
+      const { storeMany } = await late.ok<{ storeMany: { id: string }[] }>(STORE_MANY, {
+        inputs: [
+          { store: stores.late, content: 'Stored while the model was missing.' },
+          { store: stores.late, content: 'Another one, also waiting.' },
+        ],
+      });
+      expect(storeMany).toHaveLength(2);
+      await late.app.bus.idle();
+      await new Promise((r) => setTimeout(r, 300)); // a few retries, no model yet
+      expect((await rows(late, stores.late)).map((r) => [r.status, r.dims])).toEqual([
+        ['PENDING', null],
+        ['PENDING', null],
+      ]);
+
+      // The model arrives (as `node scripts/services/model.mjs` would put it there).
+      for (const file of [MODEL_FILE, TOKENIZER_FILE]) symlinkSync(join(MODEL_DIR, file), join(dir, file));
+      expect((await waitFor(health, (h) => h.embeddings === 'ready')).embeddings).toBe('ready');
+      await late.app.embeddings!.idle();
+      for (const row of await rows(late, stores.late)) expect(row).toMatchObject({ dims: 384, status: 'DONE', model: MODEL_NAME });
+
+      expect(logged.filter((l) => l.includes('embeddings: model missing'))).toHaveLength(1);
+      expect(logged.filter((l) => l.includes('is ready now'))).toHaveLength(1);
+    } finally {
+      await late.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

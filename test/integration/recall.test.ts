@@ -1,0 +1,173 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomStore, startTestApp, type TestApp } from '../helpers.js';
+
+let t: TestApp;
+const store = randomStore('recall');
+const other = randomStore('recall-other');
+const ids: Record<string, string> = {};
+
+const SEARCH = `query ($input: SearchInput!) { search(input: $input) { id query frame hits { confidence relevance salience activation path memory { id content accessCount tier } } } }`;
+
+beforeAll(async () => {
+  t = await startTestApp();
+  const memories = [
+    ['lisbon', 'We spent two weeks in Lisbon in May, eating pastel de nata.', { tags: ['travel'], people: ['Ana'], occurredAt: '2026-05-10T10:00:00Z', sessionId: 's1' }],
+    ['bike', 'Fixed the broken bike chain with Ben after work.', { tags: ['repair'], people: ['Ben'], occurredAt: '2026-03-01T10:00:00Z', sessionId: 's2' }],
+    ['core', 'I value honesty above comfort.', { tier: 'IDENTITY_CORE', occurredAt: '2025-01-01T10:00:00Z' }],
+    ['archived', 'An old note about a bicycle shop in Porto.', { tier: 'ARCHIVE', occurredAt: '2020-01-01T10:00:00Z' }],
+    ['lisbon2', 'Ana wants to go back to Lisbon next spring.', { tags: ['travel', 'plans'], people: ['Ana'], occurredAt: '2026-06-01T10:00:00Z', sessionId: 's1' }],
+  ] as const;
+  for (const [key, content, extra] of memories) {
+    const { store: m } = await t.ok<{ store: { id: string } }>('mutation ($input: StoreInput!) { store(input: $input) { id } }', { input: { store, content, ...extra } });
+    ids[key] = m.id;
+  }
+  await t.ok('mutation ($input: StoreInput!) { store(input: $input) { id } }', { input: { store: other, content: 'Lisbon in another store entirely' } });
+  await t.app.bus.idle();
+});
+afterAll(async () => {
+  await t.dropStore(store);
+  await t.dropStore(other);
+  await t.cypher('MATCH (n:Recall|Use) WHERE n.store IN [$a, $b] DETACH DELETE n', { a: store, b: other });
+  await t.stop();
+});
+
+const search = (input: Record<string, unknown>) => t.ok<{ search: any }>(SEARCH, { input: { store, ...input } });
+
+describe('search', () => {
+  it('finds the matching memories first, from this store only, with confidence and a frame', async () => {
+    const { search: r } = await search({ query: 'When were we in Lisbon?' });
+    const found = r.hits.map((h: any) => h.memory.id);
+    expect(found.slice(0, 2).sort()).toEqual([ids.lisbon, ids.lisbon2].sort());
+    expect(r.hits.every((h: any) => h.memory.content.indexOf('another store') < 0)).toBe(true);
+    for (const h of r.hits) {
+      expect(h.confidence).toBeGreaterThanOrEqual(0);
+      expect(h.confidence).toBeLessThanOrEqual(1);
+    }
+    expect(r.hits[0].path).toEqual([]);
+    expect(r.frame).toMatch(/Lisbon/);
+    expect(r.id).toMatch(/^rcl_/);
+  });
+
+  it('is a retrieval, not an access, and is recorded as MemoryRetrieved', async () => {
+    const { search: r } = await search({ query: 'bike chain' });
+    expect(r.hits[0].memory.id).toBe(ids.bike);
+    expect(r.hits[0].memory.accessCount).toBe(0);
+    await t.app.ports.recall.markUsed(r.id, [], null, { instanceId: null, sessionId: null }); // waits until the recall is recorded
+    const rows = await t.cypher<{ n: number; access: number }>(
+      'MATCH (e:Event {type: "MemoryRetrieved"})-[:ABOUT]->(m:Memory {id: $id}) RETURN count(e) AS n, m.accessCount AS access',
+      { id: ids.bike },
+    );
+    expect(rows[0]).toEqual({ n: 1, access: 0 });
+  });
+
+  it('says "Nothing" plainly when nothing matches', async () => {
+    const { search: r } = await search({ query: 'quantum chromodynamics' });
+    expect(r.hits).toEqual([]);
+    expect(r.frame).toBe('Nothing remembered about "quantum chromodynamics".');
+  });
+
+  it('filters by tier, time, tags, people and session', async () => {
+    const only = async (input: Record<string, unknown>) => (await search({ query: 'Lisbon bike honesty Porto', ...input })).search.hits.map((h: any) => h.memory.id).sort();
+    expect(await only({ tiers: ['IDENTITY_CORE'] })).toEqual([ids.core]);
+    expect(await only({ from: '2026-05-01T00:00:00Z', to: '2026-05-31T00:00:00Z' })).toEqual([ids.lisbon]);
+    expect(await only({ tags: ['repair'] })).toEqual([ids.bike]);
+    expect(await only({ people: ['Ana'] })).toEqual([ids.lisbon, ids.lisbon2].sort());
+    expect(await only({ sessionId: 's2' })).toEqual([ids.bike]);
+  });
+
+  it('keeps ARCHIVE out unless the match is strong', async () => {
+    const weak = (await search({ query: 'bike shop chain Ben work fixed' })).search.hits.map((h: any) => h.memory.id);
+    expect(weak).not.toContain(ids.archived);
+    const strong = (await search({ query: 'bicycle shop Porto' })).search.hits.map((h: any) => h.memory.id);
+    expect(strong[0]).toBe(ids.archived);
+  });
+
+  it('honours minConfidence and limit', async () => {
+    const { search: r } = await search({ query: 'Lisbon', limit: 1 });
+    expect(r.hits).toHaveLength(1);
+    const { search: none } = await search({ query: 'Lisbon', minConfidence: 1 });
+    expect(none.hits).toEqual([]);
+  });
+
+  it.each([
+    [{ query: '   ' }, 'RECALL.EMPTY_QUERY'],
+    [{ query: 'x', limit: 0 }, 'RECALL.INVALID_LIMIT'],
+    [{ query: 'x', limit: 101 }, 'RECALL.INVALID_LIMIT'],
+    [{ query: 'x', minConfidence: 2 }, 'RECALL.INVALID_CONFIDENCE'],
+  ])('refuses bad input %j with a typed error', async (input, code) => {
+    const res = await t.gql(SEARCH, { input: { store, ...input } });
+    expect(res.errors?.[0]?.extensions?.code).toBe(code);
+  });
+});
+
+describe('feedback', () => {
+  const MARK = 'mutation ($r: ID!, $ids: [ID!], $a: JSON) { markUsed(recallId: $r, memoryIds: $ids, action: $a) { id recallId memoryIds outcome at } }';
+  const OUTCOME = 'mutation ($u: ID!, $o: OutcomeKind!) { reportOutcome(useId: $u, outcome: $o, note: "worked") { id outcome memoryIds } }';
+
+  it('records a use and its outcome; a use counts for salience, an outcome moves usefulness and ranking', async () => {
+    const { search: r } = await search({ query: 'Lisbon' });
+    const [first, second] = r.hits.map((h: any) => h.memory.id);
+    const { markUsed } = await t.ok<{ markUsed: any }>(MARK, { r: r.id, ids: [second], a: { tool: 'answer' } });
+    expect(markUsed).toMatchObject({ recallId: r.id, memoryIds: [second], outcome: null });
+    const { reportOutcome } = await t.ok<{ reportOutcome: any }>(OUTCOME, { u: markUsed.id, o: 'SUCCEEDED' });
+    expect(reportOutcome).toMatchObject({ id: markUsed.id, outcome: 'SUCCEEDED', memoryIds: [second] });
+    await t.app.bus.idle();
+    const rows = await t.cypher<{ outcome: string; uses: number; usefulness: number }>(
+      'MATCH (u:Use {id: $id})-[:USED]->(m:Memory) RETURN u.outcome AS outcome, m.salienceUses AS uses, m.usefulness AS usefulness',
+      { id: markUsed.id },
+    );
+    expect(rows).toEqual([{ outcome: 'SUCCEEDED', uses: 1, usefulness: 0.3 }]);
+    const before = r.hits.find((h: any) => h.memory.id === second);
+    const { search: again } = await search({ query: 'Lisbon' });
+    const after = again.hits.find((h: any) => h.memory.id === second);
+    expect(after).toBeDefined();
+    expect(again.hits.findIndex((h: any) => h.memory.id === second)).toBeLessThanOrEqual(r.hits.indexOf(before));
+    expect(first).toBeDefined();
+  });
+
+  it('refuses unknown recall and use ids, and memories the recall did not offer', async () => {
+    expect((await t.gql(MARK, { r: 'rcl_nope' })).errors?.[0]?.extensions?.code).toBe('RECALL.RECALL_NOT_FOUND');
+    expect((await t.gql(OUTCOME, { u: 'use_nope', o: 'FAILED' })).errors?.[0]?.extensions?.code).toBe('RECALL.USE_NOT_FOUND');
+    const { search: r } = await search({ query: 'bike' });
+    const before = await t.cypher<{ n: number }>('MATCH (u:Use) RETURN count(u) AS n');
+    expect((await t.gql(MARK, { r: r.id, ids: [ids.core] })).errors?.[0]?.extensions?.code).toBe('RECALL.NOT_IN_RECALL');
+    expect(await t.cypher('MATCH (u:Use) RETURN count(u) AS n')).toEqual(before);
+  });
+});
+
+describe('contextFor', () => {
+  const CONTEXT = 'query ($input: ContextInput!) { contextFor(input: $input) { recallId text estimatedTokens dropped hits { memory { id } confidence } } }';
+
+  it('packs the frame line first and labels recalled memories with their dates', async () => {
+    const { contextFor } = await t.ok<{ contextFor: any }>(CONTEXT, { input: { store, query: 'Lisbon with Ana', maxTokens: 500, injectFloor: 0 } });
+    const lines = contextFor.text.split('\n');
+    expect(lines[0]).toMatch(/Lisbon with Ana/);
+    expect(lines[1]).toMatch(/^\[Recalled memory, 2026-0[56]-\d\d, confidence \d+%\]/);
+    expect(contextFor.hits.length).toBe(lines.length - 1);
+    expect(contextFor.estimatedTokens).toBeLessThanOrEqual(500);
+  });
+
+  it('drops hits below the inject floor and counts them', async () => {
+    const { contextFor } = await t.ok<{ contextFor: any }>(CONTEXT, { input: { store, query: 'Lisbon with Ana', maxTokens: 500, injectFloor: 1 } });
+    expect(contextFor.hits).toEqual([]);
+    expect(contextFor.dropped).toBeGreaterThan(0);
+    expect(contextFor.text).toMatch(/^Nothing remembered about "Lisbon with Ana"\. \d+ more fell below the floor or budget\.$/);
+  });
+});
+
+describe('reflect', () => {
+  const REFLECT = 'query ($input: ReflectInput!) { reflect(input: $input) { reason staleDays associationCount memory { id } } }';
+
+  it('lists recent memories with reasons, and weakly associated ones', async () => {
+    const { reflect: recent } = await t.ok<{ reflect: any[] }>(REFLECT, { input: { store, scope: 'RECENT', limit: 10 } });
+    expect(recent.map((c) => c.memory.id).sort()).toEqual(Object.values(ids).sort());
+    expect(recent[0].reason).toMatch(/^RECENT: stored/);
+    const { reflect: weak } = await t.ok<{ reflect: any[] }>(REFLECT, { input: { store, scope: 'WEAK_ASSOCIATIONS', limit: 10 } });
+    expect(weak.length).toBeGreaterThan(0);
+    expect(weak[0].reason).toMatch(/^WEAK_ASSOCIATIONS/);
+  });
+
+  it('refuses a bad limit', async () => {
+    expect((await t.gql(REFLECT, { input: { store, limit: 0 } })).errors?.[0]?.extensions?.code).toBe('RECALL.INVALID_LIMIT');
+  });
+});

@@ -1,0 +1,422 @@
+import 'reflect-metadata';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { randomStore, startTestApp, type TestApp } from '../helpers.js';
+import { message, type Tier } from '../../src/domain/index.js';
+import neo4j from 'neo4j-driver';
+import { Neo4jGraph, type GraphPort } from '../../src/adapters/neo4j/index.js';
+import { Salience, currentSalience, type SweepReport } from '../../src/contexts/salience/index.js';
+
+const neo4jInt = (n: number) => neo4j.int(n);
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+const T0 = Date.UTC(2030, 0, 1);
+
+let t: TestApp;
+let now = T0;
+const stores: string[] = [];
+
+beforeAll(async () => {
+  // Small batches, so a sweep of a test store runs several of them.
+  t = await startTestApp({ clock: () => now }, { ...process.env, TOTAL_RECALL_SWEEP_BATCH: '4' });
+});
+afterAll(async () => {
+  for (const s of stores) await t.dropStore(s);
+  await t.stop();
+});
+beforeEach(() => {
+  now = T0;
+});
+
+const C = () => t.config.salience;
+const newStore = () => {
+  const s = randomStore('salience');
+  stores.push(s);
+  return s;
+};
+
+const STORE_MANY = 'mutation ($inputs: [StoreInput!]!) { storeMany(inputs: $inputs) { id } }';
+
+async function remember(store: string, content: string, extra: Record<string, unknown> = {}): Promise<string> {
+  const { storeMany } = await t.ok<{ storeMany: { id: string }[] }>(STORE_MANY, { inputs: [{ store, content, ...extra }] });
+  return storeMany[0]!.id;
+}
+
+async function sweep(store: string, at: number): Promise<SweepReport> {
+  now = at;
+  const report = await t.app.bus.ask<SweepReport>(message('DecaySweep', { store, now: at }, 'subconscious'));
+  await t.app.bus.idle();
+  return report;
+}
+
+/** A read by id through GraphQL (an access), at `at`. */
+async function read(id: string, at: number): Promise<{ salience: number; tier: Tier }> {
+  now = at;
+  const { memory } = await t.ok<{ memory: { salience: number; tier: Tier } }>('query ($id: ID!) { memory(id: $id) { salience tier } }', { id });
+  await t.app.bus.idle();
+  return memory;
+}
+
+interface NodeState {
+  content: string;
+  tier: Tier;
+  salience: number | null;
+  salienceAt: number | null;
+  anchor: number | null;
+  anchorTier: string | null;
+}
+
+async function states(store: string): Promise<NodeState[]> {
+  return t.cypher<NodeState>(
+    `MATCH (m:Memory {store: $store})
+     RETURN m.content AS content, m.tier AS tier, m.salience AS salience, m.salienceAt.epochMillis AS salienceAt,
+            m.salienceAnchor AS anchor, m.salienceAnchorTier AS anchorTier
+     ORDER BY content`,
+    { store },
+  );
+}
+
+/** The score as Memory.salience would report it at `at`, without recording an access. */
+async function scoreOf(id: string, at: number): Promise<number> {
+  const m = await t.app.hippocampus.get(id);
+  return currentSalience(m!, at, C());
+}
+
+async function tierChanges(id: string): Promise<{ from: string; to: string; by: string; reason: string }[]> {
+  const rows = await t.cypher<{ p: string }>('MATCH (e:Event {memoryId: $id, type: "TierChanged"}) RETURN e.payload AS p ORDER BY e.id', { id });
+  return rows.map((r) => JSON.parse(r.p));
+}
+
+/** A mixed store: every tier, claims, reads, a session. */
+async function seedMixed(store: string): Promise<void> {
+  const tiers = ['IDENTITY_CORE', 'ACTIVE_CONTEXT', 'LONG_TERM', 'ARCHIVE'];
+  const inputs = Array.from({ length: 22 }, (_, i) => ({ store, content: `memory ${String(i).padStart(2, '0')}`, tier: tiers[i % 4], sessionId: 's1' }));
+  const { storeMany } = await t.ok<{ storeMany: { id: string }[] }>(STORE_MANY, { inputs });
+  for (const [i, { id }] of storeMany.entries()) {
+    now = T0;
+    if (i % 3 === 0) await t.ok('mutation ($id: ID!) { claim(id: $id) { id } }', { id });
+    await t.app.bus.idle(); // the claim is rescored at T0 before the clock moves on
+    if (i % 5 === 0) await read(id, T0 + HOUR);
+  }
+  now = T0;
+}
+
+describe('decay with an injectable clock (invariant 4)', () => {
+  it('materialises a score that falls monotonically as sweeps run later', async () => {
+    const store = newStore();
+    const id = await remember(store, 'fading fact');
+    const seen: number[] = [];
+    for (const at of [T0, T0 + DAY, T0 + 30 * DAY, T0 + 90 * DAY]) {
+      await sweep(store, at);
+      const [row] = await t.cypher<{ s: number }>('MATCH (m:Memory {id: $id}) RETURN m.salience AS s', { id });
+      seen.push(row!.s);
+      expect(row!.s).toBeCloseTo(await scoreOf(id, at), 12);
+    }
+    expect(seen[0]).toBeCloseTo(C().start.LONG_TERM, 12);
+    for (let i = 1; i < seen.length; i++) expect(seen[i]).toBeLessThan(seen[i - 1]!);
+  });
+
+  it('reads Memory.salience decayed to the moment of the query', async () => {
+    const store = newStore();
+    now = T0;
+    const { store: stored } = await t.ok<{ store: { id: string; salience: number } }>('mutation ($i: StoreInput!) { store(input: $i) { id salience } }', {
+      i: { store, content: 'now and later', tier: 'ACTIVE_CONTEXT' },
+    });
+    expect(stored.salience).toBe(C().start.ACTIVE_CONTEXT);
+    const later = await read(stored.id, T0 + 2 * HOUR);
+    // One half-life of ACTIVE_CONTEXT, then the read itself (an access) lifts it.
+    const decayedOnly = C().floor + (1 - C().floor) * 0.5;
+    expect(later.salience).toBeGreaterThan(decayedOnly);
+    expect(later.salience).toBeLessThan(C().start.ACTIVE_CONTEXT);
+  });
+});
+
+describe('the sweep statement and the model agree', () => {
+  it('materialises, for every kind of memory, the score currentSalience gives', async () => {
+    const store = newStore();
+    await seedMixed(store);
+    // Memories whose uses and claims Salience never heard of (written before it ran, or an event lost
+    // in a crash): no anchor, so the batch statement folds their history in itself.
+    await t.cypher(
+      `UNWIND range(0, 11) AS i
+       CREATE (:Memory {id: $store + '-legacy-' + i, store: $store, content: 'legacy ' + i, tier: ['ACTIVE_CONTEXT', 'LONG_TERM', 'ARCHIVE'][i % 3],
+         claimed: i % 2 = 0, claimedAt: CASE WHEN i % 4 = 0 THEN datetime({epochMillis: $t0 + i * 3600000}) END,
+         accessCount: i % 5, lastAccessedAt: CASE WHEN i % 5 > 0 THEN datetime({epochMillis: $t0 + (12 - i) * 3600000}) END,
+         salienceUses: CASE WHEN i % 3 = 1 THEN 2 END, salienceUsedAt: CASE WHEN i % 3 = 1 THEN datetime({epochMillis: $t0 + i * 1800000}) END,
+         createdAt: datetime({epochMillis: $t0}), occurredAt: datetime({epochMillis: $t0})})`,
+      { store, t0: neo4jInt(T0) },
+    );
+    for (const at of [T0 + 2 * HOUR, T0 + 9 * DAY, T0 + 200 * DAY]) {
+      await sweep(store, at);
+      const rows = await t.cypher<{ id: string; s: number; at: number }>(
+        'MATCH (m:Memory {store: $store}) WHERE m.tier <> "IDENTITY_CORE" RETURN m.id AS id, m.salience AS s, m.salienceAt.epochMillis AS at',
+        { store },
+      );
+      expect(rows.length).toBeGreaterThan(10);
+      for (const r of rows) expect(r.s, r.id).toBeCloseTo(await scoreOf(r.id, r.at), 12);
+    }
+    // The statement itself folded histories in (no anchor needed) for some legacy memories.
+    const [folded] = await t.cypher<{ n: number }>(
+      "MATCH (m:Memory {store: $store}) WHERE m.content STARTS WITH 'legacy' AND m.salienceAnchor IS NULL AND m.salience IS NOT NULL AND m.accessCount > 0 RETURN count(m) AS n",
+      { store },
+    );
+    expect(folded?.n).toBeGreaterThan(0);
+  });
+});
+
+describe('use raises the score', () => {
+  it('raises the score on a read by id, with diminishing returns, and materialises it at once', async () => {
+    const store = newStore();
+    const used = await remember(store, 'used often');
+    const idle = await remember(store, 'never used');
+    const at = T0 + 20 * DAY;
+    const first = await read(used, at);
+    expect(first.salience).toBeGreaterThan(await scoreOf(idle, at));
+    const second = await read(used, at);
+    const third = await read(used, at);
+    expect(second.salience - first.salience).toBeGreaterThan(third.salience - second.salience);
+    expect(third.salience - second.salience).toBeGreaterThan(0);
+    const [row] = await t.cypher<{ s: number; uses: number }>('MATCH (m:Memory {id: $id}) RETURN m.salience AS s, m.salienceAnchorUses AS uses', { id: used });
+    expect(row).toEqual({ s: third.salience, uses: 3 });
+  });
+
+  it('counts a markUsed report (MemoryUsed) as a use, once per use id', async () => {
+    const store = newStore();
+    const id = await remember(store, 'helped me once');
+    now = T0 + 10 * DAY;
+    const before = await scoreOf(id, now);
+    const used = message('MemoryUsed', { useId: `use-${store}`, recallId: 'recall-1', store, memoryIds: [id] }, 'recall');
+    t.app.bus.publish(used);
+    await t.app.bus.idle();
+    t.app.bus.publish(used);
+    await t.app.bus.idle();
+    const [row] = await t.cypher<{ uses: number }>('MATCH (m:Memory {id: $id}) RETURN m.salienceUses AS uses', { id });
+    expect(row?.uses).toBe(1);
+    expect(await scoreOf(id, now)).toBeGreaterThan(before);
+  });
+
+  it('promotes a memory used again and again, one tier at a time, by asking Hippocampus', async () => {
+    const store = newStore();
+    const id = await remember(store, 'rediscovered', { tier: 'ARCHIVE' });
+    let last: Tier = 'ARCHIVE';
+    for (let i = 0; i < 10 && last !== 'ACTIVE_CONTEXT'; i++) last = (await read(id, T0 + DAY + i * 60_000)).tier;
+    // The read that crossed the threshold answers with the old tier; the move follows it.
+    const [row] = await t.cypher<{ tier: string }>('MATCH (m:Memory {id: $id}) RETURN m.tier AS tier', { id });
+    expect(row?.tier).toBe('ACTIVE_CONTEXT');
+    const changes = await tierChanges(id);
+    expect(changes.map((c) => `${c.from}→${c.to} by ${c.by}`)).toEqual(['ARCHIVE→LONG_TERM by SALIENCE', 'LONG_TERM→ACTIVE_CONTEXT by SALIENCE']);
+  });
+});
+
+describe('claims (invariant 3)', () => {
+  it('makes a claimed memory decay slower than an unclaimed one, and still decay', async () => {
+    const store = newStore();
+    const claimed = await remember(store, 'I choose to keep this');
+    const plain = await remember(store, 'just a note');
+    await t.ok('mutation ($id: ID!) { claim(id: $id) { id } }', { id: claimed });
+    await t.app.bus.idle();
+    const atClaim = await scoreOf(claimed, T0);
+    await sweep(store, T0 + 60 * DAY);
+    const rows = await t.cypher<{ id: string; s: number; tier: string }>('MATCH (m:Memory {store: $store}) RETURN m.id AS id, m.salience AS s, m.tier AS tier', { store });
+    const by = new Map(rows.map((r) => [r.id, r]));
+    expect(by.get(claimed)!.s).toBeGreaterThan(by.get(plain)!.s);
+    expect(by.get(claimed)!.s).toBeLessThan(atClaim);
+  });
+});
+
+describe('IDENTITY_CORE', () => {
+  it('is flat at 1 and never touched by sweeps', async () => {
+    const store = newStore();
+    const id = await remember(store, 'who I am', { tier: 'IDENTITY_CORE' });
+    const before = await t.cypher<{ p: Record<string, unknown> }>('MATCH (m:Memory {id: $id}) RETURN properties(m) AS p', { id });
+    for (const years of [1, 10, 50]) {
+      const report = await sweep(store, T0 + years * 365 * DAY);
+      expect(report.scanned).toBe(0);
+      expect(await scoreOf(id, now)).toBe(1);
+    }
+    const after = await t.cypher<{ p: Record<string, unknown> }>('MATCH (m:Memory {id: $id}) RETURN properties(m) AS p', { id });
+    expect(after).toEqual(before);
+    expect(await tierChanges(id)).toEqual([]);
+  });
+});
+
+describe('hysteresis (no bounce at a threshold)', () => {
+  it('demotes a neglected memory once, and one read just after does not bring it back', async () => {
+    const store = newStore();
+    const id = await remember(store, 'slowly forgotten');
+    let demotedAt = 0;
+    for (let day = 0; day <= 200 && demotedAt === 0; day += 2) {
+      const report = await sweep(store, T0 + day * DAY);
+      if (report.demoted > 0) demotedAt = now;
+    }
+    expect(demotedAt).toBeGreaterThan(0);
+    const atDemotion = await scoreOf(id, demotedAt);
+    expect(atDemotion).toBeLessThan(C().thresholds.demoteToArchive);
+    // A read lifts it over the threshold it just crossed, but not over the one that would promote it.
+    const lifted = await read(id, demotedAt + DAY);
+    expect(lifted.salience).toBeGreaterThan(C().thresholds.demoteToArchive);
+    expect(lifted.salience).toBeLessThan(C().thresholds.promoteFromArchive);
+    for (let day = 2; day <= 60; day += 2) await sweep(store, demotedAt + day * DAY);
+    expect((await tierChanges(id)).map((c) => `${c.from}→${c.to}`)).toEqual(['LONG_TERM→ARCHIVE']);
+  });
+});
+
+describe('idempotence', () => {
+  it('gives the same scores and tiers when a sweep runs twice at the same moment', async () => {
+    const store = newStore();
+    await seedMixed(store);
+    const first = await sweep(store, T0 + 5 * DAY);
+    const once = await states(store);
+    const second = await sweep(store, T0 + 5 * DAY);
+    const twice = await states(store);
+    expect(twice.map(({ content, tier, salience, salienceAt }) => ({ content, tier, salience, salienceAt }))).toEqual(
+      once.map(({ content, tier, salience, salienceAt }) => ({ content, tier, salience, salienceAt })),
+    );
+    expect(first.demoted).toBeGreaterThan(0);
+    expect(second).toMatchObject({ promoted: 0, demoted: 0 });
+  });
+
+  it('ends in the same state after sweeps at t1 and t2 as after one sweep at t2', async () => {
+    const [a, b] = [newStore(), newStore()];
+    await seedMixed(a);
+    await seedMixed(b);
+    for (const at of [T0 + HOUR, T0 + 3 * HOUR, T0 + 20 * DAY]) await sweep(a, at);
+    await sweep(b, T0 + 20 * DAY);
+    const [sa, sb] = [await states(a), await states(b)];
+    expect(sa.map((s) => s.tier)).toEqual(sb.map((s) => s.tier));
+    const ids = async (s: string) => t.cypher<{ id: string }>('MATCH (m:Memory {store: $s}) RETURN m.id AS id ORDER BY m.content', { s });
+    const [ia, ib] = [await ids(a), await ids(b)];
+    for (let i = 0; i < ia.length; i++) expect(await scoreOf(ia[i]!.id, now)).toBeCloseTo(await scoreOf(ib[i]!.id, now), 12);
+  });
+});
+
+describe('resuming a sweep that crashed', () => {
+  // Crash points: right after a batch's decay statement commits, and right after
+  // the write of the memories scored outside it (before their tier changes and the cursor).
+  it.each([
+    ['after the third batch statement commits', 'salience/sweep-batch-in-store.cypher', 3],
+    ['after the second write of pending memories commits', 'transaction', 2],
+  ] as const)('resumes %s and ends in the same state as an uninterrupted sweep', async (_when, where, nth) => {
+    const [crashed, control] = [newStore(), newStore()];
+    await seedMixed(crashed);
+    await seedMixed(control);
+    const at = T0 + 4 * DAY;
+    now = at;
+    const real = new Neo4jGraph(t.app.driver, t.config.neo4j.database);
+    let seen = 0;
+    const crashAfter = async <R>(here: boolean, commit: () => Promise<R>): Promise<R> => {
+      const result = await commit();
+      if (here && ++seen === nth) throw new Error('crash after commit');
+      return result;
+    };
+    const dying: GraphPort = {
+      read: (s, p) => real.read(s, p),
+      write: (s, p) => crashAfter(s.file === where, () => real.write(s, p)),
+      readTransaction: (w) => real.readTransaction(w),
+      transaction: (w) => crashAfter(where === 'transaction', () => real.transaction(w)),
+    };
+    const doomed = new Salience({ graph: dying, bus: t.app.bus, config: t.config.salience, clock: () => now });
+    await expect(doomed.sweep(message('DecaySweep', { store: crashed, now: at }, 'subconscious'))).rejects.toThrow(/crash/);
+    await t.app.bus.idle();
+    const [cursor] = await t.cypher<{ done: boolean; batches: number }>('MATCH (c:SweepCursor {key: $k}) RETURN c.done AS done, c.batches AS batches', { k: crashed });
+    expect(cursor?.done).toBe(false);
+    if (where !== 'transaction') expect(cursor?.batches).toBe(nth - 1);
+
+    const resumed = await sweep(crashed, at);
+    const straight = await sweep(control, at);
+    expect(resumed.resumed).toBe(true);
+    expect(straight.resumed).toBe(false);
+    expect(resumed.scanned).toBe(straight.scanned);
+    // Same tiers and stored scores, and the same scores from here on (anchors may differ
+    // in form: a tier change the crashed run made may already be folded in).
+    const strip = (s: NodeState[]) => s.map(({ content, tier, salience, salienceAt }) => ({ content, tier, salience, salienceAt }));
+    expect(strip(await states(crashed))).toEqual(strip(await states(control)));
+    const future = async (s: string) => {
+      const ids = await t.cypher<{ id: string }>('MATCH (m:Memory {store: $s}) RETURN m.id AS id ORDER BY m.content', { s });
+      return Promise.all(ids.flatMap(({ id }) => [at + DAY, at + 90 * DAY].map((when) => scoreOf(id, when))));
+    };
+    const [a, b] = [await future(crashed), await future(control)];
+    a.forEach((score, i) => expect(score).toBeCloseTo(b[i]!, 12));
+  });
+});
+
+describe('nothing is deleted (invariant 6)', () => {
+  it('keeps every memory through years of sweeps; decay only moves memories down to ARCHIVE', async () => {
+    const store = newStore();
+    await seedMixed(store);
+    const count = async () => (await t.cypher<{ n: number }>('MATCH (m:Memory {store: $store}) RETURN count(m) AS n', { store }))[0]!.n;
+    const before = await count();
+    for (const at of [T0 + DAY, T0 + 100 * DAY, T0 + 3 * 365 * DAY, T0 + 30 * 365 * DAY]) await sweep(store, at);
+    expect(await count()).toBe(before);
+    const tiers = await t.cypher<{ tier: string; claimed: boolean; s: number | null }>('MATCH (m:Memory {store: $store}) RETURN m.tier AS tier, m.claimed AS claimed, m.salience AS s', {
+      store,
+    });
+    for (const m of tiers) {
+      expect(['IDENTITY_CORE', 'ARCHIVE']).toContain(m.tier);
+      if (m.s !== null) expect(m.s).toBeGreaterThanOrEqual(C().floor);
+    }
+  });
+});
+
+describe('session end', () => {
+  it('moves the unclaimed working memory of an ended session down, and nothing else', async () => {
+    const store = newStore();
+    const session = `session-${store}`;
+    const kept = await remember(store, 'claimed plan', { tier: 'ACTIVE_CONTEXT', sessionId: session });
+    const loose = await remember(store, 'scratch note', { tier: 'ACTIVE_CONTEXT', sessionId: session });
+    const other = await remember(store, 'other session', { tier: 'ACTIVE_CONTEXT', sessionId: `${session}-2` });
+    await t.ok('mutation ($id: ID!) { claim(id: $id) { id } }', { id: kept });
+    now = T0 + 10 * 60_000;
+    t.app.bus.publish(message('SessionEnded', { sessionId: session, instanceId: 'i1', store, cause: 'EXPLICIT' }, 'cortex'));
+    await t.app.bus.idle();
+    const rows = await t.cypher<{ id: string; tier: string }>('MATCH (m:Memory {store: $store}) RETURN m.id AS id, m.tier AS tier', { store });
+    expect(Object.fromEntries(rows.map((r) => [r.id, r.tier]))).toEqual({ [kept]: 'ACTIVE_CONTEXT', [loose]: 'LONG_TERM', [other]: 'ACTIVE_CONTEXT' });
+    expect((await tierChanges(loose))[0]).toMatchObject({ from: 'ACTIVE_CONTEXT', to: 'LONG_TERM', by: 'SALIENCE', reason: expect.stringMatching(/session ended/) });
+    // It lands at the demotion threshold, inside LONG_TERM's band: the next sweep leaves it there.
+    expect(await scoreOf(loose, now)).toBeCloseTo(C().thresholds.demoteFromActive, 6);
+    const report = await sweep(store, now + HOUR);
+    expect(report.promoted).toBe(0);
+  });
+});
+
+describe("the mind's tier changes", () => {
+  it('folds a reclassify in at once, so the next sweep does not undo it', async () => {
+    const store = newStore();
+    const id = await remember(store, 'old idea, needed now', { tier: 'ARCHIVE' });
+    now = T0 + 400 * DAY;
+    await t.ok('mutation ($id: ID!) { reclassify(id: $id, tier: ACTIVE_CONTEXT, reason: "working on it again") { id } }', { id });
+    await t.app.bus.idle();
+    const [row] = await t.cypher<{ anchorTier: string }>('MATCH (m:Memory {id: $id}) RETURN m.salienceAnchorTier AS anchorTier', { id });
+    expect(row?.anchorTier).toBe('ACTIVE_CONTEXT');
+    expect(await scoreOf(id, now)).toBeCloseTo(C().thresholds.promoteToActive, 6);
+    const report = await sweep(store, now + 15 * 60_000);
+    expect(report.demoted).toBe(0);
+  });
+});
+
+describe('Hippocampus tier batches (TierChangeBatch)', () => {
+  const ask = (changes: Parameters<typeof message<'TierChangeBatch'>>[1]['changes']) => t.app.bus.ask<unknown[]>(message('TierChangeBatch', { changes }, 'salience'));
+  const demote = (id: string, from: Tier, to: Tier) => message('TierDemoted', { id, from, to, salience: 0.1, reason: 'faded' }, 'salience');
+
+  it('checks every change against the tier rules, refusing the whole batch for one bad change', async () => {
+    const store = newStore();
+    const a = await remember(store, 'a');
+    const core = await remember(store, 'core', { tier: 'IDENTITY_CORE' });
+    await expect(ask([demote(a, 'LONG_TERM', 'ARCHIVE'), demote(core, 'IDENTITY_CORE', 'ACTIVE_CONTEXT')])).rejects.toThrow(/IDENTITY_CORE/);
+    const rows = await t.cypher<{ tier: string }>('MATCH (m:Memory {id: $a}) RETURN m.tier AS tier', { a });
+    expect(rows[0]?.tier).toBe('LONG_TERM');
+    await expect(ask([demote(a, 'LONG_TERM', 'ARCHIVE'), demote(a, 'LONG_TERM', 'ARCHIVE')])).rejects.toThrow(/twice/);
+  });
+
+  it('applies a batch in one statement, records TierChanged for each, and skips a memory that moved meanwhile', async () => {
+    const store = newStore();
+    const ids = [await remember(store, 'x'), await remember(store, 'y'), await remember(store, 'z')];
+    const seen: string[] = [];
+    const untap = t.app.bus.tap((m) => void (m.type === 'TierChanged' && seen.push(m.data.id)));
+    const applied = await ask([demote(ids[0]!, 'LONG_TERM', 'ARCHIVE'), demote(ids[1]!, 'LONG_TERM', 'ARCHIVE'), demote(ids[2]!, 'ARCHIVE', 'LONG_TERM')]);
+    untap();
+    expect(applied).toHaveLength(2);
+    expect(seen.sort()).toEqual([ids[0], ids[1]].sort());
+    for (const id of ids.slice(0, 2)) expect(await tierChanges(id)).toEqual([{ from: 'LONG_TERM', to: 'ARCHIVE', by: 'SALIENCE', reason: 'faded', salience: 0.1 }]);
+    expect(await tierChanges(ids[2]!)).toEqual([]);
+  });
+});

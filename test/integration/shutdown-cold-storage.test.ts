@@ -1,0 +1,243 @@
+/**
+ * The shutdown protocol and cold storage on the real Neo4j and Redis:
+ * shutdown stops accepting, drains, flushes, writes an export and verifies it
+ * against Neo4j; verification catches a damaged file and a store that moved
+ * on; `npm run import` restores an export exactly (the round trip compares
+ * the two graphs) and refuses a non-empty database.
+ */
+import { execFile, spawn } from 'node:child_process';
+import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { randomStore, type TestApp } from '../helpers.js';
+import { backgroundEnv, dropQueues, eventually, queuePrefix, startBackgroundApp, stopBackgroundApp } from '../background.js';
+import { GraphDigest, type Line } from '../../src/adapters/cold-storage/index.js';
+
+const cleanups: (() => Promise<void>)[] = [];
+afterAll(async () => {
+  for (const clean of cleanups.reverse()) await clean().catch((error) => console.error(error));
+});
+
+async function scopedApp(label: string): Promise<{ t: TestApp; store: string; dir: string }> {
+  const store = randomStore(label);
+  const prefix = queuePrefix();
+  const dir = await mkdtemp(join(tmpdir(), 'total-recall-cold-'));
+  const t = await startBackgroundApp(store, prefix, { TOTAL_RECALL_COLD_STORAGE_DIR: dir });
+  cleanups.push(async () => {
+    await stopBackgroundApp(t, store, prefix);
+    await rm(dir, { recursive: true, force: true });
+  });
+  return { t, store, dir };
+}
+
+/** A small but complete graph in one store: every kind of node and link the service writes. */
+async function populate(t: TestApp, store: string): Promise<{ sessionId: string; ids: string[] }> {
+  const i = `cold-${store.slice(-8)}`;
+  const as = { 'x-instance-id': i };
+  const gql = async <T>(query: string, variables: Record<string, unknown>, headers: Record<string, string> = {}) => {
+    const res = await t.gql<T>(query, variables, headers);
+    if (res.errors) throw new Error(JSON.stringify(res.errors));
+    return res.data as T;
+  };
+  const { startSession } = await gql<{ startSession: { id: string } }>(
+    'mutation ($in: StartSessionInput!) { startSession(input: $in) { id } }',
+    { in: { instanceId: i, mindType: 'claude', store, task: 'remember Lisbon', project: 'travel' } },
+  );
+  await gql('mutation ($i: String!) { transition(instanceId: $i, mode: CONVERSATION, context: {step: 2, note: "ünïcödé ✓"}) { id } }', { i }, as);
+  await gql('mutation ($i: String!) { logDecision(instanceId: $i, text: "book the train", rationale: "cheaper than flying") { id } }', { i }, as);
+  const embedding = Array.from({ length: t.config.embeddingDimensions }, (_, k) => Math.sin(k + 0.5) / 3);
+  const STORE = 'mutation ($in: StoreInput!) { store(input: $in) { id } }';
+  const ids: string[] = [];
+  for (const input of [
+    { content: 'We spent two weeks in Lisbon in May.', tags: ['travel', 'lisbon'], people: ['Ana'], emotions: ['joy'], metadata: { n: 1, nested: { ok: true } }, occurredAt: '2026-05-01T12:00:00.123Z', embedding },
+    { content: 'Lisbon in May: two weeks with Ana.', tags: ['travel'], tier: 'ACTIVE_CONTEXT' },
+    { content: 'I value honest recall.', tier: 'IDENTITY_CORE' },
+  ]) ids.push((await gql<{ store: { id: string } }>(STORE, { in: { store, ...input } }, as)).store.id);
+  await gql('mutation ($id: ID!) { claim(id: $id) { id } }', { id: ids[0] });
+  await gql('mutation ($id: ID!) { memory(id: $id) { id } }'.replace('mutation', 'query'), { id: ids[1] });
+  await t.cypher('MATCH (a:Memory {id: $a}), (b:Memory {id: $b}) MERGE (a)-[r:THEMATIC]-(b) ON CREATE SET r.strength = 0.55, r.origin = "SEMANTIC"', { a: ids[0], b: ids[1] });
+  await gql('mutation ($ids: [ID!]!) { consolidate(ids: $ids, strategy: COMBINE) { id } }', { ids: [ids[0], ids[1]] });
+  await gql('mutation ($i: String!) { endSession(instanceId: $i, reason: "done") { prompt } }', { i }, as);
+  // The audit notification, kept in the graph by a worker.
+  await eventually(async () => {
+    const rows = await t.cypher<{ n: number }>('MATCH (n:Notification {sessionId: $id}) RETURN count(n) AS n', { id: startSession.id });
+    return (rows[0]?.n ?? 0) > 0 ? true : undefined;
+  });
+  await t.app.bus.idle();
+  return { sessionId: startSession.id, ids };
+}
+
+async function readExport(path: string): Promise<Line[]> {
+  return (await readFile(path, 'utf8'))
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l) as Line);
+}
+
+/** The graph an export holds, as sorted canonical records (what a round trip must keep). */
+async function graphOf(path: string): Promise<string[]> {
+  const graph = new GraphDigest(true);
+  for (const line of await readExport(path)) {
+    if (line.type === 'node') graph.node(line);
+    else if (line.type === 'relationship') graph.relationship(line);
+  }
+  return graph.records();
+}
+
+describe('shutdown', () => {
+  it('stops accepting, drains, flushes, writes cold storage and verifies it, reporting each step', async () => {
+    const { t, store, dir } = await scopedApp('shutdown');
+    await populate(t, store);
+    const labels = await t.cypher<{ label: string; n: number }>('MATCH (n) WHERE n.store = $store RETURN labels(n)[0] AS label, count(*) AS n', { store });
+
+    const SHUTDOWN = 'mutation ($dir: String) { shutdown(coldStorageDir: $dir) { ready memories coldStoragePath verified steps } }';
+    const { shutdown } = await t.ok<{ shutdown: any }>(SHUTDOWN, { dir });
+    expect(shutdown).toMatchObject({ ready: true, verified: true, memories: 4 });
+    expect(shutdown.steps.map((s: string) => s.replace(/:.*$/, ''))).toEqual([
+      '1. stop accepting',
+      '2. drain queues and workers',
+      '3. flush',
+      '4. write cold storage',
+      '5. verify against Neo4j',
+      '6. ready',
+    ]);
+    expect(shutdown.coldStoragePath.startsWith(dir)).toBe(true);
+    expect(await readdir(dir)).toEqual([shutdown.coldStoragePath.slice(dir.length + 1)]);
+
+    const lines = await readExport(shutdown.coldStoragePath);
+    const [header, trailer] = [lines[0], lines[lines.length - 1]];
+    expect(header).toMatchObject({ type: 'header', format: 'total-recall-cold-storage', version: 1, scope: { stores: [store] } });
+    expect(trailer?.type).toBe('trailer');
+    if (trailer?.type !== 'trailer') throw new Error('no trailer');
+    for (const { label, n } of labels) expect(trailer.counts.nodes[label], label).toBe(n);
+    expect(Object.keys(trailer.counts.nodes)).toEqual(expect.arrayContaining(['Decision', 'Event', 'Memory', 'Notification', 'Session']));
+    expect(Object.keys(trailer.counts.relationships)).toEqual(expect.arrayContaining(['ABOUT', 'CONSOLIDATED_FROM', 'DECIDED_IN', 'STORED_IN', 'THEMATIC']));
+
+    // New work is refused with a typed error; health still answers.
+    const refused = await t.gql('mutation ($in: StoreInput!) { store(input: $in) { id } }', { in: { store, content: 'too late' } });
+    expect(refused.errors?.[0]?.extensions?.code).toBe('SHUTTING_DOWN');
+    const late = await t.gql('mutation { startSession(input: {instanceId: "late", mindType: "claude"}) { id } }');
+    expect(late.errors?.[0]?.extensions?.code).toBe('SHUTTING_DOWN');
+    expect((await t.ok<{ health: { accepting: boolean } }>('{ health { accepting } }')).health.accepting).toBe(false);
+    // A second request (a SIGTERM after the mutation, say) gets the same report.
+    expect((await t.ok<{ shutdown: any }>(SHUTDOWN, { dir })).shutdown).toEqual(shutdown);
+  });
+});
+
+describe('SIGTERM on `npm run serve`', () => {
+  it('runs the shutdown protocol, prints its steps, leaves a verified export and exits 0', async () => {
+    const { store, dir } = await scopedApp('sigterm');
+    const prefix = queuePrefix();
+    cleanups.push(() => dropQueues(prefix));
+    const port = 41000 + Math.floor(Math.random() * 2000);
+    const env = { ...backgroundEnv(store, prefix), PORT: String(port), TOTAL_RECALL_COLD_STORAGE_DIR: join(dir, 'serve') };
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += String(chunk)));
+    child.stderr.on('data', (chunk: Buffer) => (output += String(chunk)));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    cleanups.push(async () => void child.kill('SIGKILL'));
+    await eventually(async () => (output.includes('GraphQL ready') && output.includes('Background worker ready') ? true : undefined), 60_000);
+    const res = await fetch(`http://127.0.0.1:${port}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: 'mutation ($in: StoreInput!) { store(input: $in) { id } }', variables: { in: { store, content: 'kept through a SIGTERM' } } }),
+    });
+    expect(((await res.json()) as { data: { store: { id: string } } }).data.store.id).toBeTruthy();
+
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    for (const step of ['1. stop accepting', '2. drain queues and workers', '3. flush', '4. write cold storage', '5. verify against Neo4j', '6. ready']) expect(output).toContain(step);
+    const [file] = await readdir(join(dir, 'serve'));
+    const lines = await readExport(join(dir, 'serve', file as string));
+    expect(lines.some((l) => l.type === 'node' && l.props.content === 'kept through a SIGTERM')).toBe(true);
+  });
+});
+
+describe('verification', () => {
+  it('catches a damaged file and a live store that no longer matches', async () => {
+    const { t, store, dir } = await scopedApp('verify');
+    const { ids } = await populate(t, store);
+    const written = await t.app.coldStorage.write(dir);
+    expect(await t.app.coldStorage.verify(written.path)).toEqual({ verified: true, problems: [] });
+
+    const damaged = join(dir, 'damaged.ndjson');
+    await writeFile(damaged, (await readFile(written.path, 'utf8')).replace('two weeks in Lisbon', 'two weeks in Porto'));
+    const file = await t.app.coldStorage.verify(damaged);
+    expect(file.verified).toBe(false);
+    expect(file.problems).toContain('sha256 of the file does not match its trailer');
+
+    const cut = join(dir, 'cut.ndjson');
+    const text = await readFile(written.path, 'utf8');
+    await writeFile(cut, text.slice(0, text.lastIndexOf('{"type":"trailer"')));
+    expect((await t.app.coldStorage.verify(cut)).problems).toEqual(['no trailer: the export is incomplete']);
+
+    await t.ok('mutation ($id: ID!) { claim(id: $id) { id } }', { id: ids[1] });
+    const moved = await t.app.coldStorage.verify(written.path);
+    expect(moved.verified).toBe(false);
+    expect(moved.problems.join('; ')).toMatch(/Neo4j: .*(content digest differs|expected)/);
+  });
+});
+
+describe('import', () => {
+  const run = promisify(execFile);
+  const importCli = (...args: string[]) =>
+    run(process.execPath, ['--import', 'tsx', 'scripts/import.ts', ...args], { env: process.env }).then(
+      (r) => ({ code: 0, ...r }),
+      (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
+    );
+
+  it('restores an export exactly: the round trip gives the same graph', async () => {
+    const { t, store, dir } = await scopedApp('roundtrip');
+    await populate(t, store);
+    const before = await t.app.coldStorage.write(dir);
+    const nodesBefore = await t.countNodes(store);
+    await t.dropStore(store);
+    expect(await t.countNodes(store)).toBe(0);
+
+    const report = await t.app.coldStorage.import(before.path, { allowNonEmpty: true });
+    expect(report).toMatchObject({ verified: true, problems: [] });
+    expect(await t.countNodes(store)).toBe(nodesBefore);
+    const leftovers = await t.cypher<{ n: number }>('MATCH (n:ColdImport) RETURN count(n) AS n');
+    expect(leftovers[0]?.n).toBe(0);
+
+    const after = await t.app.coldStorage.write(join(dir, 'after'));
+    expect(after.digest).toBe(before.digest);
+    expect(after.counts).toEqual(before.counts);
+    expect(await graphOf(after.path)).toEqual(await graphOf(before.path));
+    // Typed values survived: integers, times and the float vector, as Neo4j types.
+    const [m] = await t.cypher<{ types: string[] }>(
+      'MATCH (m:Memory {store: $store}) WHERE m.embedding IS NOT NULL RETURN [valueType(m.accessCount), valueType(m.createdAt), valueType(m.embedding)] AS types',
+      { store },
+    );
+    expect(m?.types).toEqual(['INTEGER NOT NULL', 'ZONED DATETIME NOT NULL', 'LIST<FLOAT NOT NULL> NOT NULL']);
+    // The restored graph works: the memory is readable through the API.
+    const { memory } = await t.ok<{ memory: { content: string; claimed: boolean } }>('query ($id: ID!) { memory(id: $id) { content claimed } }', {
+      id: (await readExport(before.path)).flatMap((l) => (l.type === 'node' && l.labels.includes('Memory') && l.props.claimed === true ? [l.props.id as string] : []))[0],
+    });
+    expect(memory).toEqual({ content: 'We spent two weeks in Lisbon in May.', claimed: true });
+  });
+
+  it('`npm run import` refuses a non-empty database and a damaged file, writing nothing', async () => {
+    const { t, store, dir } = await scopedApp('refuse');
+    await populate(t, store);
+    const written = await t.app.coldStorage.write(dir);
+    // Other tests write to this database meanwhile: count what this test owns, and import's marks.
+    const total = async () =>
+      (await t.cypher<{ n: number }>('MATCH (n) WHERE n.store = $store OR n:ColdImport RETURN count(n) AS n', { store }))[0]?.n;
+    const before = await total();
+    const refused = await importCli(written.path);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/the database holds \d+ nodes; import restores into an empty database/);
+    const damaged = join(dir, 'damaged.ndjson');
+    await writeFile(damaged, (await readFile(written.path, 'utf8')).replace('"book the train"', '"book a flight"'));
+    const bad = await importCli(damaged, '--allow-non-empty');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/not a complete, intact export: sha256 of the file does not match/);
+    expect(await total()).toBe(before);
+    const usage = await importCli();
+    expect(usage.code).toBe(2);
+  });
+});

@@ -1,0 +1,242 @@
+/**
+ * The Subconscious on the real Redis (BullMQ) and Neo4j, with short test
+ * thresholds: a job scheduler fires, a killed worker's job is recovered by
+ * another, a break notification arrives after the threshold and not before,
+ * the session audit arrives on endSession (live and by polling), and quiet
+ * stores get their near-duplicates consolidated, the originals kept.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { afterAll, describe, expect, it } from 'vitest';
+import { randomStore, startTestApp, type TestApp } from '../helpers.js';
+import { backgroundEnv, dropQueues, eventually, queuePrefix, sleep, startBackgroundApp, stopBackgroundApp, subscribe, wsClient } from '../background.js';
+import type { AnyMessage } from '../../src/domain/index.js';
+
+const cleanups: (() => Promise<void>)[] = [];
+afterAll(async () => {
+  for (const clean of cleanups.reverse()) await clean().catch((error) => console.error(error));
+});
+
+/** An app with workers, confined to its own store and queue prefix, removed afterwards. */
+async function backgroundApp(extra: Record<string, string> = {}, label = 'sub'): Promise<{ t: TestApp; store: string; prefix: string }> {
+  const store = randomStore(label);
+  const prefix = queuePrefix();
+  const t = await startBackgroundApp(store, prefix, extra);
+  cleanups.push(() => stopBackgroundApp(t, store, prefix));
+  return { t, store, prefix };
+}
+
+const START = 'mutation ($input: StartSessionInput!) { startSession(input: $input) { id mode modeSince } }';
+const TRANSITION = 'mutation ($i: String!, $mode: WorkingMode!) { transition(instanceId: $i, mode: $mode) { id mode modeSince } }';
+const NOTIFY = 'subscription ($i: String!, $after: ID) { notifications(instanceId: $i, after: $after) { id kind instanceId sessionId message at payload } }';
+const POLL = 'query ($i: String!, $after: ID) { notifications(instanceId: $i, after: $after) { id kind sessionId message payload } }';
+const QUEUES = '{ health { queues { name waiting active delayed failed completed everyMs lastRun { jobId ok lagMs durationMs error result } } } }';
+
+/** Lets the app's DecaySweep reach a handler: Salience's when registered, else one registered here. */
+function ensureDecayHandler(t: TestApp): void {
+  try {
+    t.app.bus.handle('salience', 'DecaySweep', async () => ({ swept: 0 }));
+  } catch {
+    // Salience handles DecaySweep already.
+  }
+}
+
+describe('job schedulers', () => {
+  it('fires the decay sweep on its schedule, for the stores in scope, and shows it in health', async () => {
+    const { t, store } = await backgroundApp({ TOTAL_RECALL_DECAY_SWEEP_MS: '400' });
+    ensureDecayHandler(t);
+    const sweeps: number[] = [];
+    const slots: number[] = [];
+    const untap = t.app.bus.tap((m: AnyMessage) => {
+      if (m.type === 'DecaySweep' && m.data.store === store) sweeps.push(Date.now());
+    });
+    // Scheduler jobs are named by their slot (repeat:decay-sweep:<ms>): one job per slot, slots one period apart.
+    t.app.jobs.onRun((kind, run) => {
+      if (kind === 'decay-sweep') slots.push(Number(run.jobId.split(':').at(-1)));
+    });
+    await eventually(async () => (sweeps.length >= 3 && slots.length >= 3 ? true : undefined), 15_000);
+    untap();
+    expect(new Set(slots).size).toBe(slots.length);
+    for (const [i, slot] of slots.slice(1).entries()) expect((slot - (slots[i] as number)) % 400).toBe(0);
+    const { health } = await t.ok<{ health: { queues: any[] } }>(QUEUES);
+    const decay = health.queues.find((q) => q.name === 'decay-sweep');
+    expect(decay).toMatchObject({ everyMs: 400, failed: 0 });
+    expect(decay.lastRun).toMatchObject({ ok: true, error: null, result: { stores: [store] } });
+    expect(decay.lastRun.jobId).toMatch(/^repeat:decay-sweep:/);
+    expect(health.queues.map((q) => q.name).sort()).toEqual(['break-check', 'consolidation', 'decay-sweep', 'session-audit', 'session-sweep']);
+  });
+});
+
+describe('a worker crash', () => {
+  it('recovers the job a killed worker held, in another worker', async () => {
+    const store = randomStore('crash');
+    const prefix = queuePrefix();
+    // An API-only app (no workers) ends a session: its audit job waits in Redis.
+    const api = await startTestApp({ log: () => undefined }, backgroundEnv(store, prefix));
+    let child: ChildProcess | null = null;
+    cleanups.push(async () => {
+      child?.kill('SIGKILL');
+      await api.dropStore(store);
+      await api.stop();
+      await dropQueues(prefix);
+    });
+    const output: string[] = [];
+    child = spawn(process.execPath, ['--import', 'tsx', 'test/fixtures/hanging-worker.ts', prefix], { env: process.env, stdio: ['ignore', 'pipe', 'inherit'] });
+    child.stdout?.on('data', (chunk: Buffer) => output.push(...String(chunk).split('\n')));
+    await eventually(async () => (output.includes('READY') ? true : undefined), 30_000);
+
+    const i = `crash-${prefix}`;
+    const s = (await api.ok<{ startSession: { id: string } }>(START, { input: { instanceId: i, mindType: 'claude', store } })).startSession;
+    await api.ok('mutation ($i: String!) { endSession(instanceId: $i) { prompt } }', { i });
+    const jobId = `audit-${s.id}`;
+    await eventually(async () => (output.includes(`ACTIVE session-audit ${jobId}`) ? true : undefined), 15_000);
+    child.kill('SIGKILL');
+    await new Promise((resolve) => child?.once('exit', resolve));
+    expect(await api.ok<{ notifications: unknown[] }>(POLL, { i })).toEqual({ notifications: [] });
+
+    // Another worker takes it over once the dead worker's lock (1 s) has expired.
+    const rescuer = await startBackgroundApp(store, prefix, { TOTAL_RECALL_JOB_LOCK_MS: '1000', TOTAL_RECALL_STALLED_INTERVAL_MS: '500' });
+    cleanups.push(() => stopBackgroundApp(rescuer, store, prefix));
+    const [audit] = await eventually(async () => {
+      const { notifications } = await api.ok<{ notifications: any[] }>(POLL, { i });
+      return notifications.length > 0 ? notifications : undefined;
+    }, 30_000);
+    expect(audit).toMatchObject({ kind: 'SESSION_AUDIT', sessionId: s.id, message: 'Session ending. What do you refuse to lose?' });
+    // The job itself completes (the notification is recorded just before it finishes).
+    await eventually(async () => ((await (await rescuer.app.jobs.queue('session-audit').getJob(jobId))?.getState()) === 'completed' ? true : undefined), 10_000);
+    const { health } = await rescuer.ok<{ health: { queues: any[] } }>(QUEUES);
+    expect(health.queues.find((q) => q.name === 'session-audit').lastRun).toMatchObject({ jobId, ok: true });
+  });
+});
+
+describe('break checks', () => {
+  it('notifies after the threshold in TASK mode and not before; ModeChanged resets the clock', async () => {
+    const threshold = 4000;
+    const { t, store, prefix } = await backgroundApp({ TOTAL_RECALL_BREAK_AFTER_MS: String(threshold) });
+    const [worker, talker] = [`worker-${prefix}`, `talker-${prefix}`];
+    const client = wsClient(t, worker);
+    const clientB = wsClient(t, talker);
+    cleanups.push(async () => {
+      await client.dispose();
+      await clientB.dispose();
+    });
+    const live = subscribe<{ notifications: any }>(client, NOTIFY, { i: worker });
+    const liveB = subscribe<{ notifications: any }>(clientB, NOTIFY, { i: talker });
+    await Promise.all([live.ready, liveB.ready]);
+    const until = (at: number) => sleep(Math.max(0, at - Date.now()));
+
+    const s = (await t.ok<{ startSession: any }>(START, { input: { instanceId: worker, mindType: 'claude', store, task: 'deep work' } })).startSession;
+    const b = (await t.ok<{ startSession: any }>(START, { input: { instanceId: talker, mindType: 'claude', store, task: 'short burst' } })).startSession;
+    const [entered, enteredB] = [Date.parse(s.modeSince), Date.parse(b.modeSince)];
+    expect([s.mode, b.mode]).toEqual(['TASK', 'TASK']);
+
+    // B leaves TASK mode well before its threshold: its break clock resets.
+    await until(enteredB + threshold / 4);
+    await t.ok(TRANSITION, { i: talker, mode: 'CONVERSATION' });
+    expect(Date.now() - enteredB).toBeLessThan(threshold);
+
+    // Halfway: nothing yet, live or kept.
+    await until(entered + threshold / 2);
+    expect(live.items).toEqual([]);
+    expect((await t.ok<{ notifications: unknown[] }>(POLL, { i: worker })).notifications).toEqual([]);
+
+    const { value, at } = await live.next((v) => v.notifications.kind === 'BREAK', 20_000);
+    expect(at - entered).toBeGreaterThanOrEqual(threshold);
+    expect(Date.parse(value.notifications.at) - entered).toBeGreaterThanOrEqual(threshold);
+    expect(value.notifications).toMatchObject({ kind: 'BREAK', instanceId: worker, sessionId: s.id, payload: { minutesInTask: Math.round((threshold / 60_000) * 100) / 100 } });
+    expect(value.notifications.message).toMatch(/sustained task mode .* on "deep work"/);
+
+    // B's first check fell due meanwhile and found the clock reset: no break for B.
+    await until(enteredB + threshold + 1000);
+    expect(liveB.items).toEqual([]);
+    // Back in TASK mode, B gets its break a full threshold after re-entering.
+    const back = (await t.ok<{ transition: any }>(TRANSITION, { i: talker, mode: 'TASK' })).transition;
+    const reentered = Date.parse(back.modeSince);
+    const forB = await liveB.next((v) => v.notifications.kind === 'BREAK', 20_000);
+    expect(forB.at - reentered).toBeGreaterThanOrEqual(threshold);
+    expect(forB.value.notifications.sessionId).toBe(b.id);
+    expect(liveB.items).toHaveLength(1);
+    // Kept in the graph: polling sees the same notification.
+    const polled = await t.ok<{ notifications: any[] }>(POLL, { i: talker });
+    expect(polled.notifications.map((n) => n.id)).toEqual([forB.value.notifications.id]);
+  });
+});
+
+describe('the session audit', () => {
+  it('arrives on endSession with the unclaimed memories, live and by polling after a cursor', async () => {
+    const { t, store, prefix } = await backgroundApp();
+    const i = `auditor-${prefix}`;
+    const client = wsClient(t, i);
+    cleanups.push(async () => client.dispose());
+    const live = subscribe<{ notifications: any }>(client, NOTIFY, { i });
+    await live.ready;
+    const s = (await t.ok<{ startSession: any }>(START, { input: { instanceId: i, mindType: 'claude', store } })).startSession;
+    const store1 = await t.gql<{ store: { id: string } }>('mutation ($in: StoreInput!) { store(input: $in) { id } }', { in: { store, content: 'unclaimed thought' } }, { 'x-instance-id': i });
+    const store2 = await t.gql<{ store: { id: string } }>('mutation ($in: StoreInput!) { store(input: $in) { id } }', { in: { store, content: 'claimed thought' } }, { 'x-instance-id': i });
+    await t.ok('mutation ($id: ID!) { claim(id: $id) { id } }', { id: store2.data?.store.id });
+    const { endSession } = await t.ok<{ endSession: any }>('mutation ($i: String!) { endSession(instanceId: $i) { unclaimed { id } } }', { i });
+    expect(endSession.unclaimed.map((m: { id: string }) => m.id)).toEqual([store1.data?.store.id]);
+
+    const { value } = await live.next((v) => v.notifications.kind === 'SESSION_AUDIT');
+    expect(value.notifications).toMatchObject({
+      kind: 'SESSION_AUDIT',
+      sessionId: s.id,
+      message: 'Session ending. What do you refuse to lose?',
+      payload: { unclaimedIds: [store1.data?.store.id] },
+    });
+    const all = (await t.ok<{ notifications: any[] }>(POLL, { i })).notifications;
+    expect(all.map((n) => n.id)).toEqual([value.notifications.id]);
+    expect((await t.ok<{ notifications: any[] }>(POLL, { i, after: value.notifications.id })).notifications).toEqual([]);
+
+    // A client that was away replays what it missed when it subscribes with `after`.
+    const late = wsClient(t, i);
+    cleanups.push(async () => late.dispose());
+    const replay = subscribe<{ notifications: any }>(late, NOTIFY, { i, after: '' });
+    expect((await replay.next()).value.notifications.id).toBe(value.notifications.id);
+
+    // Another instance may not listen in.
+    const spy = wsClient(t, `spy-${prefix}`);
+    cleanups.push(async () => spy.dispose());
+    const refused = subscribe(spy, NOTIFY, { i });
+    await eventually(async () => (refused.errors.length > 0 ? true : undefined), 5000);
+    expect(JSON.stringify(refused.errors)).toContain('CORTEX.FOREIGN_INSTANCE');
+  });
+});
+
+describe('consolidation', () => {
+  it('consolidates strong THEMATIC near-duplicates in a quiet store, keeps the originals, and does it once', async () => {
+    const { t, store } = await backgroundApp({ TOTAL_RECALL_CONSOLIDATION_MS: '400', TOTAL_RECALL_QUIET_MS: '600' });
+    const remember = async (content: string) =>
+      (await t.ok<{ store: { id: string } }>('mutation ($in: StoreInput!) { store(input: $in) { id } }', { in: { store, content } })).store.id;
+    const a = await remember('The deploy script needs the staging key before it runs.');
+    const b = await remember('Before running, the deploy script needs the staging key.');
+    const c = await remember('Ana likes her coffee black.');
+    await t.app.bus.idle();
+    // Synapse's THEMATIC measure links the near-duplicates (mechanically, by text overlap) and not the third.
+    const thematic = await t.cypher<{ x: string; y: string; strength: number; origin: string }>(
+      'MATCH (x:Memory {store: $store})-[r:THEMATIC]->(y:Memory) RETURN x.id AS x, y.id AS y, r.strength AS strength, r.origin AS origin',
+      { store },
+    );
+    expect(thematic.map((r) => [r.x, r.y].sort())).toEqual([[a, b].sort()]);
+    expect(thematic[0]).toMatchObject({ origin: 'MECHANICAL' });
+
+    const consolidatedOf = async () =>
+      t.cypher<{ id: string; from: string[] }>(
+        'MATCH (n:Memory {store: $store})-[:CONSOLIDATED_FROM]->(o:Memory) WITH n, collect(o.id) AS from RETURN n.id AS id, from',
+        { store },
+      );
+    const [made] = await eventually(async () => {
+      const rows = await consolidatedOf();
+      return rows.length > 0 ? rows : undefined;
+    }, 20_000);
+    expect([...(made?.from ?? [])].sort()).toEqual([a, b].sort());
+    const originals = await t.cypher<{ n: number }>('MATCH (m:Memory) WHERE m.id IN [$a, $b, $c] RETURN count(m) AS n', { a, b, c });
+    expect(originals[0]?.n).toBe(3);
+    // Later runs find nothing left to consolidate.
+    const runs = async () => (await t.ok<{ health: { queues: any[] } }>(QUEUES)).health.queues.find((q) => q.name === 'consolidation').lastRun;
+    const first = await runs();
+    await eventually(async () => ((await runs()).jobId !== first.jobId ? true : undefined), 10_000);
+    await sleep(1500);
+    expect(await consolidatedOf()).toHaveLength(1);
+    expect((await runs()).ok).toBe(true);
+  });
+});
