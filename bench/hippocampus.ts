@@ -11,6 +11,11 @@ import { buildGraphQLSchema, startGraphQLServer } from '../src/adapters/graphql/
 import { markdownTable, summarise, timed, writeResults } from './lib.js';
 import { syntheticMemories } from './corpus.js';
 
+// The write path alone: Synapse's linking and the embedding job have their own
+// benchmarks (bench/synapse.ts, bench/embeddings.ts); set these to on to include them.
+process.env.TOTAL_RECALL_SYNAPSE_MECHANICAL ??= 'off';
+process.env.TOTAL_RECALL_EMBEDDINGS ??= 'off';
+
 const STORE_SAMPLES = Number(process.env.BENCH_STORE_SAMPLES ?? 500);
 const LEVELS = (process.env.BENCH_LEVELS ?? '10000,100000').split(',').map(Number);
 
@@ -83,7 +88,8 @@ const rows = results.map((r: any) => [r.memoriesInStore, r.store.p50, r.store.p9
 writeResults(
   'hippocampus',
   { targets: { storeP95Ms: 10, storeManyPerSecond: 5000 }, results },
-  `Client and server in one Node process over loopback HTTP; each \`store\` is one GraphQL request, sequential.\n\n` +
+  `Client and server in one Node process over loopback HTTP; each \`store\` is one GraphQL request, sequential. ` +
+    `Mechanical linking ${process.env.TOTAL_RECALL_SYNAPSE_MECHANICAL}, embeddings ${process.env.TOTAL_RECALL_EMBEDDINGS} (see bench/results/synapse.md for linking).\n\n` +
     markdownTable(['memories in store', 'store p50 ms', 'store p95 ms', 'storeMany/s batch 1', 'batch 100', 'batch 1000'], rows) +
     `\n\nTargets: store p95 < 10 ms; storeMany ≥ 5,000 memories/s.`,
 );

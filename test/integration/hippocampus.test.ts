@@ -227,10 +227,11 @@ describe('forget (invariant 6)', () => {
     expect(forget.forgotten).toBe(true);
     expect((await t.ok<{ memory: null }>('query ($id: ID!) { memory(id: $id) { id } }', { id })).memory).toBeNull();
     const leaks = await t.cypher<{ n: number }>(
-      `MATCH (n) WHERE any(k IN keys(n) WHERE toStringOrNull(n[k]) CONTAINS $secret OR toStringOrNull(n[k]) CONTAINS 'private-tag'
-         OR (n[k] IS :: LIST<STRING> AND 'private-tag' IN n[k]))
+      `MATCH (n) WHERE n.store = $store
+         AND any(k IN keys(n) WHERE toStringOrNull(n[k]) CONTAINS $secret OR toStringOrNull(n[k]) CONTAINS 'private-tag'
+           OR (n[k] IS :: LIST<STRING> AND 'private-tag' IN n[k]))
        RETURN count(n) AS n`,
-      { secret },
+      { secret, store },
     );
     expect(leaks[0]?.n).toBe(0);
     const { events } = await t.ok<{ events: { type: string; memoryId: string; payload: any }[] }>(
