@@ -13,6 +13,13 @@ export function schemaStatements(): { file: string; text: string }[] {
 }
 
 export async function applySchema(driver: Driver, database: string): Promise<void> {
-  for (const { text } of schemaStatements()) await driver.executeQuery(text, {}, { database });
+  for (const { text } of schemaStatements()) {
+    try {
+      await driver.executeQuery(text, {}, { database });
+    } catch (error) {
+      // Two processes starting on a fresh database race on IF NOT EXISTS; the loser's rule exists.
+      if (!/EquivalentSchemaRuleAlreadyExists|already exists/i.test(`${(error as { code?: string }).code} ${(error as Error).message}`)) throw error;
+    }
+  }
   await driver.executeQuery('CALL db.awaitIndexes(300)', {}, { database });
 }
