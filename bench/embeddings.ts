@@ -11,7 +11,7 @@
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import { loadavg } from 'node:os';
-import { Redis } from 'ioredis';
+import { deleteKeysWithPrefix } from '../src/adapters/redis.js';
 import { loadConfig } from '../src/config.js';
 import { createApp } from '../src/app.js';
 import { buildGraphQLSchema, startGraphQLServer } from '../src/adapters/graphql/index.js';
@@ -126,14 +126,7 @@ try {
   await server.stop();
   await app.close();
   // Every queue key this run made (embeddings and the Subconscious's) goes too.
-  const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 1 });
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 500);
-    cursor = next;
-    if (keys.length > 0) await redis.del(...keys);
-  } while (cursor !== '0');
-  redis.disconnect();
+  await deleteKeysWithPrefix(config.redisUrl, prefix);
 }
 
 writeResults(

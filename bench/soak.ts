@@ -8,7 +8,7 @@
  */
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
-import { Redis } from 'ioredis';
+import { deleteKeysWithPrefix } from '../src/adapters/redis.js';
 import { loadConfig } from '../src/config.js';
 import { createApp } from '../src/app.js';
 import { buildGraphQLSchema, startGraphQLServer } from '../src/adapters/graphql/index.js';
@@ -202,12 +202,5 @@ await cleanup.run('MATCH (n) WHERE n.store IN $stores CALL (n) { DETACH DELETE n
 await cleanup.close();
 await server.stop();
 await app.close();
-const redis = new Redis(config.redisUrl);
-let cursor = '0';
-do {
-  const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 500);
-  cursor = next;
-  if (keys.length > 0) await redis.del(...keys);
-} while (cursor !== '0');
-redis.disconnect();
+await deleteKeysWithPrefix(config.redisUrl, prefix);
 process.exit(errors.length === 0 ? 0 : 1);

@@ -5,7 +5,7 @@
  * keys under the prefix are removed afterwards.
  */
 import { randomUUID } from 'node:crypto';
-import { Redis } from 'ioredis';
+import { deleteKeysWithPrefix } from '../src/adapters/redis.js';
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
 import { startTestApp, type TestApp } from './helpers.js';
@@ -35,17 +35,7 @@ export async function stopBackgroundApp(t: TestApp, store: string, prefix: strin
 
 /** Removes every Redis key under a queue prefix. */
 export async function dropQueues(prefix: string, redisUrl = process.env.REDIS_URL || 'redis://127.0.0.1:6380'): Promise<void> {
-  const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1 });
-  try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 500);
-      cursor = next;
-      if (keys.length > 0) await redis.del(...keys);
-    } while (cursor !== '0');
-  } finally {
-    redis.disconnect();
-  }
+  await deleteKeysWithPrefix(redisUrl, prefix);
 }
 
 /** A graphql-ws client on the test server, naming itself as `instanceId`. */

@@ -18,3 +18,18 @@ export async function pingRedis(url: string, timeoutMs = 1000): Promise<boolean>
     client.disconnect();
   }
 }
+
+/** Deletes every key under a queue prefix (tests and benchmarks clean up after themselves). */
+export async function deleteKeysWithPrefix(url: string, prefix: string): Promise<void> {
+  const redis = new Redis(url, { maxRetriesPerRequest: 1 });
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 500);
+      cursor = next;
+      if (keys.length > 0) await redis.del(...keys);
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
+  }
+}

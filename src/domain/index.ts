@@ -7,3 +7,4 @@ export { Bus } from './bus.js';
 export type { Asked, Published } from './bus.js';
 export { Mailbox } from './actor.js';
 export { storeKeyOf } from './store-key.js';
+export { parseJsonText } from './json.js';

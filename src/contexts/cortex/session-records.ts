@@ -1,3 +1,4 @@
+import { parseJsonText } from '../../domain/index.js';
 /** Session, decision and notification records as Cortex keeps them (times in epoch ms). */
 import type { NotificationKind, SessionEndCause, WorkingMode } from '../../domain/index.js';
 
@@ -41,14 +42,7 @@ export interface NotificationRecord {
 const num = (v: unknown): number | null => (typeof v === 'number' ? v : null);
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 
-function parseJson(raw: unknown): unknown {
-  if (typeof raw !== 'string') return null;
-  try {
-    return JSON.parse(raw);
-  } catch {
-    return raw;
-  }
-}
+const parseJson = parseJsonText;
 
 export function toSessionRecord(row: Record<string, unknown>): SessionRecord {
   return {

@@ -1,16 +1,9 @@
-import { salienceAnchorOf, salienceUsesOf, type MemoryEventRecord, type MemoryRecord, type Tier } from '../../domain/index.js';
+import { salienceAnchorOf, salienceUsesOf, type MemoryEventRecord, type MemoryRecord, type Tier, parseJsonText } from '../../domain/index.js';
 
 const num = (v: unknown): number | null => (typeof v === 'number' ? v : null);
 const list = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : []);
 
-function parseJson(raw: unknown): unknown {
-  if (typeof raw !== 'string') return null;
-  try {
-    return JSON.parse(raw);
-  } catch {
-    return raw;
-  }
-}
+const parseJson = parseJsonText;
 
 /** A `m {.*}` projection (times already in epoch ms) as a MemoryRecord. */
 export function toMemoryRecord(row: Record<string, unknown>): MemoryRecord {
