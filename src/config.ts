@@ -5,6 +5,7 @@
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { salienceConfigFromEnv, type SalienceConfig } from './contexts/salience/index.js';
+import type { SynapseSettings } from './contexts/synapse/index.js';
 
 export interface Config {
   readonly neo4j: { readonly uri: string; readonly user: string; readonly password: string; readonly database: string };
@@ -55,17 +56,7 @@ export interface Config {
     readonly retryMs: number;
   };
   /** Associations: mechanical linking rules, claim boost, activation (docs/synapse.md). */
-  readonly synapse: {
-    readonly mechanicalLinking: boolean;
-    readonly temporalWindowMs: number;
-    readonly linksPerType: number;
-    readonly maxDegree: number;
-    readonly thematicThreshold: number;
-    readonly recentWindow: number;
-    readonly claimBoost: number;
-    readonly hopDecay: number;
-    readonly maxActivatedNodes: number;
-  };
+  readonly synapse: SynapseSettings;
 }
 
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
