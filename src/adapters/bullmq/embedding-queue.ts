@@ -72,6 +72,8 @@ export class EmbeddingQueue {
   private buffer: string[] = [];
   private timer: NodeJS.Timeout | null = null;
   private readonly inflight = new Set<Promise<unknown>>();
+  /** addBulk calls on their way to Redis (send never rejects). */
+  private readonly sending = new Set<Promise<void>>();
   private closed = false;
   private closing: Promise<void> | null = null;
   private readonly prefix: string;
@@ -104,11 +106,24 @@ export class EmbeddingQueue {
     }
   }
 
-  /** Sends what has collected to Redis, one job per batch. */
+  /**
+   * Sends what has collected to Redis, one job per batch, and resolves once
+   * every send started before it (by the linger timer too) has reached Redis.
+   */
   async flush(): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     const ids = [...new Set(this.buffer.splice(0))];
+    const send = this.send(ids);
+    this.sending.add(send);
+    try {
+      await Promise.all([...this.sending]);
+    } finally {
+      this.sending.delete(send);
+    }
+  }
+
+  private async send(ids: readonly string[]): Promise<void> {
     if (ids.length === 0) return;
     const jobs = [];
     for (let i = 0; i < ids.length; i += this.options.batchSize) {
