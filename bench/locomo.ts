@@ -11,9 +11,10 @@ import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { loadConfig } from '../src/config.js';
+import { deleteKeysWithPrefix } from '../src/adapters/redis.js';
 import { createApp } from '../src/app.js';
 import { buildGraphQLSchema, startGraphQLServer } from '../src/adapters/graphql/index.js';
-import { Recall, type RankedHit, type Signals } from '../src/contexts/recall/index.js';
+import { Recall, confidenceFeatures, type RankedHit, type Signals } from '../src/contexts/recall/index.js';
 import { markdownTable, summarise, writeResults } from './lib.js';
 import { fitLogistic, reliability, type Example } from './calibrate.js';
 
@@ -54,8 +55,10 @@ function load(file: string): Conversation {
 
 const files = readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
 const conversations = files.map((f) => load(join(dir, f)));
-const config = { ...loadConfig(), port: 0 };
-const app = await createApp(config);
+const base = loadConfig();
+// Its own queue keys, so a running service's workers never take this benchmark's jobs.
+const config = { ...base, port: 0, subconscious: { ...base.subconscious, queuePrefix: `bench-locomo-${randomUUID().slice(0, 8)}` } };
+const app = await createApp(config, { embeddingWorker: true });
 const server = await startGraphQLServer(await buildGraphQLSchema(), app.ports, '127.0.0.1', 0);
 
 async function gql<T>(query: string, variables: Record<string, unknown>): Promise<T> {
@@ -95,6 +98,14 @@ for (const conv of conversations) {
 await app.bus.idle(); // mechanical linking runs after each store commits
 const ingestSeconds = (performance.now() - ingestStart) / 1000;
 console.log(`ingested ${ingested} turns in ${ingestSeconds.toFixed(1)} s`);
+// Vectors come from the background embedding job; recall is lexical until they are there.
+const embedStart = performance.now();
+const model = await (app.embedder as { start?: () => Promise<{ state: string }> }).start?.();
+if (model?.state !== 'ready' || !app.embeddings) throw new Error(`the embedding model is not ready (${JSON.stringify(app.embedder.status())}): run node scripts/services/model.mjs`);
+await app.embeddings.idle(600_000);
+await app.bus.idle();
+const embedSeconds = (performance.now() - embedStart) / 1000;
+console.log(`embedded ${ingested} turns in ${embedSeconds.toFixed(1)} s`);
 
 // ── questions ───────────────────────────────────────────────────────────────
 interface Scored { conv: string; category: number; evidence: string[]; ranked: string[] }
@@ -131,6 +142,8 @@ const recall = new Recall({
   bus: app.bus,
   salienceOf: (m) => app.ports.salienceOf(m),
   activate: (store, seeds, types) => app.synapse.activate(store, seeds, { types }),
+  embedQuery: async (text) => (await app.embedder.embed([text], 'query'))[0] ?? null,
+  vectors: { dimensions: config.embeddingDimensions },
 });
 async function rankAll(signals: Signals, includeAssociations: boolean): Promise<{ scored: Scored[]; hits: RankedHit[][] }> {
   const scored: Scored[] = [];
@@ -145,14 +158,24 @@ async function rankAll(signals: Signals, includeAssociations: boolean): Promise<
   }
   return { scored, hits };
 }
+// Warm the in-process vector copies (loaded on a store's first semantic search).
+for (const store of stores.values()) {
+  await recall.rankOnly({ query: 'warm up', store, limit: 1, includeAssociations: false, minConfidence: null, filters: { tiers: null, from: null, to: null, tags: null, people: null, sessionId: null } });
+}
+await new Promise((r) => setTimeout(r, 2000));
 
+const NONE: Signals = { text: false, semantic: false, activation: false, salience: false, usefulness: false };
+const LEXICAL: Signals = { ...NONE, text: true, activation: true, salience: true, usefulness: true };
+const FUSED: Signals = { text: true, semantic: true, activation: true, salience: true, usefulness: true };
 const ablations: Record<string, unknown> = {};
 if (ablation) {
   const rows: [string, Signals, boolean][] = [
-    ['text only', { activation: false, salience: false, usefulness: false }, false],
-    ['+ salience', { activation: false, salience: true, usefulness: false }, false],
-    ['+ activation', { activation: true, salience: true, usefulness: false }, true],
-    ['+ usefulness (all signals)', { activation: true, salience: true, usefulness: true }, true],
+    ['text only', { ...NONE, text: true }, false],
+    ['+ salience', { ...NONE, text: true, salience: true }, false],
+    ['+ activation (lexical: the service without the model)', LEXICAL, true],
+    ['vector only', { ...NONE, semantic: true }, false],
+    ['text + vector (fusion)', { ...NONE, text: true, semantic: true, salience: true }, false],
+    ['fusion + activation (all signals)', FUSED, true],
   ];
   for (const [name, signals, assoc] of rows) {
     ablations[name] = score((await rankAll(signals, assoc)).scored).overall;
@@ -160,24 +183,34 @@ if (ablation) {
   }
 }
 
-// Calibration: of hits with confidence ≥ x, the share that are evidence.
-const { scored: calScored, hits: calHits } = await rankAll({ activation: true, salience: true, usefulness: true }, true);
-const examples: Example[] = calHits.flatMap((hs, i) =>
-  hs.map((h) => ({
-    features: [h.relevance, h.coverage, h.activation, Math.log1p(h.textScore)],
-    label: (calScored[i]!.evidence.includes(diaOf.get(h.memory.id) ?? '') ? 1 : 0) as 0 | 1,
-    confidence: h.confidence,
-  })),
-);
-let calibration: Record<string, number> | null = null;
-if (calibrate) {
-  const [bias, relevance, coverage, activation, textScore] = fitLogistic(examples);
-  calibration = { bias: bias!, relevance: relevance!, coverage: coverage!, activation: activation!, textScore: textScore! };
-  const path = new URL('../src/contexts/recall/calibration.ts', import.meta.url);
-  const text = readFileSync(path, 'utf8').replace(/export const CALIBRATION: Calibration = \{[\s\S]*?\};/, `export const CALIBRATION: Calibration = ${JSON.stringify(Object.fromEntries(Object.entries(calibration).map(([k, v]) => [k, Math.round(v * 10000) / 10000])), null, 2).replace(/"(\w+)":/g, '$1:')};`);
-  writeFileSync(path, text);
-  console.log('calibration written', calibration, '— run again to measure with it');
+// Calibration: of hits with confidence ≥ x, the share that are evidence — for both models.
+async function examplesOf(signals: Signals): Promise<Example[]> {
+  const { scored, hits } = await rankAll(signals, true);
+  return hits.flatMap((hs, i) =>
+    hs.map((h) => ({
+      features: confidenceFeatures(h),
+      label: (scored[i]!.evidence.includes(diaOf.get(h.memory.id) ?? '') ? 1 : 0) as 0 | 1,
+      confidence: h.confidence,
+    })),
+  );
 }
+const examples = await examplesOf(FUSED);
+const lexicalExamples = await examplesOf(LEXICAL);
+const fitted: Record<string, Record<string, number>> = {};
+if (calibrate) {
+  const path = new URL('../src/contexts/recall/calibration.ts', import.meta.url);
+  let text = readFileSync(path, 'utf8');
+  for (const [name, data] of [['FUSED_CALIBRATION', examples], ['LEXICAL_CALIBRATION', lexicalExamples]] as const) {
+    const [bias, relevance, coverage, activation, textScore, similarity] = fitLogistic(data);
+    const model = { bias: bias!, relevance: relevance!, coverage: coverage!, activation: activation!, textScore: textScore!, similarity: similarity! };
+    fitted[name] = model;
+    const literal = JSON.stringify(Object.fromEntries(Object.entries(model).map(([k, v]) => [k, Math.round(v * 10000) / 10000 || 0])), null, 2).replace(/"(\w+)":/g, '$1:');
+    text = text.replace(new RegExp(`export const ${name}: Calibration = \\{[\\s\\S]*?\\};`), `export const ${name}: Calibration = ${literal};`);
+  }
+  writeFileSync(path, text);
+  console.log('calibration written', fitted, '— run again to measure with it');
+}
+const lexicalTable = reliability(lexicalExamples);
 const table = reliability(examples);
 
 // ── clean up and report ─────────────────────────────────────────────────────
@@ -188,12 +221,15 @@ for (const store of stores.values()) {
 }
 await server.stop();
 await app.close();
+await deleteKeysWithPrefix(config.redisUrl, config.subconscious.queuePrefix);
 
 const latency = summarise(latencies);
 const o = fullScore.overall as Record<string, number>;
+const reliabilityRows = (t: ReturnType<typeof reliability>) => t.map((r) => [r.threshold, r.count, r.precision]);
 const md = [
   `Data: ${files.length} conversations from ${dir.replace(/.*\/shared\//, '../shared/')}, ${ingested} turns, ${questions.length} questions (category 5 left out).`,
   `Ingest through GraphQL storeMany (one call per session): ${Math.round(ingested / ingestSeconds)} memories/s including mechanical linking.`,
+  `Embedding by the background job afterwards: ${ingested} turns in ${embedSeconds.toFixed(1)} s (${Math.round(ingested / embedSeconds)} memories/s, all-MiniLM-L6-v2 on the CPU).`,
   '',
   '## Recall through GraphQL `search` (all signals)',
   markdownTable(['recall_any@1', '@5', '@10', '@20', 'recall_all@10', 'search p50 ms', 'p95 ms'], [[o['recall_any@1']!, o['recall_any@5']!, o['recall_any@10']!, o['recall_any@20']!, o['recall_all@10']!, latency.p50, latency.p95]]),
@@ -204,12 +240,19 @@ const md = [
   '## Ablation (Recall in-process, same stores)',
   markdownTable(['signals', 'any@1', 'any@5', 'any@10', 'any@20', 'all@10'], Object.entries(ablations).map(([n, r]: [string, any]) => [n, r['recall_any@1'], r['recall_any@5'], r['recall_any@10'], r['recall_any@20'], r['recall_all@10']])),
   '',
-  'Usefulness is neutral here: LoCoMo records no outcomes, so the last row equals the one before unless feedback was given.',
+  'Usefulness is neutral here (LoCoMo records no outcomes), so it is on in the rows with activation and changes nothing.',
   '',
   '## Confidence calibration (top-20 hits of every question)',
-  'Of hits with confidence ≥ x, the share that are evidence turns:',
-  markdownTable(['x', 'hits', 'evidence share'], table.map((r) => [r.threshold, r.count, r.precision])),
+  'Of hits with confidence ≥ x, the share that are evidence turns — queries with a vector (the fused model):',
+  markdownTable(['x', 'hits', 'evidence share'], reliabilityRows(table)),
+  '',
+  'Lexical-only queries (the model missing or off; the lexical model):',
+  markdownTable(['x', 'hits', 'evidence share'], reliabilityRows(lexicalTable)),
   '',
   'Baselines (rank_bm25 over `speaker: text`, from the data README): plain BM25 0.578; stemming + stop words 0.686; + same-session neighbour bonus 0.793.',
 ].join('\n');
-writeResults('locomo', { dataDir: dir, turns: ingested, questions: questions.length, ingestPerSecond: Math.round(ingested / ingestSeconds), search: { ...fullScore, latency }, ablations, calibration: { fitted: calibration, reliability: table } }, md);
+writeResults(
+  'locomo',
+  { dataDir: dir, turns: ingested, questions: questions.length, ingestPerSecond: Math.round(ingested / ingestSeconds), embedSeconds, search: { ...fullScore, latency }, ablations, calibration: { fitted, fused: table, lexical: lexicalTable } },
+  md,
+);

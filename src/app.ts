@@ -50,6 +50,8 @@ export interface AppOptions {
   readonly applySchema?: boolean;
   /** Run the background workers and job schedulers in this process (default false: API only). */
   readonly workers?: boolean;
+  /** Run the embedding worker in this process (default: as `workers`; benchmarks embed without the other jobs). */
+  readonly embeddingWorker?: boolean;
   readonly log?: (line: string) => void;
 }
 
@@ -83,7 +85,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
         embedder,
         target: hippocampus,
         batchSize: emb.batchSize,
-        runWorker: options.workers === true,
+        runWorker: options.embeddingWorker ?? options.workers === true,
         log: options.log,
       }).subscribe(bus)
     : null;
@@ -164,6 +166,10 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     clock,
     salienceOf: (m, now) => currentSalience(m, now, config.salience),
     activate: (store, seeds, types) => synapse.activate(store, seeds, { types }),
+    // Lexical recall whenever the model is not ready (health says why).
+    embedQuery: async (text) => (embedder.status().state === 'ready' ? ((await embedder.embed([text], 'query'))[0] ?? null) : null),
+    vectors: { dimensions: config.embeddingDimensions },
+    log,
   }).register();
   const recallPort = new RecallPort({ bus, recall, hippocampus, defaultStore: config.defaultStore, accepting: () => app.accepting });
   const associations = new AssociationPort({ bus, synapse, hippocampus, accepting: () => app.accepting });

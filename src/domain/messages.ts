@@ -170,6 +170,8 @@ export type OutcomeReported = Message<
   'OutcomeReported',
   { readonly useId: string; readonly store: string; readonly memoryIds: readonly string[]; readonly outcome: OutcomeKind }
 >;
+/** Vectors were attached to memories of a store (by the embedding job). */
+export type MemoriesEmbedded = Message<'MemoriesEmbedded', { readonly store: string; readonly ids: readonly string[] }>;
 export type SalienceScored = Message<'SalienceScored', { readonly id: string; readonly store: string; readonly salience: number; readonly at: number }>;
 export type AssociationsFound = Message<
   'AssociationsFound',
@@ -217,6 +219,7 @@ export type Event =
   | MemoryConsolidated
   | MemoryUsed
   | OutcomeReported
+  | MemoriesEmbedded
   | SalienceScored
   | AssociationsFound
   | SessionStarted
@@ -251,7 +254,7 @@ export const MESSAGE_CATALOG = {
   queries: ['SearchQuery', 'ReflectQuery'],
   events: [
     'MemoryStored', 'MemoryAccessed', 'MemoryClaimed', 'MemoryRetrieved', 'TierChanged', 'MemoryReclassified',
-    'MemoryForgotten', 'MemoryConsolidated', 'MemoryUsed', 'OutcomeReported', 'SalienceScored', 'AssociationsFound', 'SessionStarted', 'SessionEnded',
+    'MemoryForgotten', 'MemoryConsolidated', 'MemoryUsed', 'OutcomeReported', 'MemoriesEmbedded', 'SalienceScored', 'AssociationsFound', 'SessionStarted', 'SessionEnded',
     'ModeChanged', 'StateTransitioned', 'SessionState', 'DecisionLogged',
   ],
   notifications: ['BreakNotification', 'SessionAuditPrompt'],

@@ -101,7 +101,7 @@ describe('embedding job', () => {
     // The stored vector is the model's embedding of the content.
     const guitar = after.find((r) => r.content.includes('guitar')) as Row;
     const [own] = await t.app.embedder.embed([guitar.content]);
-    expect(cosine(await embeddingOf(t, guitar.id), own as Float32Array)).toBeGreaterThan(0.9999);
+    expect(cosine(await embeddingOf(t, guitar.id), own as Float32Array)).toBeGreaterThan(0.99); // int8 scales follow the batch
 
     // A paraphrase that shares almost no words finds it through the vector index.
     const [query] = await t.app.embedder.embed(['Someone performs music with a guitar in front of an audience.']);

@@ -1,6 +1,6 @@
 /**
  * The BERT WordPiece tokenizer on a small hand-made vocabulary. (Its ids on the
- * real all-MiniLM-L6-v2 vocabulary are checked against Hugging Face
+ * real vocabulary (e5-small-v2, bert-base-uncased's) are checked against Hugging Face
  * `tokenizers` in test/integration/embedding-model.test.ts.)
  */
 import { describe, expect, it } from 'vitest';

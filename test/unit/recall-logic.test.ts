@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { coverage, frameLine, luceneQuery, pack, queryTerms, rank, estimateTokens, type Candidate } from '../../src/contexts/recall/index.js';
+import {
+  ALL_SIGNALS, DEFAULT_WEIGHTS, FUSED_CALIBRATION, LEXICAL_CALIBRATION, StoreVectors, coverage, frameLine, luceneQuery, pack, queryTerms, rank, estimateTokens, semanticOf, type Candidate,
+} from '../../src/contexts/recall/index.js';
 import type { MemoryRecord, Tier } from '../../src/domain/index.js';
 
 const memory = (id: string, extra: Partial<MemoryRecord> = {}): MemoryRecord => ({
@@ -8,7 +10,7 @@ const memory = (id: string, extra: Partial<MemoryRecord> = {}): MemoryRecord => 
   salience: null, salienceAt: null, usefulness: 0, ...extra,
 });
 const candidate = (id: string, textScore: number, extra: Partial<Candidate> = {}, tier: Tier = 'LONG_TERM'): Candidate => ({
-  memory: memory(id, { tier }), textScore, coverage: 0.5, activation: 0, path: [], salience: 0.5, usefulness: 0, ...extra,
+  memory: memory(id, { tier }), textScore, coverage: 0.5, similarity: null, activation: 0, path: [], salience: 0.5, usefulness: 0, ...extra,
 });
 
 describe('query text', () => {
@@ -38,7 +40,7 @@ describe('ranking', () => {
   it('lets association signal lift a weaker text match', () => {
     const hits = rank([candidate('text', 2), candidate('linked', 1.5, { activation: 1 })]);
     expect(hits[0]?.memory.id).toBe('linked');
-    const noActivation = rank([candidate('text', 2), candidate('linked', 1.5, { activation: 1 })], undefined, { activation: false, salience: true, usefulness: true });
+    const noActivation = rank([candidate('text', 2), candidate('linked', 1.5, { activation: 1 })], undefined, { ...ALL_SIGNALS, activation: false });
     expect(noActivation[0]?.memory.id).toBe('text');
   });
 
@@ -56,6 +58,98 @@ describe('ranking', () => {
     const hits = rank([candidate('strong', 10, { coverage: 1 }), candidate('weak', 1, { coverage: 0.1 })]);
     for (const h of hits) expect(h.confidence).toBeGreaterThanOrEqual(0), expect(h.confidence).toBeLessThanOrEqual(1);
     expect(hits[0]!.confidence).toBeGreaterThan(hits[1]!.confidence);
+  });
+});
+
+describe('fusion of text and meaning', () => {
+  const W = { ...DEFAULT_WEIGHTS, semantic: 0.5, similarityFloor: 0.1 };
+  it('finds a paraphrase by meaning that shares no word with the query', () => {
+    const hits = rank(
+      [candidate('weak-words', 1, { similarity: 0.1 }), candidate('paraphrase', 0, { similarity: 0.8 }), candidate('best-words', 4, { similarity: 0.5 })],
+      W,
+      ALL_SIGNALS,
+      true,
+    );
+    expect(hits.map((h) => h.memory.id)).toEqual(['best-words', 'paraphrase', 'weak-words']);
+    expect(hits[1]).toMatchObject({ lexical: 0, semantic: 1, relevance: 0.5 });
+    expect(hits[2]).toMatchObject({ lexical: 0.25, semantic: 0, relevance: 0.125 });
+  });
+
+  it('ignores similarity without a query vector and with the semantic signal off', () => {
+    const lexical = rank([candidate('words', 2, { similarity: 0.3 }), candidate('paraphrase', 0, { similarity: 0.8 })], W, ALL_SIGNALS, false);
+    expect(lexical.map((h) => h.memory.id)).toEqual(['words']);
+    expect(lexical[0]).toMatchObject({ relevance: 1, semantic: 0, similarity: null });
+    const off = rank([candidate('words', 2, { similarity: 0.3 }), candidate('paraphrase', 0, { similarity: 0.8 })], W, { ...ALL_SIGNALS, semantic: false }, true);
+    expect(off.map((h) => h.memory.id)).toEqual(['words']);
+  });
+
+  it('ranks by meaning alone when text is off', () => {
+    const hits = rank([candidate('a', 9, { similarity: 0.4 }), candidate('b', 0, { similarity: 0.6 })], W, { ...ALL_SIGNALS, text: false }, true);
+    expect(hits.map((h) => [h.memory.id, h.lexical])).toEqual([['b', 0], ['a', 0]]);
+  });
+
+  it('scales similarity above the floor to the best candidate', () => {
+    expect(semanticOf(0.6, 0.6, 0.1)).toBe(1);
+    expect(semanticOf(0.35, 0.6, 0.1)).toBeCloseTo(0.5);
+    expect(semanticOf(0.05, 0.6, 0.1)).toBe(0);
+    expect(semanticOf(null, 0.6, 0.1)).toBe(0);
+    expect(semanticOf(0.1, 0.1, 0.1)).toBe(0); // nothing above the floor: no semantic match at all
+  });
+
+  it('takes confidence from the fused model when the query has a vector, else from the lexical one', () => {
+    const c = candidate('x', 3, { similarity: 0.7, coverage: 1 });
+    const fusedModel = { ...FUSED_CALIBRATION, similarity: 4 };
+    const models = { lexical: LEXICAL_CALIBRATION, fused: fusedModel };
+    const withVector = rank([c], W, ALL_SIGNALS, true, models)[0]!;
+    const without = rank([c], W, ALL_SIGNALS, false, models)[0]!;
+    expect(withVector.confidence).toBeGreaterThan(without.confidence);
+    expect(rank([c], W, ALL_SIGNALS, false, { lexical: LEXICAL_CALIBRATION, fused: { ...fusedModel, bias: 100 } })[0]!.confidence).toBe(without.confidence);
+  });
+});
+
+describe('in-process vectors', () => {
+  const unit = (...xs: number[]) => Float32Array.from(xs.map((x) => x / Math.hypot(...xs)));
+
+  it('returns the k most similar by cosine, most similar first, ties by id', () => {
+    const v = new StoreVectors(3, 1); // capacity 1: grows as rows come
+    v.upsert('east', [1, 0, 0]);
+    v.upsert('north', [0, 2, 0]); // normalised on the way in
+    v.upsert('north-east', [1, 1, 0]);
+    v.upsert('twin', [0, 1, 0]);
+    const top = v.top(unit(0, 1, 0), 3);
+    expect(top.map((t) => t.id)).toEqual(['north', 'twin', 'north-east']);
+    expect(top[0]!.similarity).toBeCloseTo(1);
+    expect(top[2]!.similarity).toBeCloseTo(Math.SQRT1_2);
+    expect(v.similarity('east', unit(0, 1, 0))).toBeCloseTo(0);
+    expect(v.similarity('absent', unit(0, 1, 0))).toBeNull();
+  });
+
+  it('replaces and removes rows, keeping the others intact', () => {
+    const v = new StoreVectors(2);
+    v.upsert('a', [1, 0]);
+    v.upsert('b', [0, 1]);
+    v.upsert('c', [-1, 0]);
+    v.upsert('a', [0, -1]);
+    v.remove('a');
+    v.remove('missing');
+    expect(v.size).toBe(2);
+    expect(v.top(unit(-1, 0), 5).map((t) => t.id)).toEqual(['c', 'b']);
+    expect(v.similarity('c', unit(-1, 0))).toBeCloseTo(1);
+    v.upsert('wrong', [1, 2, 3]); // wrong dimension: ignored
+    expect(v.has('wrong')).toBe(false);
+  });
+
+  it('agrees with a full sort on random data', () => {
+    const v = new StoreVectors(8);
+    const rows: [string, number[]][] = [];
+    let seed = 7;
+    const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31) - 0.5;
+    for (let i = 0; i < 300; i++) rows.push([`m${String(i).padStart(3, '0')}`, Array.from({ length: 8 }, rnd)]);
+    rows.forEach(([id, x]) => v.upsert(id, x));
+    const q = unit(...Array.from({ length: 8 }, rnd));
+    const cos = (x: number[]) => x.reduce((s, xi, i) => s + xi * q[i]!, 0) / Math.hypot(...x);
+    const expected = rows.map(([id, x]) => ({ id, s: cos(x) })).sort((a, b) => b.s - a.s).slice(0, 10).map((r) => r.id);
+    expect(v.top(q, 10).map((t) => t.id)).toEqual(expected);
   });
 });
 

@@ -22,8 +22,8 @@ export const EMBEDDINGS_QUEUE = 'embeddings';
 
 /** What the queue needs from Hippocampus (which alone writes Memory nodes). */
 export interface EmbeddingTarget {
-  memoriesToEmbed(ids: readonly string[]): Promise<readonly { readonly id: string; readonly content: string }[]>;
-  pendingEmbeddings(after: string, limit: number, stores: readonly string[] | null): Promise<readonly { readonly id: string; readonly content: string }[]>;
+  memoriesToEmbed(ids: readonly string[], model: string): Promise<readonly { readonly id: string; readonly content: string }[]>;
+  pendingEmbeddings(after: string, limit: number, stores: readonly string[] | null, model: string): Promise<readonly { readonly id: string; readonly content: string }[]>;
   attachEmbeddings(vectors: readonly { readonly id: string; readonly embedding: Float32Array }[], model: string): Promise<readonly string[]>;
   failEmbeddings(ids: readonly string[], reason: string): Promise<readonly string[]>;
 }
@@ -210,9 +210,9 @@ export class EmbeddingQueue {
     const data = job.data;
     switch (data.kind) {
       case 'embed':
-        return this.embed(await this.options.target.memoriesToEmbed(data.ids), job);
+        return this.embed(await this.options.target.memoriesToEmbed(data.ids, this.options.embedder.model), job);
       case 'backfill': {
-        const page = await this.options.target.pendingEmbeddings(data.after, this.options.batchSize, this.options.stores ?? null);
+        const page = await this.options.target.pendingEmbeddings(data.after, this.options.batchSize, this.options.stores ?? null, this.options.embedder.model);
         const last = page.at(-1);
         if (last && page.length === this.options.batchSize) {
           // The next page first: a page that fails still lets the walk go on.

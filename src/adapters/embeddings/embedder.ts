@@ -7,6 +7,7 @@
 import { Worker } from 'node:worker_threads';
 import { MODEL_NAME, missingModelFiles } from './onnx-model.js';
 import type { FromWorker, ToWorker, WorkerInit } from './embed-worker.js';
+import type { Role } from './onnx-model.js';
 
 export type EmbedderStatus =
   | { readonly state: 'ready'; readonly model: string; readonly dimensions: number }
@@ -17,8 +18,12 @@ export type EmbedderStatus =
 export interface Embedder {
   /** The model's name, recorded with every vector it computes. */
   readonly model: string;
-  /** Unit vectors, one per text, in order. Rejects unless status() is ready. */
-  embed(texts: readonly string[]): Promise<Float32Array[]>;
+  /**
+   * Unit vectors, one per text, in order. Rejects unless status() is ready.
+   * Texts are memories (`passage`, the default) or a search's question
+   * (`query`: embedded as one, and ahead of waiting passages).
+   */
+  embed(texts: readonly string[], role?: Role): Promise<Float32Array[]>;
   status(): EmbedderStatus;
   /** Called on every change of state (ready after missing, missing after a crash, …). */
   onChange(listener: (status: EmbedderStatus) => void): void;
@@ -122,14 +127,14 @@ export class ThreadedEmbedder implements Embedder {
     this.listeners.push(listener);
   }
 
-  async embed(texts: readonly string[]): Promise<Float32Array[]> {
+  async embed(texts: readonly string[], role: Role = 'passage'): Promise<Float32Array[]> {
     const worker = this.worker;
     if (this.state.state !== 'ready' || !worker) throw new EmbeddingUnavailableError(this.state);
     if (texts.length === 0) return [];
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      worker.postMessage({ type: 'embed', id, texts } satisfies ToWorker);
+      worker.postMessage({ type: 'embed', id, texts, role } satisfies ToWorker);
     });
   }
 

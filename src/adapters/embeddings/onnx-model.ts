@@ -1,7 +1,14 @@
 /**
- * all-MiniLM-L6-v2 run in this thread with onnxruntime-node on the CPU:
- * tokenise, run the encoder over a padded batch, mean-pool over the attention
- * mask, L2-normalise. The service runs it in a worker thread (embedder.ts),
+ * e5-small-v2 (int8-quantised ONNX) run in this thread with onnxruntime-node
+ * on the CPU: prefix by role, tokenise, run the encoder over a padded batch,
+ * mean-pool over the attention mask, L2-normalise.
+ *
+ * Why e5-small-v2: it is trained for asymmetric retrieval (a short question
+ * against the passage that answers it), which is what recall asks. On LoCoMo,
+ * vector-only recall_any@10 was 0.734 with it against 0.564 with
+ * all-MiniLM-L6-v2 and 0.675 with bge-small-en-v1.5, at the speed of MiniLM
+ * (int8: 105 turns/s on 2 threads, as MiniLM fp32; fp32 e5 was 52/s).
+ * The model expects "query: " before questions and "passage: " before texts. The service runs it in a worker thread (embedder.ts),
  * because onnxruntime-node's `run` computes on the calling thread.
  */
 import { existsSync } from 'node:fs';
@@ -10,7 +17,11 @@ import type { InferenceSession as OrtSession } from 'onnxruntime-node';
 import { WordPieceTokenizer, MAX_TOKENS } from './tokenizer.js';
 import { l2Normalize, meanPool } from './pooling.js';
 
-export const MODEL_NAME = 'all-MiniLM-L6-v2';
+export const MODEL_NAME = 'e5-small-v2-q';
+
+/** What a text is to the model: a question to search with, or a memory to be found. */
+export type Role = 'query' | 'passage';
+const PREFIX: Readonly<Record<Role, string>> = { query: 'query: ', passage: 'passage: ' };
 export const MODEL_FILE = 'model.onnx';
 export const TOKENIZER_FILE = 'tokenizer.json';
 
@@ -60,9 +71,9 @@ export class OnnxModel {
     return new OnnxModel(ort, session, tokenizer, dimensions, resolved);
   }
 
-  /** One unit vector per text, in the order given. */
-  async embed(texts: readonly string[]): Promise<Float32Array[]> {
-    const encoded = texts.map((text, index) => ({ index, ids: this.tokenizer.encode(text, this.options.maxTokens).ids }));
+  /** One unit vector per text, in the order given (memories are passages unless said otherwise). */
+  async embed(texts: readonly string[], role: Role = 'passage'): Promise<Float32Array[]> {
+    const encoded = texts.map((text, index) => ({ index, ids: this.tokenizer.encode(PREFIX[role] + text, this.options.maxTokens).ids }));
     encoded.sort((a, b) => a.ids.length - b.ids.length);
     const out: Float32Array[] = new Array(texts.length);
     for (let i = 0; i < encoded.length; i += this.options.subBatch) {

@@ -1,6 +1,6 @@
 /**
  * BERT uncased WordPiece tokenisation, as Hugging Face `tokenizers` does it for
- * all-MiniLM-L6-v2's tokenizer.json (BertNormalizer with lowercase and accent
+ * e5-small-v2's tokenizer.json (bert-base-uncased: BertNormalizer with lowercase and accent
  * stripping, BertPreTokenizer, WordPiece with "##" continuations, then
  * [CLS] … [SEP]). Pure functions: tested against the reference implementation's
  * ids in test/unit/embeddings-tokenizer.test.ts.

@@ -167,6 +167,11 @@ export class Hippocampus {
       if (!s.created) continue;
       this.publish(message('MemoryStored', { memory: s.memory }, 'hippocampus', { cause: command.meta }), events.get(s.memory.id));
     }
+    const withVectors = new Map<string, string[]>();
+    for (const m of memories) {
+      if (m.embedding && byId.get(m.id)?.created) withVectors.set(m.store, [...(withVectors.get(m.store) ?? []), m.id]);
+    }
+    for (const [store, ids] of withVectors) this.publish(message('MemoriesEmbedded', { store, ids }, 'hippocampus', { cause: command.meta }), undefined);
     return stored;
   }
 
@@ -387,24 +392,26 @@ export class Hippocampus {
 
   // ── embeddings (derived data: computed off the request path, written here) ──
 
-  /** Of these memories, the ones still without an embedding, with their text. */
-  async memoriesToEmbed(ids: readonly string[]): Promise<EmbeddingWork[]> {
+  /** Of these memories, the ones without an embedding of `model` (a client's own counts as done), with their text. */
+  async memoriesToEmbed(ids: readonly string[], model: string): Promise<EmbeddingWork[]> {
     if (ids.length === 0) return [];
-    return this.graph.read<{ id: string; content: string }>(Q.memoriesToEmbed, { ids: [...ids] });
+    return this.graph.read<{ id: string; content: string }>(Q.memoriesToEmbed, { ids: [...ids], model });
   }
 
-  /** A page of memories without an embedding after `after` in id order (the backfill); `stores` null = all. */
-  async pendingEmbeddings(after: string, limit: number, stores: readonly string[] | null = null): Promise<EmbeddingWork[]> {
+  /** A page of memories needing an embedding of `model` after `after` in id order (the backfill); `stores` null = all. */
+  async pendingEmbeddings(after: string, limit: number, stores: readonly string[] | null, model: string): Promise<EmbeddingWork[]> {
     return this.graph.read<{ id: string; content: string }>(Q.pendingEmbeddings, {
       after,
       limit: clampLimit(limit),
       stores: stores ? [...stores] : null,
+      model,
     });
   }
 
   /**
-   * Stores computed vectors (status DONE) on memories that have none yet; a
-   * client's own vector is never replaced. Returns the ids that got one.
+   * Stores computed vectors (status DONE) on memories that have none yet or
+   * one of another model (vectors of two models do not compare); a client's
+   * own vector is never replaced. Returns the ids that got one.
    */
   async attachEmbeddings(vectors: readonly MemoryVector[], model: string): Promise<string[]> {
     if (vectors.length === 0) return [];
@@ -413,11 +420,15 @@ export class Hippocampus {
         throw new InvalidInputError('HIPPOCAMPUS.EMBEDDING_DIMENSION', `embedding for ${v.id} must have ${this.limits.embeddingDimensions} finite numbers`);
       }
     }
-    const rows = await this.graph.write<{ id: string }>(Q.attachEmbeddings, {
+    const rows = await this.graph.write<{ id: string; store: string }>(Q.attachEmbeddings, {
       vectors: vectors.map((v) => ({ id: v.id, embedding: Array.from(v.embedding) })),
       model,
       now: this.clock(),
     });
+    // Recall keeps small stores' vectors in process: tell it which ones came.
+    const byStore = new Map<string, string[]>();
+    for (const r of rows) byStore.set(r.store, [...(byStore.get(r.store) ?? []), r.id]);
+    for (const [store, ids] of byStore) this.bus.publish(message('MemoriesEmbedded', { store, ids }, 'hippocampus'));
     return rows.map((r) => r.id);
   }
 

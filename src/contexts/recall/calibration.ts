@@ -1,21 +1,36 @@
 /**
- * Confidence calibration coefficients (a logistic model; see scoring.ts).
- * Fitted on the LoCoMo development conversations by
- * `npm run bench:locomo -- --calibrate`, which rewrites this file; the
- * reliability table it reports is in bench/results/locomo.md.
+ * Confidence calibration coefficients (logistic models; see scoring.ts), one
+ * for queries with a vector (fused) and one for lexical-only queries. Fitted
+ * on the LoCoMo conversations by `npm run bench:locomo -- --calibrate`, which
+ * rewrites the two constants below; the reliability tables it reports are in
+ * bench/results/locomo.md.
  */
 export interface Calibration {
   readonly bias: number;
+  /** Weight of the lexical match (BM25 relative to the best). */
   readonly relevance: number;
   readonly coverage: number;
   readonly activation: number;
+  /** Weight of log(1 + BM25). */
   readonly textScore: number;
+  /** Weight of the raw cosine similarity (0 in the lexical model). */
+  readonly similarity: number;
 }
 
-export const CALIBRATION: Calibration = {
+export const LEXICAL_CALIBRATION: Calibration = {
   bias: -5.7245,
   relevance: 1.7716,
   coverage: 1.9154,
   activation: 1.3776,
-  textScore: 0.5825
+  textScore: 0.5825,
+  similarity: 0
+};
+
+export const FUSED_CALIBRATION: Calibration = {
+  bias: -5.7245,
+  relevance: 1.7716,
+  coverage: 1.9154,
+  activation: 1.3776,
+  textScore: 0.5825,
+  similarity: 0
 };

@@ -12,4 +12,8 @@ export const Q = loadStatements('recall', {
   reflectRecent: 'reflect-recent',
   reflectWeak: 'reflect-weak',
   storeTexts: 'store-texts',
+  storeVectors: 'store-vectors',
+  vectorsSince: 'vectors-since',
+  vectorCandidates: 'vector-candidates',
+  memoryCount: 'memory-count',
 });

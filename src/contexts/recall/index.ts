@@ -1,10 +1,13 @@
 export { Recall, validateSearch } from './recall.js';
 export type { Activate, Activation, RecallDeps, SearchRequest, RecallResult, UseRecord, ReflectCandidate } from './recall.js';
-export { rank, confidenceOf, compareHits, admitted, DEFAULT_WEIGHTS, ALL_SIGNALS } from './scoring.js';
+export { rank, confidenceOf, confidenceFeatures, semanticOf, compareHits, admitted, DEFAULT_WEIGHTS, ALL_SIGNALS } from './scoring.js';
 export type { Candidate, RankedHit, RecallWeights, Signals } from './scoring.js';
 export { frameLine } from './frame.js';
 export { pack, estimateTokens, memoryLine, DEFAULT_INJECT_FLOOR, DEFAULT_LIVE_FLOOR } from './packing.js';
 export type { Pack, PackOptions } from './packing.js';
 export { queryTerms, tokenize, coverage, luceneQuery, QUERY_STOP_WORDS } from './query-text.js';
-export { CALIBRATION } from './calibration.js';
+export { FUSED_CALIBRATION, LEXICAL_CALIBRATION } from './calibration.js';
+export { StoreVectors } from './store-vectors.js';
+export { VectorCache, DEFAULT_VECTOR_CACHE } from './vector-cache.js';
+export type { VectorCacheOptions } from './vector-cache.js';
 export type { Calibration } from './calibration.js';

@@ -23,8 +23,10 @@ import type { GraphPort } from '../../adapters/neo4j/index.js';
 import { toMemoryRecord } from '../hippocampus/index.js';
 import { Q } from './cypher.js';
 import { luceneQuery, queryTerms, stem, tokenize } from './query-text.js';
-import { bm25, documentStems, weightedCoverage, type TermStats } from './bm25.js';
+import { bm25, documentStems, weightedCoverage, type StoreTermStats, type TermStats } from './bm25.js';
 import { StatsCache } from './stats-cache.js';
+import { VectorCache, DEFAULT_VECTOR_CACHE, type VectorCacheOptions } from './vector-cache.js';
+import { QueryVectors, type EmbedQuery } from './query-vectors.js';
 import { rank, ALL_SIGNALS, DEFAULT_WEIGHTS, type Candidate, type RankedHit, type RecallWeights, type Signals } from './scoring.js';
 import { frameLine } from './frame.js';
 import { pack, DEFAULT_INJECT_FLOOR, DEFAULT_LIVE_FLOOR, type Pack } from './packing.js';
@@ -47,8 +49,13 @@ export interface RecallDeps {
   readonly bus: Bus;
   readonly salienceOf: (memory: MemoryRecord, now: number) => number;
   readonly activate?: Activate;
+  /** The query's vector, or null when the model is not ready (recall is lexical then). */
+  readonly embedQuery?: EmbedQuery;
+  /** In-process vector search for small stores (dimensions required to enable it). */
+  readonly vectors?: Partial<VectorCacheOptions> & { readonly dimensions: number };
   readonly clock?: () => number;
   readonly weights?: RecallWeights;
+  readonly log?: (line: string) => void;
 }
 
 export interface SearchRequest {
@@ -85,6 +92,8 @@ export interface ReflectCandidate {
 }
 
 const DAY = 86_400_000;
+/** The vector index is asked for at most this many neighbours per search. */
+const MAX_INDEX_K = 2_000;
 const invalid = (code: string, text: string) => new InvalidInputError(`RECALL.${code}`, text);
 
 export function validateSearch(query: string, limit: number, minConfidence: number | null): void {
@@ -99,17 +108,26 @@ export class Recall {
   private readonly weights: RecallWeights;
   private readonly pending = new Map<string, Promise<void>>();
   private readonly stats: StatsCache;
+  private readonly vectors: VectorCache | null;
+  private readonly queryVectors: QueryVectors | null;
+  private memoryCount = { n: 0, at: -Infinity };
 
   constructor(private readonly deps: RecallDeps) {
     this.clock = deps.clock ?? Date.now;
     this.weights = deps.weights ?? DEFAULT_WEIGHTS;
     this.stats = new StatsCache(deps.graph, this.clock, 32);
+    this.vectors = deps.vectors ? new VectorCache(deps.graph, this.clock, { ...DEFAULT_VECTOR_CACHE, ...deps.vectors }, deps.log) : null;
+    this.queryVectors = deps.embedQuery ? new QueryVectors(deps.embedQuery) : null;
   }
 
   register(): this {
     this.deps.bus.handle('recall', 'SearchQuery', (q) => this.search(q.data, q.meta), (q) => q.meta.messageId);
     this.deps.bus.subscribe('recall', 'MemoryStored', (e) => this.stats.stored(e.data.memory), (e) => e.data.memory.store);
-    this.deps.bus.subscribe('recall', 'MemoryForgotten', async (e) => this.stats.invalidate(e.data.store), (e) => e.data.store);
+    this.deps.bus.subscribe('recall', 'MemoryForgotten', async (e) => {
+      this.stats.invalidate(e.data.store);
+      this.vectors?.forgotten(e.data.store, e.data.id);
+    }, (e) => e.data.store);
+    this.deps.bus.subscribe('recall', 'MemoriesEmbedded', (e) => this.vectors?.changed(e.data.store) ?? Promise.resolve(), (e) => e.data.store);
     this.deps.bus.handle('recall', 'ReflectQuery', (q) => this.reflect(q.data.store, q.data.scope, q.data.timeSpanDays, q.data.limit), (q) => q.meta.messageId);
     return this;
   }
@@ -121,46 +139,52 @@ export class Recall {
     const signals = request.signals ?? ALL_SIGNALS;
     const terms = queryTerms(request.query);
     const fallback = terms.length > 0 ? terms : [...new Set(tokenize(request.query))].slice(0, 32);
-    if (fallback.length === 0) return [];
     const filters = filterParams(request.store, request.filters);
     const filtered = Object.values(request.filters).some((v) => v !== null);
-    const direct = await this.deps.graph.read<{ memory: Record<string, unknown>; score: number }>(Q.searchCandidates, {
-      query: luceneQuery(fallback, storeKeyOf(request.store)),
-      limit: Math.min(500, Math.max(request.limit * 5, 60) * (filtered ? 4 : 1)),
-      ...filters,
-    });
+    const searchText = signals.text && fallback.length > 0;
+    // The query's vector is computed while the full-text index answers.
+    const [direct, vector, stats] = await Promise.all([
+      searchText
+        ? this.deps.graph.read<{ memory: Record<string, unknown>; score: number }>(Q.searchCandidates, {
+            query: luceneQuery(fallback, storeKeyOf(request.store)),
+            limit: Math.min(500, Math.max(request.limit * 5, 60) * (filtered ? 4 : 1)),
+            ...filters,
+          })
+        : [],
+      signals.semantic && this.queryVectors ? this.queryVectors.of(request.query) : null,
+      this.stats.get(request.store),
+    ]);
+    if (!searchText && !vector) return [];
     const stems = fallback.map(stem);
-    const stats = await this.stats.get(request.store);
     const candidates = new Map<string, Candidate>();
     for (const row of direct) {
       const memory = toMemoryRecord(row.memory);
       const candidate = this.candidate(memory, stems, stats, now, 0, []);
       if (candidate.textScore > 0) candidates.set(memory.id, candidate);
     }
+    if (vector) await this.addSemantic(request.store, vector, candidates, stems, stats, now, filters, filtered, signals.text);
 
     if (request.includeAssociations && signals.activation && this.deps.activate && candidates.size > 0) {
-      const best = Math.max(...[...candidates.values()].map((c) => c.textScore));
-      const seeds = [...candidates.values()]
-        .sort((a, b) => b.textScore - a.textScore || (a.memory.id < b.memory.id ? -1 : 1))
+      // Seeds: the best direct matches, text and meaning fused, weighted by that match.
+      const direct = rank([...candidates.values()], this.weights, { ...signals, activation: false, salience: false, usefulness: false }, vector !== null);
+      const seeds = direct
+        .sort((a, b) => b.relevance - a.relevance || (a.memory.id < b.memory.id ? -1 : 1))
         .slice(0, this.weights.seeds)
-        .map((c) => ({ id: c.memory.id, weight: c.textScore / best }));
+        .map((h) => ({ id: h.memory.id, weight: h.relevance }));
       const activations = await this.deps.activate(request.store, seeds, this.weights.activationTypes);
       const reached = activations.filter((a) => !candidates.has(a.id)).map((a) => a.id);
-      const extra = reached.length
-        ? (await this.deps.graph.read<{ memory: Record<string, unknown> }>(Q.filterMemories, { ids: reached, ...filters })).map((r) => toMemoryRecord(r.memory))
-        : [];
-      const byId = new Map(extra.map((m) => [m.id, m]));
+      const byId = await this.fetch(reached, filters);
       for (const a of activations) {
         const known = candidates.get(a.id);
         const level = Math.min(1, Math.max(0, a.activation));
-        if (known) candidates.set(a.id, { ...known, activation: level, path: known.textScore > 0 ? [] : a.path });
+        if (known) candidates.set(a.id, { ...known, activation: level, path: known.textScore > 0 || known.similarity !== null ? [] : a.path });
         else {
           const memory = byId.get(a.id);
-          if (memory) candidates.set(a.id, this.candidate(memory, stems, stats, now, level, a.path));
+          if (memory) candidates.set(a.id, { ...this.candidate(memory, stems, stats, now, level, a.path), similarity: this.similarityOf(request.store, memory.id, vector) });
         }
       }
     }
-    const hits = rank([...candidates.values()], this.weights, signals);
+    const hits = rank([...candidates.values()], this.weights, signals, vector !== null);
     const floor = request.minConfidence ?? 0;
     return hits.filter((h) => h.confidence >= floor).slice(0, request.limit);
   }
@@ -264,12 +288,88 @@ export class Recall {
 
   // ── internals ─────────────────────────────────────────────────────────────
 
+  /**
+   * The store's nearest memories by vector join the candidates, and every
+   * candidate gets its similarity: in process for a small store whose vectors
+   * are loaded, through the vector index otherwise.
+   */
+  private async addSemantic(
+    store: string,
+    vector: Float32Array,
+    candidates: Map<string, Candidate>,
+    stems: string[],
+    stats: StoreTermStats,
+    now: number,
+    filters: ReturnType<typeof filterParams>,
+    filtered: boolean,
+    textSearched: boolean,
+  ): Promise<void> {
+    const want = this.weights.semanticCandidates * (filtered ? 4 : 1);
+    const copy = this.vectors?.ready(store, stats.documents) ?? null;
+    const similarity = new Map<string, number>();
+    const fresh: MemoryRecord[] = [];
+    if (copy) {
+      for (const id of candidates.keys()) {
+        const s = copy.similarity(id, vector);
+        if (s !== null) similarity.set(id, s);
+      }
+      const top = copy.top(vector, want).filter((t) => !candidates.has(t.id));
+      top.forEach((t) => similarity.set(t.id, t.similarity));
+      fresh.push(...(await this.fetch(top.map((t) => t.id), filters)).values());
+    } else {
+      const total = await this.totalMemories();
+      // The index searches every store: reach far enough that about `want` of this store remain.
+      const share = Math.max(stats.documents, 1) / Math.max(total, stats.documents, 1);
+      const k = Math.min(MAX_INDEX_K, Math.max(want, Math.ceil((want / share) * 1.2)));
+      const rows = await this.deps.graph.read<{ memory: Record<string, unknown> | null; id: string; similarity: number }>(Q.vectorCandidates, {
+        vector: Array.from(vector),
+        k,
+        limit: want,
+        ids: [...candidates.keys()],
+        ...filters,
+      });
+      for (const row of rows) {
+        similarity.set(row.id, row.similarity);
+        if (row.memory && !candidates.has(row.id)) fresh.push(toMemoryRecord(row.memory));
+      }
+    }
+    for (const [id, c] of candidates) candidates.set(id, { ...c, similarity: similarity.get(id) ?? null });
+    for (const memory of fresh) {
+      if (candidates.has(memory.id)) continue;
+      const c = this.candidate(memory, stems, stats, now, 0, []);
+      candidates.set(memory.id, { ...c, textScore: textSearched ? c.textScore : 0, similarity: similarity.get(memory.id) ?? null });
+    }
+  }
+
+  /** A memory reached by association: its similarity when its store's vectors are in process. */
+  private similarityOf(store: string, id: string, vector: Float32Array | null): number | null {
+    if (!vector || !this.vectors) return null;
+    return this.vectors.peek(store)?.similarity(id, vector) ?? null;
+  }
+
+  /** Memories by id under the search's store and filters. */
+  private async fetch(ids: readonly string[], filters: ReturnType<typeof filterParams>): Promise<Map<string, MemoryRecord>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.deps.graph.read<{ memory: Record<string, unknown> }>(Q.filterMemories, { ids: [...ids], ...filters });
+    return new Map(rows.map((r) => toMemoryRecord(r.memory)).map((m) => [m.id, m]));
+  }
+
+  /** All memories of all stores, looked up at most once a minute (the count store answers). */
+  private async totalMemories(): Promise<number> {
+    const now = this.clock();
+    if (now - this.memoryCount.at < 60_000) return this.memoryCount.n;
+    const n = Number((await this.deps.graph.read<{ n: number }>(Q.memoryCount, {}))[0]?.n ?? 0);
+    this.memoryCount = { n, at: now };
+    return n;
+  }
+
   private candidate(memory: MemoryRecord, stems: string[], stats: TermStats, now: number, activation: number, path: readonly AssociationType[]): Candidate {
     const doc = documentStems(memory.content, memory.tags, memory.people);
     return {
       memory,
       textScore: bm25(stems, doc, stats),
       coverage: weightedCoverage(stems, doc, stats),
+      similarity: null,
       activation,
       path,
       salience: this.deps.salienceOf(memory, now),

@@ -1,17 +1,21 @@
 /**
  * Ranking and confidence: pure functions, documented in docs/recall.md.
  *
- *   score = relevance + wA·activation + wS·salience + wU·usefulness + tierBias
+ *   relevance = (1 − wV)·lexical + wV·semantic      (lexical alone without a query vector)
+ *   score     = relevance + wA·activation + wS·salience + wU·usefulness + tierBias
  *
- * relevance is the BM25 score relative to the query's best direct match
- * (so it is in [0,1]); activation is what spreading activation over
- * associations delivered (in [0,1]); salience is the score decayed to now;
- * usefulness in [-1,1] comes from reported outcomes. Confidence is a separate,
- * calibrated probability that the hit is what was asked for: a logistic model
- * over absolute features, fitted on LoCoMo (npm run bench:locomo -- --calibrate).
+ * lexical is the BM25 score relative to the query's best direct match, and
+ * semantic the cosine similarity to the query's vector above a floor,
+ * relative to the best one (both in [0,1]); activation is what spreading
+ * activation over associations delivered (in [0,1]); salience is the score
+ * decayed to now; usefulness in [-1,1] comes from reported outcomes.
+ * Confidence is a separate, calibrated probability that the hit is what was
+ * asked for: a logistic model over absolute features, fitted on LoCoMo
+ * (npm run bench:locomo -- --calibrate), one model for queries with a vector
+ * and one for lexical-only queries (the model missing or off).
  */
 import type { AssociationType, MemoryRecord, Tier } from '../../domain/index.js';
-import { CALIBRATION, type Calibration } from './calibration.js';
+import { FUSED_CALIBRATION, LEXICAL_CALIBRATION, type Calibration } from './calibration.js';
 
 export interface Candidate {
   readonly memory: MemoryRecord;
@@ -19,6 +23,8 @@ export interface Candidate {
   readonly textScore: number;
   /** Share of the query's stems present in the memory. */
   readonly coverage: number;
+  /** Cosine similarity to the query's vector; null when either has none. */
+  readonly similarity: number | null;
   readonly activation: number;
   readonly path: readonly AssociationType[];
   readonly salience: number;
@@ -26,12 +32,25 @@ export interface Candidate {
 }
 
 export interface RankedHit extends Candidate {
+  /** BM25 relative to the best direct match, in [0,1]. */
+  readonly lexical: number;
+  /** Similarity above the floor relative to the best, in [0,1]. */
+  readonly semantic: number;
+  /** The direct match, text and meaning fused, in [0,1]. */
   readonly relevance: number;
   readonly score: number;
   readonly confidence: number;
 }
 
 export interface RecallWeights {
+  /** wV: the share of meaning in relevance (the rest is text). */
+  readonly semantic: number;
+  /** Cosine similarity at or below this counts as no semantic match. */
+  readonly similarityFloor: number;
+  /** How many nearest memories by vector join the candidates. */
+  readonly semanticCandidates: number;
+  /** Experimental: fuse by reciprocal rank (k) instead of the weighted sum; 0 = weighted. */
+  readonly rrfK?: number;
   readonly activation: number;
   readonly salience: number;
   readonly usefulness: number;
@@ -47,6 +66,9 @@ export interface RecallWeights {
 }
 
 export const DEFAULT_WEIGHTS: RecallWeights = {
+  semantic: 0.5,
+  similarityFloor: 0.75,
+  semanticCandidates: 60,
   activation: 2.4,
   salience: 0.1,
   usefulness: 0.15,
@@ -59,18 +81,34 @@ export const DEFAULT_WEIGHTS: RecallWeights = {
 
 /** Signals switched off for ablation measurements (all on in service). */
 export interface Signals {
+  /** Full-text matches (BM25). */
+  readonly text: boolean;
+  /** Vector similarity (when the query has a vector). */
+  readonly semantic: boolean;
   readonly activation: boolean;
   readonly salience: boolean;
   readonly usefulness: boolean;
 }
 
-export const ALL_SIGNALS: Signals = { activation: true, salience: true, usefulness: true };
+export const ALL_SIGNALS: Signals = { text: true, semantic: true, activation: true, salience: true, usefulness: true };
 
 const sigmoid = (x: number) => 1 / (1 + Math.exp(-x));
 
-export function confidenceOf(relevance: number, coverage: number, activation: number, textScore: number, c: Calibration = CALIBRATION): number {
-  const z = c.bias + c.relevance * relevance + c.coverage * coverage + c.activation * activation + c.textScore * Math.log1p(textScore);
+/** The absolute features confidence is computed from (the calibration's inputs, in its order). */
+export function confidenceFeatures(h: { lexical: number; coverage: number; activation: number; textScore: number; similarity: number | null }): number[] {
+  return [h.lexical, h.coverage, h.activation, Math.log1p(h.textScore), h.similarity ?? 0];
+}
+
+export function confidenceOf(features: readonly number[], c: Calibration): number {
+  const [lexical = 0, coverage = 0, activation = 0, logText = 0, similarity = 0] = features;
+  const z = c.bias + c.relevance * lexical + c.coverage * coverage + c.activation * activation + c.textScore * logText + c.similarity * similarity;
   return sigmoid(z);
+}
+
+/** Similarity above the floor, relative to the best candidate's, in [0,1]. */
+export function semanticOf(similarity: number | null, best: number, floor: number): number {
+  if (similarity === null || best <= floor) return 0;
+  return Math.min(1, Math.max(0, (similarity - floor) / (best - floor)));
 }
 
 /** Tier planning: archive only with enough relevance or association signal. */
@@ -83,16 +121,28 @@ export function compareHits(a: RankedHit, b: RankedHit): number {
   return b.score - a.score || b.confidence - a.confidence || b.memory.occurredAt - a.memory.occurredAt || (a.memory.id < b.memory.id ? -1 : a.memory.id > b.memory.id ? 1 : 0);
 }
 
+/**
+ * `vectorQuery`: the query had a vector (the model was ready), so similarity
+ * counts and the fused calibration applies; otherwise ranking is lexical.
+ */
 export function rank(
   candidates: readonly Candidate[],
   w: RecallWeights = DEFAULT_WEIGHTS,
   signals: Signals = ALL_SIGNALS,
-  calibration: Calibration = CALIBRATION,
+  vectorQuery = false,
+  calibration: { readonly lexical: Calibration; readonly fused: Calibration } = { lexical: LEXICAL_CALIBRATION, fused: FUSED_CALIBRATION },
 ): RankedHit[] {
-  const best = Math.max(0, ...candidates.map((c) => c.textScore));
+  const fused = vectorQuery && signals.semantic;
+  const bestText = signals.text ? Math.max(0, ...candidates.map((c) => c.textScore)) : 0;
+  const bestSimilarity = fused ? Math.max(w.similarityFloor, ...candidates.map((c) => c.similarity ?? -1)) : 0;
+  const share = fused ? (signals.text ? w.semantic : 1) : 0;
+  const model = fused ? calibration.fused : calibration.lexical;
   const hits: RankedHit[] = [];
+  const rrf = fused && signals.text && (w.rrfK ?? 0) > 0 ? reciprocalRanks(candidates, w.rrfK as number, w.similarityFloor) : null;
   for (const c of candidates) {
-    const relevance = best > 0 ? c.textScore / best : 0;
+    const lexical = bestText > 0 ? c.textScore / bestText : 0;
+    const semantic = fused ? semanticOf(c.similarity, bestSimilarity, w.similarityFloor) : 0;
+    const relevance = rrf ? (rrf.get(c) ?? 0) : (1 - share) * lexical + share * semantic;
     const activation = signals.activation ? c.activation : 0;
     if (relevance === 0 && activation === 0) continue;
     if (!admitted(c.memory.tier, relevance, activation, w)) continue;
@@ -102,8 +152,18 @@ export function rank(
       (signals.salience ? w.salience * c.salience : 0) +
       (signals.usefulness ? w.usefulness * c.usefulness : 0) +
       w.tierBias[c.memory.tier];
-    const confidence = confidenceOf(relevance, c.coverage, activation, c.textScore, calibration);
-    hits.push({ ...c, activation, relevance, score, confidence });
+    const shown = { ...c, activation, lexical, semantic, similarity: fused ? c.similarity : null };
+    const confidence = confidenceOf(confidenceFeatures(shown), model);
+    hits.push({ ...shown, relevance, score, confidence });
   }
   return hits.sort(compareHits);
+}
+
+/** Σ 1/(k + rank) over the text and the vector ranking, scaled so that first in both is 1. */
+function reciprocalRanks(candidates: readonly Candidate[], k: number, floor: number): Map<Candidate, number> {
+  const out = new Map<Candidate, number>();
+  const add = (list: Candidate[]) => list.forEach((c, i) => out.set(c, (out.get(c) ?? 0) + (k + 1) / (2 * (k + 1 + i))));
+  add(candidates.filter((c) => c.textScore > 0).sort((a, b) => b.textScore - a.textScore));
+  add(candidates.filter((c) => (c.similarity ?? -1) > floor).sort((a, b) => (b.similarity as number) - (a.similarity as number)));
+  return out;
 }

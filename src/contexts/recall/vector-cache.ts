@@ -1,0 +1,164 @@
+/**
+ * Which stores Recall searches by vector in process, and keeping those copies
+ * current. Why in process: Neo4j 5's vector index spans every store and
+ * cannot filter by store inside its search, and an exact scan in Cypher costs
+ * about 20 µs per vector; a store of up to `maxVectors` is scanned here
+ * exactly in a few milliseconds instead. Larger stores (and stores whose copy
+ * is still loading) go to the vector index (see recall.ts).
+ *
+ * A copy is loaded on a store's first semantic search, in the background,
+ * page by page; it catches up from `embeddedAt` when this process attached
+ * vectors (MemoriesEmbedded, MemoryStored with a client vector) and at most
+ * every `refreshMs` otherwise (vectors attached by another process), and is
+ * reloaded whole every `maxAgeMs` (memories forgotten elsewhere).
+ */
+import type { GraphPort } from '../../adapters/neo4j/index.js';
+import { Q } from './cypher.js';
+import { StoreVectors } from './store-vectors.js';
+
+export interface VectorCacheOptions {
+  readonly dimensions: number;
+  /** Stores with more memories than this are searched through the vector index. */
+  readonly maxVectors: number;
+  /** At most this many stores are kept (least recently searched dropped first). */
+  readonly maxStores: number;
+  readonly refreshMs: number;
+  readonly maxAgeMs: number;
+}
+
+export const DEFAULT_VECTOR_CACHE: Omit<VectorCacheOptions, 'dimensions'> = {
+  maxVectors: 20_000,
+  maxStores: 32,
+  refreshMs: 2_000,
+  maxAgeMs: 10 * 60_000,
+};
+
+const PAGE = 2_000;
+/** A catch-up re-reads this far back: transactions may commit out of their clock order. */
+const OVERLAP_MS = 5_000;
+
+interface Copy {
+  readonly vectors: StoreVectors;
+  readonly loadedAt: number;
+  ready: boolean;
+  /** Newest embeddedAt seen. */
+  watermark: number;
+  checkedAt: number;
+  catching: Promise<void> | null;
+  again: boolean;
+}
+
+type Row = {
+  id: string;
+  embedding: number[] | null;
+  embeddedAt: number | null;
+};
+
+export class VectorCache {
+  private readonly copies = new Map<string, Copy>();
+
+  constructor(
+    private readonly graph: GraphPort,
+    private readonly clock: () => number,
+    private readonly options: VectorCacheOptions,
+    private readonly log: (line: string) => void = () => undefined,
+  ) {}
+
+  /**
+   * The store's vectors when its copy is loaded and current enough; null when
+   * the store is too large for a copy or its copy is still loading (which this
+   * starts). `storeSize` is the store's number of memories.
+   */
+  ready(store: string, storeSize: number): StoreVectors | null {
+    if (storeSize > this.options.maxVectors) {
+      this.copies.delete(store);
+      return null;
+    }
+    const now = this.clock();
+    let copy = this.copies.get(store);
+    if (copy && now - copy.loadedAt >= this.options.maxAgeMs) copy = undefined;
+    if (!copy) {
+      copy = this.load(store, now);
+      this.copies.set(store, copy);
+      while (this.copies.size > this.options.maxStores) this.copies.delete(this.copies.keys().next().value as string);
+      return null;
+    }
+    this.copies.delete(store); // most recently used last
+    this.copies.set(store, copy);
+    if (!copy.ready) return null;
+    if (now - copy.checkedAt >= this.options.refreshMs) void this.catchUp(store, copy);
+    return copy.vectors;
+  }
+
+  /** The store's loaded copy, if any, without loading or refreshing it. */
+  peek(store: string): StoreVectors | null {
+    const copy = this.copies.get(store);
+    return copy?.ready ? copy.vectors : null;
+  }
+
+  /** Vectors were attached in this store: catch up now (awaited by the caller's mailbox). */
+  async changed(store: string): Promise<void> {
+    const copy = this.copies.get(store);
+    if (copy?.ready) await this.catchUp(store, copy);
+  }
+
+  forgotten(store: string, id: string): void {
+    this.copies.get(store)?.vectors.remove(id);
+  }
+
+  private load(store: string, now: number): Copy {
+    const copy: Copy = { vectors: new StoreVectors(this.options.dimensions), loadedAt: now, ready: false, watermark: 0, checkedAt: now, catching: null, again: false };
+    copy.catching = (async () => {
+      let after = '';
+      for (;;) {
+        const rows = await this.graph.read<Row>(Q.storeVectors, { store, after, limit: PAGE });
+        this.apply(copy, rows);
+        if (rows.length < PAGE) break;
+        after = (rows[rows.length - 1] as Row).id;
+        if (copy.vectors.size > this.options.maxVectors) break; // grew past the limit: the index serves it
+      }
+      copy.ready = true;
+    })()
+      .catch((error: Error) => {
+        this.log(`recall: could not load the vectors of store ${store} (${error.message}); using the vector index`);
+        if (this.copies.get(store) === copy) this.copies.delete(store);
+      })
+      .finally(() => {
+        copy.catching = null;
+      });
+    return copy;
+  }
+
+  private async catchUp(store: string, copy: Copy): Promise<void> {
+    if (copy.catching) {
+      copy.again = true;
+      return copy.catching;
+    }
+    copy.checkedAt = this.clock();
+    copy.catching = (async () => {
+      do {
+        copy.again = false;
+        for (;;) {
+          const since = Math.max(0, copy.watermark - OVERLAP_MS);
+          const rows = await this.graph.read<Row>(Q.vectorsSince, { store, since, limit: PAGE });
+          const before = copy.watermark;
+          this.apply(copy, rows);
+          if (rows.length < PAGE || copy.watermark === before) break;
+        }
+      } while (copy.again);
+    })()
+      .catch((error: Error) => this.log(`recall: could not refresh the vectors of store ${store} (${error.message})`))
+      .finally(() => {
+        copy.catching = null;
+      });
+    return copy.catching;
+  }
+
+  private apply(copy: Copy, rows: readonly Row[]): void {
+    for (const row of rows) {
+      if (!row.embedding) continue;
+      copy.vectors.upsert(row.id, row.embedding);
+      if (row.embeddedAt !== null && row.embeddedAt > copy.watermark) copy.watermark = row.embeddedAt;
+    }
+  }
+}

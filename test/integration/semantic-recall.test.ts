@@ -1,0 +1,126 @@
+/**
+ * Semantic recall end to end on the real Neo4j, Redis and model: a paraphrase
+ * that shares no word with the query is recalled by meaning, through the
+ * in-process copy of a small store's vectors and through the vector index;
+ * the copy catches up with new vectors and forgets forgotten memories;
+ * filters hold for vector hits; without the model recall is lexical.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomStore, startTestApp, type TestApp } from '../helpers.js';
+import { dropQueues, queuePrefix, startBackgroundApp } from '../background.js';
+import { Recall, ALL_SIGNALS } from '../../src/contexts/recall/index.js';
+import type { ThreadedEmbedder } from '../../src/adapters/embeddings/index.js';
+
+const store = randomStore('semantic');
+const prefix = queuePrefix();
+let t: TestApp;
+
+const STORE_MANY = 'mutation ($inputs: [StoreInput!]!) { storeMany(inputs: $inputs) { id content } }';
+const SEARCH = `query ($input: SearchInput!) { search(input: $input) { frame hits { memory { id content } relevance confidence path } } }`;
+
+interface Hit {
+  memory: { id: string; content: string };
+  relevance: number;
+  confidence: number;
+  path: string[];
+}
+
+const MEMORIES = [
+  { content: 'We spent two weeks in Lisbon last summer, walking the old town every evening.', tier: 'LONG_TERM' },
+  { content: 'The quarterly report is due to the finance team on Friday.', tier: 'LONG_TERM' },
+  { content: 'My sister adopted a grey kitten from the shelter.', tier: 'ACTIVE_CONTEXT' },
+  { content: 'The build broke because a dependency changed its license.', tier: 'LONG_TERM' },
+];
+const MEMORIES_LATE = 'Our flight to Tokyo leaves at dawn; the hotel is near Shinjuku station.';
+const ids = new Map<string, string>();
+const HOLIDAY = 'where did she go on holiday';
+
+async function search(app: TestApp, query: string, extra: Record<string, unknown> = {}): Promise<{ frame: string; hits: Hit[] }> {
+  return (await app.ok<{ search: { frame: string; hits: Hit[] } }>(SEARCH, { input: { query, store, limit: 5, ...extra } })).search;
+}
+
+async function settle(): Promise<void> {
+  await t.app.bus.idle();
+  await t.app.embeddings!.idle();
+  await t.app.bus.idle(); // MemoriesEmbedded reaches Recall
+}
+
+beforeAll(async () => {
+  t = await startBackgroundApp(store, prefix, { TOTAL_RECALL_EMBEDDINGS: 'on' });
+  expect((await (t.app.embedder as ThreadedEmbedder).start()).state).toBe('ready');
+  const { storeMany } = await t.ok<{ storeMany: { id: string; content: string }[] }>(STORE_MANY, { inputs: MEMORIES.map((m) => ({ store, ...m })) });
+  for (const m of storeMany) ids.set(m.content.split(' ').slice(0, 3).join(' '), m.id);
+  await settle();
+});
+
+afterAll(async () => {
+  await t.dropStore(store);
+  await t.stop();
+  await dropQueues(prefix);
+});
+
+describe('recall by meaning', () => {
+  it('recalls a paraphrase that shares no word with the query, as a direct match', async () => {
+    await search(t, 'warm up'); // the first semantic search of a store loads its vectors in the background
+    await t.app.bus.idle();
+    const { hits, frame } = await search(t, HOLIDAY);
+    expect(hits[0]?.memory.content).toMatch(/^We spent two weeks in Lisbon/);
+    expect(hits[0]?.path).toEqual([]);
+    expect(hits[0]?.relevance).toBeGreaterThan(0);
+    expect(frame).not.toMatch(/^Nothing remembered/);
+    // Nothing else is about travel: the Lisbon memory leads clearly.
+    expect(hits[0]!.relevance - (hits[1]?.relevance ?? 0)).toBeGreaterThan(0.2);
+  });
+
+  it('finds the same through the vector index when the store is too large to copy', async () => {
+    const viaIndex = new Recall({
+      graph: t.app.graph,
+      bus: t.app.bus,
+      salienceOf: () => 0.5,
+      embedQuery: async (text) => (await t.app.embedder.embed([text], 'query'))[0] ?? null,
+      vectors: { dimensions: 384, maxVectors: 0 },
+    });
+    const filters = { tiers: null, from: null, to: null, tags: null, people: null, sessionId: null };
+    const hits = await viaIndex.rankOnly({ query: HOLIDAY, store, limit: 5, includeAssociations: false, minConfidence: null, filters });
+    expect(hits[0]?.memory.content).toMatch(/^We spent two weeks in Lisbon/);
+    expect(hits[0]?.similarity).toBeGreaterThan(0.2);
+    const lexical = await viaIndex.rankOnly({ query: HOLIDAY, store, limit: 5, includeAssociations: false, minConfidence: null, filters, signals: { ...ALL_SIGNALS, semantic: false } });
+    expect(lexical).toEqual([]);
+  });
+
+  it('keeps filters for vector hits', async () => {
+    const { hits } = await search(t, HOLIDAY, { tiers: ['ACTIVE_CONTEXT'] });
+    expect(hits.map((h) => h.memory.content)).not.toContain(MEMORIES[0]!.content);
+    const { hits: kitten } = await search(t, 'a new pet cat', { tiers: ['ACTIVE_CONTEXT'] });
+    expect(kitten[0]?.memory.content).toBe(MEMORIES[2]!.content);
+  });
+
+  it('recalls a memory embedded after the store was loaded, and stops recalling a forgotten one', async () => {
+    const { storeMany } = await t.ok<{ storeMany: { id: string }[] }>(STORE_MANY, {
+      inputs: [{ store, content: MEMORIES_LATE }],
+    });
+    await settle();
+    const travel = (await search(t, 'when does our plane to Japan depart')).hits;
+    expect(travel.map((h) => h.memory.content), JSON.stringify(travel)).toContain(MEMORIES_LATE);
+    expect(travel[0]?.memory.id).toBe(storeMany[0]!.id);
+
+    const lisbon = ids.get('We spent two') as string;
+    await t.ok('mutation ($input: ForgetInput!) { forget(input: $input) { id } }', { input: { id: lisbon, confirmId: lisbon, reason: 'test of forgetting' } });
+    await t.app.bus.idle();
+    const after = (await search(t, HOLIDAY)).hits;
+    expect(after.map((h) => h.memory.id)).not.toContain(lisbon);
+  });
+});
+
+describe('without the model', () => {
+  it('recalls lexically: the paraphrase is not found, word matches still are', async () => {
+    const lexical = await startTestApp({}, { ...process.env, TOTAL_RECALL_EMBEDDINGS: 'off' });
+    try {
+      expect((await search(lexical, HOLIDAY)).frame).toMatch(/^Nothing remembered/);
+      const { hits } = await search(lexical, 'quarterly finance report');
+      expect(hits[0]?.memory.content).toBe(MEMORIES[1]!.content);
+    } finally {
+      await lexical.stop();
+    }
+  });
+});
