@@ -6,7 +6,7 @@ export interface Example {
 }
 
 /** Fits [bias, ...weights] by batch gradient descent with a little L2. */
-export function fitLogistic(examples: readonly Example[], iterations = 3000, rate = 0.5, l2 = 1e-4): number[] {
+export function fitLogistic(examples: readonly Example[], iterations = 20_000, rate = 0.5, l2 = 1e-4): number[] {
   const d = examples[0]?.features.length ?? 0;
   const w = new Array<number>(d + 1).fill(0);
   for (let it = 0; it < iterations; it++) {

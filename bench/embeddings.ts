@@ -1,5 +1,5 @@
 /**
- * Embedding throughput of the local model (all-MiniLM-L6-v2, onnxruntime-node,
+ * Embedding throughput of the local model (e5-small-v2 int8, onnxruntime-node,
  * CPU): sentences per second in process at 1 and 2 inference threads and
  * several batch sizes, for memory-sized and long texts; then the service's own
  * path (GraphQL storeMany → MemoryStored → `embeddings` job on the worker
@@ -15,7 +15,7 @@ import { deleteKeysWithPrefix } from '../src/adapters/redis.js';
 import { loadConfig } from '../src/config.js';
 import { createApp } from '../src/app.js';
 import { buildGraphQLSchema, startGraphQLServer } from '../src/adapters/graphql/index.js';
-import { OnnxModel, missingModelFiles } from '../src/adapters/embeddings/index.js';
+import { MODEL_NAME, OnnxModel, missingModelFiles } from '../src/adapters/embeddings/index.js';
 import { markdownTable, summarise, writeResults } from './lib.js';
 import { syntheticMemories } from './corpus.js';
 
@@ -131,9 +131,9 @@ try {
 
 writeResults(
   'embeddings',
-  { model: 'all-MiniLM-L6-v2 (ONNX, fp32, onnxruntime-node 1.30 CPU)', loadAverageAtStart: loadBefore, sentencesPerConfig: SENTENCES, rounds: ROUNDS, inProcess: rows, servicePath: pipeline },
+  { model: `${MODEL_NAME} (e5-small-v2, int8 ONNX, onnxruntime-node 1.30 CPU)`, loadAverageAtStart: loadBefore, sentencesPerConfig: SENTENCES, rounds: ROUNDS, inProcess: rows, servicePath: pipeline },
   [
-    `all-MiniLM-L6-v2 (ONNX fp32) with onnxruntime-node on the CPU, texts sorted by length and padded per sub-batch of 16. Sentences/s is the median of ${ROUNDS} rounds over ${SENTENCES} memory-sized texts (or ${SENTENCES / 4} long ones); batch times over all rounds. Load average at start: ${loadBefore.join(', ')} (the two cores are shared with Neo4j and anything else running).`,
+    `e5-small-v2 (int8 ONNX, "passage: " prefix) with onnxruntime-node on the CPU, texts sorted by length and padded per sub-batch of 16. Sentences/s is the median of ${ROUNDS} rounds over ${SENTENCES} memory-sized texts (or ${SENTENCES / 4} long ones); batch times over all rounds. Load average at start: ${loadBefore.join(', ')} (the two cores are shared with Neo4j and anything else running).`,
     '',
     markdownTable(
       ['texts', 'mean tokens', 'threads', 'batch', 'sentences/s', 'batch p50 ms', 'batch p95 ms'],

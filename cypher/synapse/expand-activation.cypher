@@ -9,7 +9,7 @@ WHERE u.store = $store
 CALL (u) {
   MATCH (u)-[r:TEMPORAL|CAUSAL|THEMATIC|EMOTIONAL|PERSON]-(v)
   WHERE type(r) IN $types
-  WITH r, v ORDER BY r.strength DESC
+  WITH r, v ORDER BY r.strength DESC, v.id
   WITH collect([v, type(r), r.strength]) AS links
   RETURN size(links) AS fan, [e IN links[0..$perNode] | [e[0].id, e[1], e[2]]] AS edges
 }

@@ -13,24 +13,24 @@ export interface Calibration {
   readonly activation: number;
   /** Weight of log(1 + BM25). */
   readonly textScore: number;
-  /** Weight of the raw cosine similarity (0 in the lexical model). */
+  /** Weight of the similarity above the floor, scaled to [0,1] (0 in the lexical model). */
   readonly similarity: number;
 }
 
 export const LEXICAL_CALIBRATION: Calibration = {
-  bias: -5.7245,
-  relevance: 1.7716,
-  coverage: 1.9154,
-  activation: 1.3776,
-  textScore: 0.5825,
+  bias: -5.7678,
+  relevance: 1.744,
+  coverage: 2.0003,
+  activation: 1.3772,
+  textScore: 0.5763,
   similarity: 0
 };
 
 export const FUSED_CALIBRATION: Calibration = {
-  bias: -5.7245,
-  relevance: 1.7716,
-  coverage: 1.9154,
-  activation: 1.3776,
-  textScore: 0.5825,
-  similarity: 0
+  bias: -3.8754,
+  relevance: 1.5038,
+  coverage: 1.8959,
+  activation: 0.9258,
+  textScore: 0.4273,
+  similarity: -1.4295
 };

@@ -94,6 +94,10 @@ export interface ReflectCandidate {
 const DAY = 86_400_000;
 /** The vector index is asked for at most this many neighbours per search. */
 const MAX_INDEX_K = 2_000;
+/** Memories whose stems are kept (about 1 KB each). */
+const STEMS_KEPT = 50_000;
+/** Memories reached only by association that are fetched and ranked: the most activated, this many per hit asked for (at least 30). */
+const REACHED_PER_HIT = 3;
 const invalid = (code: string, text: string) => new InvalidInputError(`RECALL.${code}`, text);
 
 export function validateSearch(query: string, limit: number, minConfidence: number | null): void {
@@ -111,6 +115,8 @@ export class Recall {
   private readonly vectors: VectorCache | null;
   private readonly queryVectors: QueryVectors | null;
   private memoryCount = { n: 0, at: -Infinity };
+  /** A memory's text never changes, so its stems are computed once (most recently used kept). */
+  private readonly stems = new Map<string, string[]>();
 
   constructor(private readonly deps: RecallDeps) {
     this.clock = deps.clock ?? Date.now;
@@ -126,6 +132,7 @@ export class Recall {
     this.deps.bus.subscribe('recall', 'MemoryForgotten', async (e) => {
       this.stats.invalidate(e.data.store);
       this.vectors?.forgotten(e.data.store, e.data.id);
+      this.stems.delete(e.data.id); // nothing derived from forgotten content stays behind
     }, (e) => e.data.store);
     this.deps.bus.subscribe('recall', 'MemoriesEmbedded', (e) => this.vectors?.changed(e.data.store) ?? Promise.resolve(), (e) => e.data.store);
     this.deps.bus.handle('recall', 'ReflectQuery', (q) => this.reflect(q.data.store, q.data.scope, q.data.timeSpanDays, q.data.limit), (q) => q.meta.messageId);
@@ -172,7 +179,11 @@ export class Recall {
         .slice(0, this.weights.seeds)
         .map((h) => ({ id: h.memory.id, weight: h.relevance }));
       const activations = await this.deps.activate(request.store, seeds, this.weights.activationTypes);
-      const reached = activations.filter((a) => !candidates.has(a.id)).map((a) => a.id);
+      // Only the most activated of the memories reached by association alone can rank (activations come most activated first).
+      const reached = activations
+        .filter((a) => !candidates.has(a.id))
+        .slice(0, Math.max(30, request.limit * REACHED_PER_HIT))
+        .map((a) => a.id);
       const byId = await this.fetch(reached, filters);
       for (const a of activations) {
         const known = candidates.get(a.id);
@@ -288,6 +299,15 @@ export class Recall {
 
   // ── internals ─────────────────────────────────────────────────────────────
 
+  private stemsOf(memory: MemoryRecord): string[] {
+    const known = this.stems.get(memory.id);
+    if (known) return known;
+    const doc = documentStems(memory.content, memory.tags, memory.people);
+    this.stems.set(memory.id, doc);
+    if (this.stems.size > STEMS_KEPT) this.stems.delete(this.stems.keys().next().value as string);
+    return doc;
+  }
+
   /**
    * The store's nearest memories by vector join the candidates, and every
    * candidate gets its similarity: in process for a small store whose vectors
@@ -364,7 +384,7 @@ export class Recall {
   }
 
   private candidate(memory: MemoryRecord, stems: string[], stats: TermStats, now: number, activation: number, path: readonly AssociationType[]): Candidate {
-    const doc = documentStems(memory.content, memory.tags, memory.people);
+    const doc = this.stemsOf(memory);
     return {
       memory,
       textScore: bm25(stems, doc, stats),

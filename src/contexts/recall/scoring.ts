@@ -49,8 +49,6 @@ export interface RecallWeights {
   readonly similarityFloor: number;
   /** How many nearest memories by vector join the candidates. */
   readonly semanticCandidates: number;
-  /** Experimental: fuse by reciprocal rank (k) instead of the weighted sum; 0 = weighted. */
-  readonly rrfK?: number;
   readonly activation: number;
   readonly salience: number;
   readonly usefulness: number;
@@ -94,9 +92,18 @@ export const ALL_SIGNALS: Signals = { text: true, semantic: true, activation: tr
 
 const sigmoid = (x: number) => 1 / (1 + Math.exp(-x));
 
-/** The absolute features confidence is computed from (the calibration's inputs, in its order). */
-export function confidenceFeatures(h: { lexical: number; coverage: number; activation: number; textScore: number; similarity: number | null }): number[] {
-  return [h.lexical, h.coverage, h.activation, Math.log1p(h.textScore), h.similarity ?? 0];
+/**
+ * The absolute features confidence is computed from (the calibration's inputs,
+ * in its order). Similarity enters as its height above the floor on the
+ * scale to 1 — absolute, so it means the same in every query, and spread over
+ * [0,1] rather than e5's narrow band of raw cosines.
+ */
+export function confidenceFeatures(
+  h: { lexical: number; coverage: number; activation: number; textScore: number; similarity: number | null },
+  floor = DEFAULT_WEIGHTS.similarityFloor,
+): number[] {
+  const above = h.similarity === null ? 0 : Math.min(1, Math.max(0, (h.similarity - floor) / (1 - floor)));
+  return [h.lexical, h.coverage, h.activation, Math.log1p(h.textScore), above];
 }
 
 export function confidenceOf(features: readonly number[], c: Calibration): number {
@@ -138,11 +145,10 @@ export function rank(
   const share = fused ? (signals.text ? w.semantic : 1) : 0;
   const model = fused ? calibration.fused : calibration.lexical;
   const hits: RankedHit[] = [];
-  const rrf = fused && signals.text && (w.rrfK ?? 0) > 0 ? reciprocalRanks(candidates, w.rrfK as number, w.similarityFloor) : null;
   for (const c of candidates) {
     const lexical = bestText > 0 ? c.textScore / bestText : 0;
     const semantic = fused ? semanticOf(c.similarity, bestSimilarity, w.similarityFloor) : 0;
-    const relevance = rrf ? (rrf.get(c) ?? 0) : (1 - share) * lexical + share * semantic;
+    const relevance = (1 - share) * lexical + share * semantic;
     const activation = signals.activation ? c.activation : 0;
     if (relevance === 0 && activation === 0) continue;
     if (!admitted(c.memory.tier, relevance, activation, w)) continue;
@@ -153,17 +159,9 @@ export function rank(
       (signals.usefulness ? w.usefulness * c.usefulness : 0) +
       w.tierBias[c.memory.tier];
     const shown = { ...c, activation, lexical, semantic, similarity: fused ? c.similarity : null };
-    const confidence = confidenceOf(confidenceFeatures(shown), model);
+    const confidence = confidenceOf(confidenceFeatures(shown, w.similarityFloor), model);
     hits.push({ ...shown, relevance, score, confidence });
   }
   return hits.sort(compareHits);
 }
 
-/** Σ 1/(k + rank) over the text and the vector ranking, scaled so that first in both is 1. */
-function reciprocalRanks(candidates: readonly Candidate[], k: number, floor: number): Map<Candidate, number> {
-  const out = new Map<Candidate, number>();
-  const add = (list: Candidate[]) => list.forEach((c, i) => out.set(c, (out.get(c) ?? 0) + (k + 1) / (2 * (k + 1 + i))));
-  add(candidates.filter((c) => c.textScore > 0).sort((a, b) => b.textScore - a.textScore));
-  add(candidates.filter((c) => (c.similarity ?? -1) > floor).sort((a, b) => (b.similarity as number) - (a.similarity as number)));
-  return out;
-}

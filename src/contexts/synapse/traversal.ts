@@ -87,20 +87,23 @@ export async function activate(
   const maxNodes = validateLimit(query.maxNodes ?? settings.maxActivatedNodes);
   const options = { maxHops, maxNodes, hopDecay: settings.hopDecay, maxFrontier: ACTIVATION_FRONTIER, minShare: ACTIVATION_MIN_SHARE };
   if (new Spread(seeds, options).frontier().length === 0) return [];
-  return graph.readTransaction(async (tx: Tx) => {
-    // Built inside: the driver may run this function again.
-    const spread = new Spread(seeds, options);
-    for (let frontier = spread.frontier(); frontier.length > 0; frontier = spread.frontier()) {
-      const rows = await tx.run<{ from: string; fan: number; edges: [string, AssociationType, number][] }>(Q.expandActivation, {
-        store,
-        ids: frontier,
-        types,
-        perNode: ACTIVATION_PER_NODE,
-      });
-      const edges: SpreadEdge[] = [];
-      for (const row of rows) for (const [to, type, strength] of row.edges) edges.push({ from: row.from, to, type, strength, fan: row.fan });
-      spread.step(edges);
+  const toEdges = (rows: readonly { from: string; fan: number; edges: [string, AssociationType, number][] }[]) => {
+    const byFrom = new Map<string, SpreadEdge[]>();
+    for (const row of rows) byFrom.set(row.from, row.edges.map(([to, type, strength]) => ({ from: row.from, to, type, strength, fan: row.fan })));
+    return byFrom;
+  };
+  // Auto-commit reads, one round trip for the first two hops (every seed and
+  // every memory its links reach); a deeper walk reads each further hop.
+  // Activation is a ranking signal, so hops need not share one snapshot.
+  const spread = new Spread(seeds, options);
+  const known = toEdges(await graph.read(Q.expandActivationTwoHops, { store, ids: spread.frontier(), types, perNode: ACTIVATION_PER_NODE }));
+  for (let frontier = spread.frontier(); frontier.length > 0; frontier = spread.frontier()) {
+    const missing = frontier.filter((id) => !known.has(id));
+    if (missing.length > 0) {
+      const more = toEdges(await graph.read(Q.expandActivation, { store, ids: missing, types, perNode: ACTIVATION_PER_NODE }));
+      for (const [from, edges] of more) known.set(from, edges);
     }
-    return spread.result();
-  });
+    spread.step(frontier.flatMap((id) => known.get(id) ?? []));
+  }
+  return spread.result();
 }
