@@ -18,19 +18,19 @@ export interface Calibration {
 }
 
 export const LEXICAL_CALIBRATION: Calibration = {
-  bias: -5.7678,
-  relevance: 1.744,
-  coverage: 2.0003,
-  activation: 1.3772,
-  textScore: 0.5763,
+  bias: -6.2111,
+  relevance: 1.7713,
+  coverage: 1.953,
+  activation: 3.6268,
+  textScore: 0.7111,
   similarity: 0
 };
 
 export const FUSED_CALIBRATION: Calibration = {
-  bias: -3.8754,
-  relevance: 1.5038,
-  coverage: 1.8959,
-  activation: 0.9258,
-  textScore: 0.4273,
-  similarity: -1.4295
+  bias: -6.1155,
+  relevance: 1.7473,
+  coverage: 1.1797,
+  activation: 2.5633,
+  textScore: 0.2427,
+  similarity: 4.6915
 };
