@@ -231,7 +231,7 @@ const reliabilityRows = (t: ReturnType<typeof reliability>) => t.map((r) => [r.t
 const md = [
   `Data: ${files.length} conversations from ${dir.replace(/.*\/shared\//, '../shared/')}, ${ingested} turns, ${questions.length} questions (category 5 left out).`,
   `Ingest through GraphQL storeMany (one call per session): ${Math.round(ingested / ingestSeconds)} memories/s including mechanical linking.`,
-  `Embedding by the background job afterwards: ${ingested} turns in ${embedSeconds.toFixed(1)} s (${Math.round(ingested / embedSeconds)} memories/s, ${MODEL_NAME} on one CPU thread, while nothing else ran).`,
+  `Embedding by the background job afterwards: ${ingested} turns in ${embedSeconds.toFixed(1)} s (${Math.round(ingested / embedSeconds)} memories/s, ${MODEL_NAME} on one CPU thread).`,
   '',
   '## Recall through GraphQL `search` (all signals)',
   markdownTable(['recall_any@1', '@5', '@10', '@20', 'recall_all@10', 'search p50 ms', 'p95 ms'], [[o['recall_any@1']!, o['recall_any@5']!, o['recall_any@10']!, o['recall_any@20']!, o['recall_all@10']!, latency.p50, latency.p95]]),
