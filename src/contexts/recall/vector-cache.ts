@@ -115,7 +115,11 @@ export class VectorCache {
         this.apply(copy, rows);
         if (rows.length < PAGE) break;
         after = (rows[rows.length - 1] as Row).id;
-        if (copy.vectors.size > this.options.maxVectors) break; // grew past the limit: the index serves it
+        if (copy.vectors.size > this.options.maxVectors) {
+          // Grew past the limit while loading: the index serves this store.
+          if (this.copies.get(store) === copy) this.copies.delete(store);
+          return;
+        }
       }
       copy.ready = true;
     })()
