@@ -73,12 +73,15 @@ describe('recall by meaning', () => {
   });
 
   it('finds the same through the vector index when the store is too large to copy', async () => {
+    const [{ n: total }] = (await t.cypher<{ n: number }>('MATCH (m:Memory) RETURN count(m) AS n')) as [{ n: number }];
     const viaIndex = new Recall({
       graph: t.app.graph,
       bus: t.app.bus,
       salienceOf: () => 0.5,
       embedQuery: async (text) => (await t.app.embedder.embed([text], 'query'))[0] ?? null,
-      vectors: { dimensions: 384, maxVectors: 0 },
+      // maxVectors 0: no copy in process; maxIndexK as large as the database, so
+      // the search is exhaustive however many other stores share the index.
+      vectors: { dimensions: 384, maxVectors: 0, maxIndexK: total },
     });
     const filters = { tiers: null, from: null, to: null, tags: null, people: null, sessionId: null };
     const hits = await viaIndex.rankOnly({ query: HOLIDAY, store, limit: 5, includeAssociations: false, minConfidence: null, filters });

@@ -92,8 +92,6 @@ export interface ReflectCandidate {
 }
 
 const DAY = 86_400_000;
-/** The vector index is asked for at most this many neighbours per search. */
-const MAX_INDEX_K = 2_000;
 /** Memories whose stems are kept (about 1 KB each). */
 const STEMS_KEPT = 50_000;
 /** Memories reached only by association that are fetched and ranked: the most activated, this many per hit asked for (at least 30). */
@@ -325,7 +323,7 @@ export class Recall {
     textSearched: boolean,
   ): Promise<void> {
     const want = this.weights.semanticCandidates * (filtered ? 4 : 1);
-    const copy = this.vectors?.ready(store, stats.documents) ?? null;
+    const copy = (await this.vectors?.get(store, stats.documents)) ?? null;
     const similarity = new Map<string, number>();
     const fresh: MemoryRecord[] = [];
     if (copy) {
@@ -340,7 +338,7 @@ export class Recall {
       const total = await this.totalMemories();
       // The index searches every store: reach far enough that about `want` of this store remain.
       const share = Math.max(stats.documents, 1) / Math.max(total, stats.documents, 1);
-      const k = Math.min(MAX_INDEX_K, Math.max(want, Math.ceil((want / share) * 1.2)));
+      const k = Math.min(this.vectors?.maxIndexK ?? DEFAULT_VECTOR_CACHE.maxIndexK, Math.max(want, Math.ceil((want / share) * 1.2)));
       const rows = await this.deps.graph.read<{ memory: Record<string, unknown> | null; id: string; similarity: number }>(Q.vectorCandidates, {
         vector: Array.from(vector),
         k,

@@ -24,10 +24,20 @@ export interface VectorCacheOptions {
   readonly maxStores: number;
   readonly refreshMs: number;
   readonly maxAgeMs: number;
+  /**
+   * A search waits for the copy of a store up to this size to load (a small
+   * store is a tiny share of a shared index, where its nearest memories can be
+   * crowded out); larger ones use the index until their copy is there.
+   */
+  readonly waitBelow: number;
+  /** The vector index is asked for at most this many neighbours per search. */
+  readonly maxIndexK: number;
 }
 
 export const DEFAULT_VECTOR_CACHE: Omit<VectorCacheOptions, 'dimensions'> = {
   maxVectors: 20_000,
+  waitBelow: 5_000,
+  maxIndexK: 2_000,
   maxStores: 32,
   refreshMs: 2_000,
   maxAgeMs: 10 * 60_000,
@@ -88,6 +98,18 @@ export class VectorCache {
     if (!copy.ready) return null;
     if (now - copy.checkedAt >= this.options.refreshMs) void this.catchUp(store, copy);
     return copy.vectors;
+  }
+
+  /** As `ready`, but waits for the copy of a store smaller than `waitBelow` to load. */
+  async get(store: string, storeSize: number): Promise<StoreVectors | null> {
+    const vectors = this.ready(store, storeSize);
+    if (vectors || storeSize > this.options.waitBelow) return vectors;
+    await this.copies.get(store)?.catching;
+    return this.peek(store);
+  }
+
+  get maxIndexK(): number {
+    return this.options.maxIndexK;
   }
 
   /** The store's loaded copy, if any, without loading or refreshing it. */
