@@ -118,7 +118,7 @@ writeResults(
   `Synthetic store of ${SIZE.toLocaleString('en')} memories (bench/corpus.ts), every one embedded by the service's embedding job ` +
     `(${withVectors.toLocaleString('en')} vectors; stored in ${seedSeconds.toFixed(0)} s, all embedded after ${embeddedSeconds.toFixed(0)} s). ` +
     `A store this large is searched through the Neo4j vector index (docs/recall.md). ${SAMPLES} searches per row, limit 10, ` +
-    'questions generated from 5 forms × 10 people × 15 topics (the query-vector cache seldom helps); GraphQL rows over loopback HTTP with the client in the same process.\n\n' +
+    'questions generated from 5 forms × 10 people × 15 topics (750 distinct: a repeat hits the query-vector cache, as a repeated question would in service); GraphQL rows over loopback HTTP with the client in the same process.\n\n' +
     markdownTable(['query', 'n', 'p50 ms', 'p95 ms', 'p99 ms'], Object.entries(results).map(([k, v]: [string, any]) => [k, v.n, v.p50, v.p95, v.p99])) +
     '\n\nTarget: search p95 under 30 ms at 100k memories with vectors.',
 );
