@@ -1,9 +1,9 @@
 /**
  * Search latency at scale: a synthetic store of 100k memories (configurable),
  * embedded by the service's own embedding job, then `search` through GraphQL
- * over loopback HTTP with everyday questions (varied, so the query-vector
- * cache rarely helps), and in process with and without meaning.
- * Run: npm run bench:recall
+ * over loopback HTTP with everyday questions (750 distinct ones), and in
+ * process with and without meaning.
+ * Run: npm run bench:recall   (BENCH_KEEP=1 keeps the store; BENCH_RECALL_STORE=… reuses it)
  */
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
@@ -23,7 +23,9 @@ const base = loadConfig();
 const config = { ...base, port: 0, subconscious: { ...base.subconscious, queuePrefix: `bench-recall-${randomUUID().slice(0, 8)}` } };
 const app = await createApp(config, { embeddingWorker: true });
 const server = await startGraphQLServer(await buildGraphQLSchema(), app.ports, '127.0.0.1', 0);
-const store = `bench-recall-${randomUUID()}`;
+// BENCH_RECALL_STORE reuses a store kept by an earlier run (BENCH_KEEP=1): no seeding, for quick re-measures.
+const reused = process.env.BENCH_RECALL_STORE ?? null;
+const store = reused ?? `bench-recall-${randomUUID()}`;
 
 async function gql<T>(query: string, variables: Record<string, unknown>): Promise<T> {
   const res = await fetch(server.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query, variables }) });
@@ -33,7 +35,7 @@ async function gql<T>(query: string, variables: Record<string, unknown>): Promis
 }
 
 const seedStart = performance.now();
-for (let i = 0; i < SIZE; i += 1000) {
+for (let i = 0; i < (reused ? 0 : SIZE); i += 1000) {
   const inputs = syntheticMemories(Math.min(1000, SIZE - i), 100 + i).map((m, j) => ({ ...m, store, sessionId: `s${Math.floor((i + j) / 50)}` }));
   await gql('mutation ($inputs: [StoreInput!]!) { storeMany(inputs: $inputs) { id } }', { inputs });
 }
@@ -105,9 +107,12 @@ for (const [name, recall] of [['rankOnly, lexical (no model)', recallWith(false)
   console.log(name, results[name]);
 }
 
-const session = app.driver.session({ database: config.neo4j.database });
-await session.run('MATCH (n) WHERE n.store = $store CALL { WITH n DETACH DELETE n } IN TRANSACTIONS OF 10000 ROWS', { store });
-await session.close();
+if (process.env.BENCH_KEEP) console.log(`kept store ${store} (BENCH_KEEP)`);
+else {
+  const session = app.driver.session({ database: config.neo4j.database });
+  await session.run('MATCH (n) WHERE n.store = $store CALL { WITH n DETACH DELETE n } IN TRANSACTIONS OF 10000 ROWS', { store });
+  await session.close();
+}
 await server.stop();
 await app.close();
 await deleteKeysWithPrefix(config.redisUrl, config.subconscious.queuePrefix);
