@@ -1,7 +1,9 @@
 // Direct matches from the full-text index, scoped to one store inside Lucene
-// (the query carries the store's key), then filtered. Returns BM25 scores.
-// params: $query, $limit, $store, $tiers, $from, $to, $tags, $people, $sessionId
-// returns: memory, score
+// (the query carries the store's key), then filtered. Returns BM25 scores and,
+// given the query's $vector (a store searched through the vector index), each
+// match's cosine similarity to it (else null).
+// params: $query, $limit, $vector, $store, $tiers, $from, $to, $tags, $people, $sessionId
+// returns: memory, score, similarity
 CALL db.index.fulltext.queryNodes('memory_text', $query, {limit: $limit}) YIELD node, score
 WHERE node.store = $store
   AND ($tiers IS NULL OR node.tier IN $tiers)
@@ -10,4 +12,5 @@ WHERE node.store = $store
   AND ($tags IS NULL OR any(tag IN $tags WHERE tag IN node.tags))
   AND ($people IS NULL OR any(person IN $people WHERE person IN node.people))
   AND ($sessionId IS NULL OR node.sessionId = $sessionId)
-RETURN node {.*, embedding: null} AS memory, score
+RETURN node {.*, embedding: null} AS memory, score,
+  CASE WHEN $vector IS NULL OR node.embedding IS NULL THEN null ELSE vector.similarity.cosine(node.embedding, $vector) * 2 - 1 END AS similarity

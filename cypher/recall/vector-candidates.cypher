@@ -1,25 +1,17 @@
 // Semantic candidates of a store too large to keep in process: the vector
 // index's $k nearest memories across all stores (Neo4j 5's index cannot filter
-// inside the search), kept when they belong to $store and pass the filters,
-// plus the similarity of the direct text matches $ids that the index did not
-// return. Neo4j reports cosine as (1 + cos) / 2; this returns cos itself.
-// params: $vector, $k, $limit, $ids, $store, $tiers, $from, $to, $tags, $people, $sessionId
-// returns: memory, id, similarity
-CALL () {
-  CALL db.index.vector.queryNodes('memory_embedding', $k, $vector) YIELD node, score
-  WITH node, score
-  WHERE node.store = $store
-    AND ($tiers IS NULL OR node.tier IN $tiers)
-    AND ($from IS NULL OR node.occurredAt >= datetime({epochMillis: $from}))
-    AND ($to IS NULL OR node.occurredAt <= datetime({epochMillis: $to}))
-    AND ($tags IS NULL OR any(tag IN $tags WHERE tag IN node.tags))
-    AND ($people IS NULL OR any(person IN $people WHERE person IN node.people))
-    AND ($sessionId IS NULL OR node.sessionId = $sessionId)
-  WITH node, score ORDER BY score DESC, node.id LIMIT $limit
-  RETURN node {.*, embedding: null} AS memory, node.id AS id, score
-  UNION ALL
-  MATCH (node:Memory)
-  WHERE node.id IN $ids AND node.embedding IS NOT NULL
-  RETURN null AS memory, node.id AS id, vector.similarity.cosine(node.embedding, $vector) AS score
-}
-RETURN memory, id, 2 * score - 1 AS similarity
+// inside the search), kept when they belong to $store and pass the filters.
+// Neo4j reports cosine as (1 + cos) / 2; this returns cos itself.
+// params: $vector, $k, $limit, $store, $tiers, $from, $to, $tags, $people, $sessionId
+// returns: memory, similarity
+CALL db.index.vector.queryNodes('memory_embedding', $k, $vector) YIELD node, score
+WITH node, score
+WHERE node.store = $store
+  AND ($tiers IS NULL OR node.tier IN $tiers)
+  AND ($from IS NULL OR node.occurredAt >= datetime({epochMillis: $from}))
+  AND ($to IS NULL OR node.occurredAt <= datetime({epochMillis: $to}))
+  AND ($tags IS NULL OR any(tag IN $tags WHERE tag IN node.tags))
+  AND ($people IS NULL OR any(person IN $people WHERE person IN node.people))
+  AND ($sessionId IS NULL OR node.sessionId = $sessionId)
+WITH node, score ORDER BY score DESC, node.id LIMIT $limit
+RETURN node {.*, embedding: null} AS memory, 2 * score - 1 AS similarity

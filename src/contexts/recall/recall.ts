@@ -26,6 +26,7 @@ import { luceneQuery, queryTerms, stem, tokenize } from './query-text.js';
 import { bm25, documentStems, weightedCoverage, type StoreTermStats, type TermStats } from './bm25.js';
 import { StatsCache } from './stats-cache.js';
 import { VectorCache, DEFAULT_VECTOR_CACHE, type VectorCacheOptions } from './vector-cache.js';
+import type { StoreVectors } from './store-vectors.js';
 import { QueryVectors, type EmbedQuery } from './query-vectors.js';
 import { rank, ALL_SIGNALS, DEFAULT_WEIGHTS, type Candidate, type RankedHit, type RecallWeights, type Signals } from './scoring.js';
 import { frameLine } from './frame.js';
@@ -147,27 +148,42 @@ export class Recall {
     const filters = filterParams(request.store, request.filters);
     const filtered = Object.values(request.filters).some((v) => v !== null);
     const searchText = signals.text && fallback.length > 0;
-    // The query's vector is computed while the full-text index answers.
-    const [direct, vector, stats] = await Promise.all([
-      searchText
-        ? this.deps.graph.read<{ memory: Record<string, unknown>; score: number }>(Q.searchCandidates, {
-            query: luceneQuery(fallback, storeKeyOf(request.store)),
-            limit: Math.min(500, Math.max(request.limit * 5, 60) * (filtered ? 4 : 1)),
-            ...filters,
-          })
-        : [],
+    const [vector, stats] = await Promise.all([
       signals.semantic && this.queryVectors ? this.queryVectors.of(request.query) : null,
       this.stats.get(request.store),
     ]);
     if (!searchText && !vector) return [];
+    // A small store's vectors are in process; a large one's are searched in the
+    // vector index, alongside the full-text statement, which then also gives
+    // its matches' similarity.
+    const copy = vector ? await this.vectors?.get(request.store, stats.documents) : null;
+    const indexVector = vector && !copy ? Array.from(vector) : null;
+    const [direct, nearest] = await Promise.all([
+      searchText
+        ? this.deps.graph.read<{ memory: Record<string, unknown>; score: number; similarity: number | null }>(Q.searchCandidates, {
+            query: luceneQuery(fallback, storeKeyOf(request.store)),
+            limit: Math.min(500, Math.max(request.limit * 5, 60) * (filtered ? 4 : 1)),
+            vector: indexVector,
+            ...filters,
+          })
+        : [],
+      indexVector ? this.nearestInIndex(indexVector, stats, filters, filtered) : null,
+    ]);
     const stems = fallback.map(stem);
     const candidates = new Map<string, Candidate>();
     for (const row of direct) {
       const memory = toMemoryRecord(row.memory);
       const candidate = this.candidate(memory, stems, stats, now, 0, []);
-      if (candidate.textScore > 0) candidates.set(memory.id, candidate);
+      if (candidate.textScore > 0) candidates.set(memory.id, { ...candidate, similarity: row.similarity });
     }
-    if (vector) await this.addSemantic(request.store, vector, candidates, stems, stats, now, filters, filtered, signals.text);
+    if (vector) {
+      const near = copy ? await this.nearestInProcess(copy, vector, candidates, filters, filtered) : (nearest ?? []);
+      for (const { memory, similarity } of near) {
+        if (candidates.has(memory.id)) continue;
+        const c = this.candidate(memory, stems, stats, now, 0, []);
+        candidates.set(memory.id, { ...c, textScore: signals.text ? c.textScore : 0, similarity });
+      }
+    }
 
     if (request.includeAssociations && signals.activation && this.deps.activate && candidates.size > 0) {
       // Seeds: the best direct matches, text and meaning fused, weighted by that match.
@@ -307,56 +323,42 @@ export class Recall {
   }
 
   /**
-   * The store's nearest memories by vector join the candidates, and every
-   * candidate gets its similarity: in process for a small store whose vectors
-   * are loaded, through the vector index otherwise.
+   * A small store's nearest memories by vector, searched exactly in process;
+   * the text matches get their similarity from the same copy.
    */
-  private async addSemantic(
-    store: string,
+  private async nearestInProcess(
+    copy: StoreVectors,
     vector: Float32Array,
     candidates: Map<string, Candidate>,
-    stems: string[],
-    stats: StoreTermStats,
-    now: number,
     filters: ReturnType<typeof filterParams>,
     filtered: boolean,
-    textSearched: boolean,
-  ): Promise<void> {
+  ): Promise<{ memory: MemoryRecord; similarity: number }[]> {
+    for (const [id, c] of candidates) candidates.set(id, { ...c, similarity: copy.similarity(id, vector) });
+    const top = copy.top(vector, this.weights.semanticCandidates * (filtered ? 4 : 1)).filter((t) => !candidates.has(t.id));
+    const byId = await this.fetch(top.map((t) => t.id), filters);
+    return top.flatMap((t) => {
+      const memory = byId.get(t.id);
+      return memory ? [{ memory, similarity: t.similarity }] : [];
+    });
+  }
+
+  /**
+   * A large store's nearest memories through the vector index, which spans
+   * every store: it is asked for enough neighbours that about the wanted
+   * number of this store's remain after filtering.
+   */
+  private async nearestInIndex(
+    vector: number[],
+    stats: StoreTermStats,
+    filters: ReturnType<typeof filterParams>,
+    filtered: boolean,
+  ): Promise<{ memory: MemoryRecord; similarity: number }[]> {
     const want = this.weights.semanticCandidates * (filtered ? 4 : 1);
-    const copy = (await this.vectors?.get(store, stats.documents)) ?? null;
-    const similarity = new Map<string, number>();
-    const fresh: MemoryRecord[] = [];
-    if (copy) {
-      for (const id of candidates.keys()) {
-        const s = copy.similarity(id, vector);
-        if (s !== null) similarity.set(id, s);
-      }
-      const top = copy.top(vector, want).filter((t) => !candidates.has(t.id));
-      top.forEach((t) => similarity.set(t.id, t.similarity));
-      fresh.push(...(await this.fetch(top.map((t) => t.id), filters)).values());
-    } else {
-      const total = await this.totalMemories();
-      // The index searches every store: reach far enough that about `want` of this store remain.
-      const share = Math.max(stats.documents, 1) / Math.max(total, stats.documents, 1);
-      const k = Math.min(this.vectors?.maxIndexK ?? DEFAULT_VECTOR_CACHE.maxIndexK, Math.max(want, Math.ceil((want / share) * 1.2)));
-      const rows = await this.deps.graph.read<{ memory: Record<string, unknown> | null; id: string; similarity: number }>(Q.vectorCandidates, {
-        vector: Array.from(vector),
-        k,
-        limit: want,
-        ids: [...candidates.keys()],
-        ...filters,
-      });
-      for (const row of rows) {
-        similarity.set(row.id, row.similarity);
-        if (row.memory && !candidates.has(row.id)) fresh.push(toMemoryRecord(row.memory));
-      }
-    }
-    for (const [id, c] of candidates) candidates.set(id, { ...c, similarity: similarity.get(id) ?? null });
-    for (const memory of fresh) {
-      if (candidates.has(memory.id)) continue;
-      const c = this.candidate(memory, stems, stats, now, 0, []);
-      candidates.set(memory.id, { ...c, textScore: textSearched ? c.textScore : 0, similarity: similarity.get(memory.id) ?? null });
-    }
+    const total = await this.totalMemories();
+    const share = Math.max(stats.documents, 1) / Math.max(total, stats.documents, 1);
+    const k = Math.min(this.vectors?.maxIndexK ?? DEFAULT_VECTOR_CACHE.maxIndexK, Math.max(want, Math.ceil((want / share) * 1.2)));
+    const rows = await this.deps.graph.read<{ memory: Record<string, unknown>; similarity: number }>(Q.vectorCandidates, { vector, k, limit: want, ...filters });
+    return rows.map((row) => ({ memory: toMemoryRecord(row.memory), similarity: row.similarity }));
   }
 
   /** A memory reached by association: its similarity when its store's vectors are in process. */
