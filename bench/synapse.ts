@@ -29,9 +29,6 @@ const caller = { instanceId: 'bench', sessionId: null };
 const base = loadConfig();
 const on = await createApp({ ...base, synapse: { ...base.synapse, mechanicalLinking: true } });
 const off = await createApp({ ...base, synapse: { ...base.synapse, mechanicalLinking: false } }, { applySchema: false });
-// Linking that waits LINGER ms for company, so memories stored one by one share its statements.
-const LINGER = Number(process.env.BENCH_LINK_LINGER_MS ?? 25);
-const lingering = await createApp({ ...base, synapse: { ...base.synapse, mechanicalLinking: true, linkLingerMs: LINGER } }, { applySchema: false });
 // BENCH_STORE reuses a store kept by an earlier run (BENCH_KEEP): no seeding, for quick re-measures.
 const reused = process.env.BENCH_STORE ?? null;
 const store = reused ?? `bench-synapse-${randomUUID()}`;
@@ -141,10 +138,10 @@ console.log(`graph: ${made} memories, ${total} associations (${topUp} added dire
 // (until the bus is idle, i.e. until this memory's links exist), alternating
 // sample by sample.
 const BLOCK = 10;
-type Mode = 'on' | 'off' | 'linger';
-const modes: [Mode, App][] = [['on', on], ['off', off], ['linger', lingering]];
-const calls: Record<Mode, number[]> = { on: [], off: [], linger: [] };
-const linked: Record<Mode, number[]> = { on: [], off: [], linger: [] };
+type Mode = 'on' | 'off';
+const modes: [Mode, App][] = [['on', on], ['off', off]];
+const calls: Record<Mode, number[]> = { on: [], off: [] };
+const linked: Record<Mode, number[]> = { on: [], off: [] };
 const loadBefore = loadavg()[0] as number;
 for (let done = 0; done < STORE_SAMPLES; done += BLOCK) {
   // Back to back: a block per mode (linking of one block must not spill into the other's).
@@ -166,14 +163,7 @@ for (let done = 0; done < STORE_SAMPLES; done += BLOCK) {
     }
   }
 }
-const store95 = {
-  on: summarise(calls.on),
-  off: summarise(calls.off),
-  linger: summarise(calls.linger),
-  onLinked: summarise(linked.on),
-  offLinked: summarise(linked.off),
-  lingerLinked: summarise(linked.linger),
-};
+const store95 = { on: summarise(calls.on), off: summarise(calls.off), onLinked: summarise(linked.on), offLinked: summarise(linked.off) };
 console.log('store', JSON.stringify(store95));
 
 // ── activation and neighbourhood ─────────────────────────────────────────────
@@ -214,14 +204,12 @@ else {
   await cleanup.close();
 }
 await off.close();
-await lingering.close();
 await on.close();
 
 const loadAfter = loadavg()[0] as number;
 const round = (x: number) => Math.round(x * 100) / 100;
 const added = round(store95.on.p95 - store95.off.p95);
 const addedLinked = round(store95.onLinked.p95 - store95.offLinked.p95);
-const addedLinger = round(store95.linger.p95 - store95.off.p95);
 const settings = base.synapse;
 writeResults(
   'synapse',
@@ -232,8 +220,6 @@ writeResults(
     store: store95,
     linkingAddsToStoreP95Ms: added,
     linkingAddsToStoreThenLinkedP95Ms: addedLinked,
-    lingerMs: LINGER,
-    linkingWithLingerAddsToStoreP95Ms: addedLinger,
     loadAverage: { before: loadBefore, after: loadAfter },
     activation: { ...act, seeds: WEIGHTS.length, maxHops: 2, meanReached },
     activation10Seeds: { ...act10, seeds: TEN.length, maxHops: 2 },
@@ -250,16 +236,14 @@ writeResults(
       [
         ['store back to back, linking off', store95.off.n, store95.off.p50, store95.off.p95, store95.off.p99],
         ['store back to back, linking on', store95.on.n, store95.on.p50, store95.on.p95, store95.on.p99],
-        [`store back to back, linking on, linger ${LINGER} ms`, store95.linger.n, store95.linger.p50, store95.linger.p95, store95.linger.p99],
         ['store then wait for the bus, linking off', store95.offLinked.n, store95.offLinked.p50, store95.offLinked.p95, store95.offLinked.p99],
         ['store then wait until its links exist, linking on', store95.onLinked.n, store95.onLinked.p50, store95.onLinked.p95, store95.onLinked.p99],
-        [`store then wait until its links exist, linger ${LINGER} ms`, store95.lingerLinked.n, store95.lingerLinked.p50, store95.lingerLinked.p95, store95.lingerLinked.p99],
         [`activation, 5 seeds, 2 hops (mean ${meanReached} memories reached)`, act.n, act.p50, act.p95, act.p99],
         ['activation, 10 seeds (as Recall seeds), 2 hops', act10.n, act10.p50, act10.p95, act10.p99],
         ['neighbourhood, depth 2, limit 100', hood.n, hood.p50, hood.p95, hood.p99],
       ],
     ) +
-    `\n\nLinking adds ${added} ms to store p95 back to back (on − off), ${addedLinger} ms with a ${LINGER} ms linger, ${addedLinked} ms when each store waits until its links exist. ` +
+    `\n\nLinking adds ${added} ms to store p95 back to back (on − off), ${addedLinked} ms when each store waits until its links exist. ` +
     `Targets: activation p95 < 20 ms; linking adds < 5 ms to store p95. ` +
     `Load average (1 min) ${loadBefore.toFixed(1)} before and ${loadAfter.toFixed(1)} after the latency runs, on ${cpus().length} cores shared with other work.`,
 );

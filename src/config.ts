@@ -148,7 +148,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       claimBoost: fraction(env, 'TOTAL_RECALL_SYNAPSE_CLAIM_BOOST', 0.1),
       hopDecay: fraction(env, 'TOTAL_RECALL_SYNAPSE_HOP_DECAY', 0.5),
       maxActivatedNodes: int(env, 'TOTAL_RECALL_SYNAPSE_MAX_NODES', 500),
-      linkLingerMs: int(env, 'TOTAL_RECALL_SYNAPSE_LINK_LINGER_MS', 0),
     },
   };
 }

@@ -76,21 +76,4 @@ describe('Coalescer', () => {
     await expect(c.push('bad', 9)).rejects.toThrow('boom');
     expect(seen).toEqual(['a:1,2', 'a:3', 'bad:9']);
   });
-
-  it('with a linger, lets items pushed one by one shortly after each other share a batch', async () => {
-    const batches: number[][] = [];
-    const c = new Coalescer<number>(async (_key, items) => void batches.push(items), 100, 40);
-    const pushed = [c.push('s', 1)];
-    await new Promise((r) => setTimeout(r, 5));
-    pushed.push(c.push('s', 2));
-    await new Promise((r) => setTimeout(r, 5));
-    pushed.push(c.push('s', 3));
-    await Promise.all(pushed);
-    expect(batches).toEqual([[1, 2, 3]]);
-    const alone = new Coalescer<number>(async (_key, items) => void batches.push(items), 100);
-    const a = alone.push('s', 4);
-    await new Promise((r) => setTimeout(r, 5));
-    await Promise.all([a, alone.push('s', 5)]);
-    expect(batches.slice(1)).toEqual([[4], [5]]); // without a linger, only one tick's items share
-  });
 });

@@ -18,14 +18,9 @@ interface Lane<T> {
 export class Coalescer<T> {
   private readonly lanes = new Map<string, Lane<T>>();
 
-  /**
-   * `lingerMs`: how long a batch waits for company before it starts (0: only
-   * this tick's items). Items arriving one by one then share a statement.
-   */
   constructor(
     private readonly work: (key: string, items: T[]) => Promise<void>,
     private readonly maxBatch: number,
-    private readonly lingerMs = 0,
   ) {}
 
   push(key: string, item: T): Promise<void> {
@@ -35,11 +30,8 @@ export class Coalescer<T> {
       this.lanes.set(key, lane);
     }
     const done = new Promise<void>((resolve, reject) => lane.waiting.push({ item, resolve, reject }));
-    // setImmediate: every item published in this tick joins the first batch (and, with a linger, those that follow soon).
-    if (!lane.running) {
-      const wait = this.lingerMs > 0 ? new Promise<void>((start) => setTimeout(start, this.lingerMs)) : new Promise<void>((start) => setImmediate(start));
-      lane.running = wait.then(() => this.drain(key, lane));
-    }
+    // setImmediate: every item published in this tick joins the first batch.
+    if (!lane.running) lane.running = new Promise<void>((start) => setImmediate(start)).then(() => this.drain(key, lane));
     return done;
   }
 

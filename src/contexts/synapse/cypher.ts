@@ -11,5 +11,4 @@ export const Q = loadStatements('synapse', {
   putSemanticAssociation: 'put-semantic-association',
   expandNeighbourhood: 'expand-neighbourhood',
   expandActivation: 'expand-activation',
-  expandActivationTwoHops: 'expand-activation-two-hops',
 });

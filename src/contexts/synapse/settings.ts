@@ -16,8 +16,6 @@ export interface SynapseSettings {
   readonly claimBoost: number;
   readonly hopDecay: number;
   readonly maxActivatedNodes: number;
-  /** Linking waits this long for more stored memories to share its statements (ms). */
-  readonly linkLingerMs: number;
 }
 
 /** Full-text candidates per query (thematic, people). */

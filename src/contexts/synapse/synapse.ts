@@ -69,7 +69,7 @@ export class Synapse {
     this.settings = deps.settings;
     this.clock = deps.clock ?? Date.now;
     this.mechanical = new Linker(this.graph, this.settings);
-    this.linker = new Coalescer((_store, batch) => this.link(batch), LINK_BATCH, this.settings.linkLingerMs);
+    this.linker = new Coalescer((_store, batch) => this.link(batch), LINK_BATCH);
   }
 
   /** Puts the handlers on the bus; commands about one pair keep their order. */

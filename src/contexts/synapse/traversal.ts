@@ -4,7 +4,7 @@
  * activation for Recall (one round trip per hop, never one per memory).
  */
 import { NotFoundError, type AssociationType } from '../../domain/index.js';
-import type { GraphPort, Tx } from '../../adapters/neo4j/index.js';
+import type { GraphPort } from '../../adapters/neo4j/index.js';
 import { Q } from './cypher.js';
 import { toAssociation, type AssociationRecord } from './records.js';
 import { Levels } from './neighbourhood.js';
@@ -86,24 +86,20 @@ export async function activate(
   const types = validateTypes(query.types);
   const maxNodes = validateLimit(query.maxNodes ?? settings.maxActivatedNodes);
   const options = { maxHops, maxNodes, hopDecay: settings.hopDecay, maxFrontier: ACTIVATION_FRONTIER, minShare: ACTIVATION_MIN_SHARE };
-  if (new Spread(seeds, options).frontier().length === 0) return [];
-  const toEdges = (rows: readonly { from: string; fan: number; edges: [string, AssociationType, number][] }[]) => {
-    const byFrom = new Map<string, SpreadEdge[]>();
-    for (const row of rows) byFrom.set(row.from, row.edges.map(([to, type, strength]) => ({ from: row.from, to, type, strength, fan: row.fan })));
-    return byFrom;
-  };
-  // Auto-commit reads, one round trip for the first two hops (every seed and
-  // every memory its links reach); a deeper walk reads each further hop.
-  // Activation is a ranking signal, so hops need not share one snapshot.
+  // One auto-commit read per hop over the whole frontier (never one per
+  // memory). Activation is a ranking signal, so hops need not share one
+  // snapshot, and no transaction means no round trips to open and close one.
+  // (Fetching the first two hops in one statement was measured slower at 100k
+  // memories: it expands every memory the seeds reach, not just the frontier.)
   const spread = new Spread(seeds, options);
-  const known = toEdges(await graph.read(Q.expandActivationTwoHops, { store, ids: spread.frontier(), types, perNode: ACTIVATION_PER_NODE }));
   for (let frontier = spread.frontier(); frontier.length > 0; frontier = spread.frontier()) {
-    const missing = frontier.filter((id) => !known.has(id));
-    if (missing.length > 0) {
-      const more = toEdges(await graph.read(Q.expandActivation, { store, ids: missing, types, perNode: ACTIVATION_PER_NODE }));
-      for (const [from, edges] of more) known.set(from, edges);
-    }
-    spread.step(frontier.flatMap((id) => known.get(id) ?? []));
+    const rows = await graph.read<{ from: string; fan: number; edges: [string, AssociationType, number][] }>(Q.expandActivation, {
+      store,
+      ids: frontier,
+      types,
+      perNode: ACTIVATION_PER_NODE,
+    });
+    spread.step(rows.flatMap((row) => row.edges.map(([to, type, strength]) => ({ from: row.from, to, type, strength, fan: row.fan }))));
   }
   return spread.result();
 }
