@@ -315,7 +315,11 @@ export class Recall {
 
   private stemsOf(memory: MemoryRecord): string[] {
     const known = this.stems.get(memory.id);
-    if (known) return known;
+    if (known) {
+      this.stems.delete(memory.id); // most recently used last
+      this.stems.set(memory.id, known);
+      return known;
+    }
     const doc = documentStems(memory.content, memory.tags, memory.people);
     this.stems.set(memory.id, doc);
     if (this.stems.size > STEMS_KEPT) this.stems.delete(this.stems.keys().next().value as string);
