@@ -148,27 +148,34 @@ export class Recall {
     const filters = filterParams(request.store, request.filters);
     const filtered = Object.values(request.filters).some((v) => v !== null);
     const searchText = signals.text && fallback.length > 0;
-    const [vector, stats] = await Promise.all([
-      signals.semantic && this.queryVectors ? this.queryVectors.of(request.query) : null,
-      this.stats.get(request.store),
-    ]);
-    if (!searchText && !vector) return [];
-    // A small store's vectors are in process; a large one's are searched in the
-    // vector index, alongside the full-text statement, which then also gives
-    // its matches' similarity.
-    const copy = vector ? await this.vectors?.get(request.store, stats.documents) : null;
-    const indexVector = vector && !copy ? Array.from(vector) : null;
-    const [direct, nearest] = await Promise.all([
+    const stats = await this.stats.get(request.store);
+    const wantVector = signals.semantic && this.queryVectors !== null;
+    const textSearch = (vector: number[] | null) =>
       searchText
         ? this.deps.graph.read<{ memory: Record<string, unknown>; score: number; similarity: number | null }>(Q.searchCandidates, {
             query: luceneQuery(fallback, storeKeyOf(request.store)),
             limit: Math.min(500, Math.max(request.limit * 5, 60) * (filtered ? 4 : 1)),
-            vector: indexVector,
+            vector,
             ...filters,
           })
-        : [],
-      indexVector ? this.nearestInIndex(indexVector, stats, filters, filtered) : null,
-    ]);
+        : Promise.resolve([]);
+    let direct: { memory: Record<string, unknown>; score: number; similarity: number | null }[];
+    let vector: Float32Array | null;
+    let nearest: { memory: MemoryRecord; similarity: number }[] | null = null;
+    let copy: StoreVectors | null = null;
+    if (wantVector && this.vectors?.tooLarge(stats.documents)) {
+      // A large store: its vectors are in the index, searched beside the
+      // full-text statement, which then gives its matches' similarity too.
+      vector = await this.queryVectors!.of(request.query);
+      const indexVector = vector ? Array.from(vector) : null;
+      [direct, nearest] = await Promise.all([textSearch(indexVector), indexVector ? this.nearestInIndex(indexVector, stats, filters, filtered) : null]);
+    } else {
+      // A small store: the query is embedded while the full-text index answers; its vectors are in process.
+      [direct, vector] = await Promise.all([textSearch(null), wantVector ? this.queryVectors!.of(request.query) : null]);
+      copy = vector ? await this.vectors?.get(request.store, stats.documents) ?? null : null;
+      if (vector && !copy) nearest = await this.nearestInIndex(Array.from(vector), stats, filters, filtered); // its copy is still loading
+    }
+    if (!searchText && !vector) return [];
     const stems = fallback.map(stem);
     const candidates = new Map<string, Candidate>();
     for (const row of direct) {

@@ -100,6 +100,11 @@ export class VectorCache {
     return copy.vectors;
   }
 
+  /** Whether a store of this size is searched through the index rather than in process. */
+  tooLarge(storeSize: number): boolean {
+    return storeSize > this.options.maxVectors;
+  }
+
   /** As `ready`, but waits for the copy of a store smaller than `waitBelow` to load. */
   async get(store: string, storeSize: number): Promise<StoreVectors | null> {
     const vectors = this.ready(store, storeSize);
