@@ -139,14 +139,7 @@ const fullScore = score(full);
 console.log('full', fullScore.overall, summarise(latencies));
 
 // Ablations and calibration use Recall in-process with signals switched off.
-const recall = new Recall({
-  graph: app.graph,
-  bus: app.bus,
-  salienceOf: (m) => app.ports.salienceOf(m),
-  activate: (store, seeds, types) => app.synapse.activate(store, seeds, { types }),
-  embedQuery: async (text) => (await app.embedder.embed([text], 'query'))[0] ?? null,
-  vectors: { dimensions: config.embeddingDimensions },
-});
+const recall = new Recall(app.recallDeps);
 async function rankAll(signals: Signals, includeAssociations: boolean): Promise<{ scored: Scored[]; hits: RankedHit[][] }> {
   const scored: Scored[] = [];
   const hits: RankedHit[][] = [];

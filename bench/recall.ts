@@ -86,14 +86,7 @@ for (const [name, extra] of Object.entries(variants)) {
 
 // In process (no HTTP): what meaning costs, against the same ranking without a query vector.
 const filters = { tiers: null, from: null, to: null, tags: null, people: null, sessionId: null };
-const recallWith = (embed: boolean) =>
-  new Recall({
-    graph: app.graph,
-    bus: app.bus,
-    salienceOf: (m) => app.ports.salienceOf(m),
-    activate: (s, seeds, types) => app.synapse.activate(s, seeds, { types }),
-    ...(embed ? { embedQuery: async (text: string) => (await app.embedder.embed([text], 'query'))[0] ?? null, vectors: { dimensions: config.embeddingDimensions } } : {}),
-  });
+const recallWith = (embed: boolean) => new Recall(embed ? app.recallDeps : { ...app.recallDeps, embedQuery: undefined });
 for (const [name, recall] of [['rankOnly, lexical (no model)', recallWith(false)], ['rankOnly, with meaning', recallWith(true)]] as const) {
   for (let i = 0; i < 20; i++) await recall.rankOnly({ query: question(), store, limit: 10, includeAssociations: true, minConfidence: null, filters });
   const samples: number[] = [];

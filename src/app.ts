@@ -12,7 +12,7 @@ import { BullJobs } from './adapters/bullmq/index.js';
 import { RedisLiveChannel } from './adapters/redis-live.js';
 import { ColdStorage } from './adapters/cold-storage/index.js';
 import { Synapse } from './contexts/synapse/index.js';
-import { Recall } from './contexts/recall/index.js';
+import { Recall, type RecallDeps } from './contexts/recall/index.js';
 import { currentSalience, Salience } from './contexts/salience/index.js';
 import type { Config } from './config.js';
 import type { HealthReport, Ports } from './adapters/graphql/index.js';
@@ -38,6 +38,8 @@ export interface App {
   readonly jobs: BullJobs;
   readonly coldStorage: ColdStorage;
   readonly ports: Ports;
+  /** What the service's Recall is built from: benchmarks and tests build variants of it. */
+  readonly recallDeps: RecallDeps;
   accepting: boolean;
   /** The shutdown protocol; the report says what was done (run once). */
   shutdown(coldStorageDir?: string | null): Promise<ShutdownReport>;
@@ -144,6 +146,17 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     coldStorage,
     accepting: true,
     ports: undefined as unknown as Ports,
+    recallDeps: {
+      graph,
+      bus,
+      clock,
+      salienceOf: (m, now) => currentSalience(m, now, config.salience),
+      activate: (store, seeds, types) => synapse.activate(store, seeds, { types }),
+      // Lexical recall whenever the model is not ready (health says why).
+      embedQuery: async (text) => (embedder.status().state === 'ready' ? ((await embedder.embed([text], 'query'))[0] ?? null) : null),
+      vectors: { dimensions: config.embeddingDimensions },
+      log,
+    },
     shutdown: (dir = null) => protocol.run(dir),
     async close() {
       app.accepting = false;
@@ -160,17 +173,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   };
   const memory = new MemoryPort({ bus, hippocampus, sessions, defaultStore: config.defaultStore, accepting: () => app.accepting });
   const lifecycle = new LifecyclePort({ bus, sessions, inbox, hippocampus, defaultStore: config.defaultStore, accepting: () => app.accepting, clock });
-  const recall = new Recall({
-    graph,
-    bus,
-    clock,
-    salienceOf: (m, now) => currentSalience(m, now, config.salience),
-    activate: (store, seeds, types) => synapse.activate(store, seeds, { types }),
-    // Lexical recall whenever the model is not ready (health says why).
-    embedQuery: async (text) => (embedder.status().state === 'ready' ? ((await embedder.embed([text], 'query'))[0] ?? null) : null),
-    vectors: { dimensions: config.embeddingDimensions },
-    log,
-  }).register();
+  const recall = new Recall(app.recallDeps).register();
   const recallPort = new RecallPort({ bus, recall, hippocampus, defaultStore: config.defaultStore, accepting: () => app.accepting });
   const associations = new AssociationPort({ bus, synapse, hippocampus, accepting: () => app.accepting });
   const health = async (): Promise<HealthReport> => {

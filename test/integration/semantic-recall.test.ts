@@ -75,10 +75,7 @@ describe('recall by meaning', () => {
   it('finds the same through the vector index when the store is too large to copy', async () => {
     const [{ n: total }] = (await t.cypher<{ n: number }>('MATCH (m:Memory) RETURN count(m) AS n')) as [{ n: number }];
     const viaIndex = new Recall({
-      graph: t.app.graph,
-      bus: t.app.bus,
-      salienceOf: () => 0.5,
-      embedQuery: async (text) => (await t.app.embedder.embed([text], 'query'))[0] ?? null,
+      ...t.app.recallDeps,
       // maxVectors 0: no copy in process; maxIndexK as large as the database, so
       // the search is exhaustive however many other stores share the index.
       vectors: { dimensions: 384, maxVectors: 0, maxIndexK: total },

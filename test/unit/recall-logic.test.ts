@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  ALL_SIGNALS, DEFAULT_WEIGHTS, FUSED_CALIBRATION, LEXICAL_CALIBRATION, StoreVectors, coverage, frameLine, luceneQuery, pack, queryTerms, rank, estimateTokens, semanticOf, type Candidate,
+  ALL_SIGNALS, DEFAULT_WEIGHTS, FUSED_CALIBRATION, LruMap, LEXICAL_CALIBRATION, StoreVectors, coverage, frameLine, luceneQuery, pack, queryTerms, rank, estimateTokens, semanticOf, type Candidate,
 } from '../../src/contexts/recall/index.js';
 import type { MemoryRecord, Tier } from '../../src/domain/index.js';
 
@@ -104,6 +104,19 @@ describe('fusion of text and meaning', () => {
     const without = rank([c], W, ALL_SIGNALS, false, models)[0]!;
     expect(withVector.confidence).toBeGreaterThan(without.confidence);
     expect(rank([c], W, ALL_SIGNALS, false, { lexical: LEXICAL_CALIBRATION, fused: { ...fusedModel, bias: 100 } })[0]!.confidence).toBe(without.confidence);
+  });
+});
+
+describe('LruMap', () => {
+  it('drops the least recently used past its limit; a read counts as a use, a peek does not', () => {
+    const m = new LruMap<string, number>(2);
+    m.set('a', 1).set('b', 2);
+    expect(m.get('a')).toBe(1); // a is now the most recent
+    m.set('c', 3); // drops b
+    expect([m.peek('a'), m.peek('b'), m.peek('c')]).toEqual([1, undefined, 3]);
+    m.peek('a'); // not a use: a stays the oldest
+    m.set('d', 4);
+    expect([m.peek('a'), m.peek('c'), m.peek('d'), m.size]).toEqual([undefined, 3, 4, 2]);
   });
 });
 

@@ -8,6 +8,7 @@ export type { Pack, PackOptions } from './packing.js';
 export { queryTerms, tokenize, coverage, luceneQuery, QUERY_STOP_WORDS } from './query-text.js';
 export { FUSED_CALIBRATION, LEXICAL_CALIBRATION } from './calibration.js';
 export { StoreVectors } from './store-vectors.js';
+export { LruMap } from './lru.js';
 export { VectorCache, DEFAULT_VECTOR_CACHE } from './vector-cache.js';
 export type { VectorCacheOptions } from './vector-cache.js';
 export type { Calibration } from './calibration.js';

@@ -4,36 +4,33 @@
  * agent often asks the same thing again). A model that is missing or fails
  * gives null, never an error: recall then runs on text alone.
  */
+import { LruMap } from './lru.js';
+
 export type EmbedQuery = (text: string) => Promise<Float32Array | null>;
 
 const REMEMBERED = 512;
 
 export class QueryVectors {
-  private readonly recent = new Map<string, Float32Array>();
+  private readonly recent: LruMap<string, Float32Array>;
 
   constructor(
     private readonly embed: EmbedQuery,
-    private readonly size = REMEMBERED,
-  ) {}
+    size = REMEMBERED,
+  ) {
+    this.recent = new LruMap(size);
+  }
 
   async of(query: string): Promise<Float32Array | null> {
     const key = query.trim();
     const known = this.recent.get(key);
-    if (known) {
-      this.recent.delete(key); // most recently used last
-      this.recent.set(key, known);
-      return known;
-    }
+    if (known) return known;
     let vector: Float32Array | null;
     try {
       vector = await this.embed(key);
     } catch {
       return null;
     }
-    if (vector) {
-      this.recent.set(key, vector);
-      if (this.recent.size > this.size) this.recent.delete(this.recent.keys().next().value as string);
-    }
+    if (vector) this.recent.set(key, vector);
     return vector;
   }
 }

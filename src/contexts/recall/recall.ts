@@ -25,6 +25,7 @@ import { Q } from './cypher.js';
 import { luceneQuery, queryTerms, stem, tokenize } from './query-text.js';
 import { bm25, documentStems, weightedCoverage, type StoreTermStats, type TermStats } from './bm25.js';
 import { StatsCache } from './stats-cache.js';
+import { LruMap } from './lru.js';
 import { VectorCache, DEFAULT_VECTOR_CACHE, type VectorCacheOptions } from './vector-cache.js';
 import type { StoreVectors } from './store-vectors.js';
 import { QueryVectors, type EmbedQuery } from './query-vectors.js';
@@ -115,7 +116,7 @@ export class Recall {
   private readonly queryVectors: QueryVectors | null;
   private memoryCount = { n: 0, at: -Infinity };
   /** A memory's text never changes, so its stems are computed once (most recently used kept). */
-  private readonly stems = new Map<string, string[]>();
+  private readonly stems = new LruMap<string, string[]>(STEMS_KEPT);
 
   constructor(private readonly deps: RecallDeps) {
     this.clock = deps.clock ?? Date.now;
@@ -322,14 +323,9 @@ export class Recall {
 
   private stemsOf(memory: MemoryRecord): string[] {
     const known = this.stems.get(memory.id);
-    if (known) {
-      this.stems.delete(memory.id); // most recently used last
-      this.stems.set(memory.id, known);
-      return known;
-    }
+    if (known) return known;
     const doc = documentStems(memory.content, memory.tags, memory.people);
     this.stems.set(memory.id, doc);
-    if (this.stems.size > STEMS_KEPT) this.stems.delete(this.stems.keys().next().value as string);
     return doc;
   }
 

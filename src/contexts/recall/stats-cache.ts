@@ -8,6 +8,7 @@ import type { GraphPort } from '../../adapters/neo4j/index.js';
 import type { MemoryRecord } from '../../domain/index.js';
 import { Q } from './cypher.js';
 import { documentStems, StoreTermStats } from './bm25.js';
+import { LruMap } from './lru.js';
 
 interface Entry {
   readonly stats: Promise<StoreTermStats>;
@@ -18,34 +19,30 @@ interface Entry {
 const PAGE = 5000;
 
 export class StatsCache {
-  private readonly entries = new Map<string, Entry>();
+  private readonly entries: LruMap<string, Entry>;
 
   constructor(
     private readonly graph: GraphPort,
     private readonly clock: () => number,
-    private readonly maxStores = 64,
+    maxStores = 64,
     private readonly maxAgeMs = 10 * 60_000,
-  ) {}
+  ) {
+    this.entries = new LruMap(maxStores);
+  }
 
   get(store: string): Promise<StoreTermStats> {
     const entry = this.entries.get(store);
-    if (entry && this.clock() - entry.loadedAt < this.maxAgeMs) {
-      // Most recently used last, so the oldest is evicted first.
-      this.entries.delete(store);
-      this.entries.set(store, entry);
-      return entry.stats;
-    }
+    if (entry && this.clock() - entry.loadedAt < this.maxAgeMs) return entry.stats;
     const seen = new Set<string>();
     const stats = this.load(store, seen);
     this.entries.set(store, { stats, loadedAt: this.clock(), seen });
     stats.catch(() => this.entries.delete(store));
-    while (this.entries.size > this.maxStores) this.entries.delete(this.entries.keys().next().value as string);
     return stats;
   }
 
   /** Counts a newly stored memory into its store's statistics, if they are loaded. */
   async stored(memory: MemoryRecord): Promise<void> {
-    const entry = this.entries.get(memory.store);
+    const entry = this.entries.peek(memory.store);
     if (!entry) return;
     const stats = await entry.stats;
     if (entry.seen.has(memory.id)) return;

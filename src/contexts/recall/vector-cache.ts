@@ -15,6 +15,7 @@
 import type { GraphPort } from '../../adapters/neo4j/index.js';
 import { Q } from './cypher.js';
 import { StoreVectors } from './store-vectors.js';
+import { LruMap } from './lru.js';
 
 export interface VectorCacheOptions {
   readonly dimensions: number;
@@ -65,14 +66,16 @@ type Row = {
 };
 
 export class VectorCache {
-  private readonly copies = new Map<string, Copy>();
+  private readonly copies: LruMap<string, Copy>;
 
   constructor(
     private readonly graph: GraphPort,
     private readonly clock: () => number,
     private readonly options: VectorCacheOptions,
     private readonly log: (line: string) => void = () => undefined,
-  ) {}
+  ) {
+    this.copies = new LruMap(options.maxStores);
+  }
 
   /**
    * The store's vectors when its copy is loaded and current enough; null when
@@ -80,7 +83,7 @@ export class VectorCache {
    * starts). `storeSize` is the store's number of memories.
    */
   ready(store: string, storeSize: number): StoreVectors | null {
-    if (storeSize > this.options.maxVectors) {
+    if (this.tooLarge(storeSize)) {
       this.copies.delete(store);
       return null;
     }
@@ -88,13 +91,9 @@ export class VectorCache {
     let copy = this.copies.get(store);
     if (copy && now - copy.loadedAt >= this.options.maxAgeMs) copy = undefined;
     if (!copy) {
-      copy = this.load(store, now);
-      this.copies.set(store, copy);
-      while (this.copies.size > this.options.maxStores) this.copies.delete(this.copies.keys().next().value as string);
+      this.copies.set(store, this.load(store, now));
       return null;
     }
-    this.copies.delete(store); // most recently used last
-    this.copies.set(store, copy);
     if (!copy.ready) return null;
     if (now - copy.checkedAt >= this.options.refreshMs) void this.catchUp(store, copy);
     return copy.vectors;
@@ -109,7 +108,7 @@ export class VectorCache {
   async get(store: string, storeSize: number): Promise<StoreVectors | null> {
     const vectors = this.ready(store, storeSize);
     if (vectors || storeSize > this.options.waitBelow) return vectors;
-    await this.copies.get(store)?.catching;
+    await this.copies.peek(store)?.catching;
     return this.peek(store);
   }
 
@@ -119,18 +118,18 @@ export class VectorCache {
 
   /** The store's loaded copy, if any, without loading or refreshing it. */
   peek(store: string): StoreVectors | null {
-    const copy = this.copies.get(store);
+    const copy = this.copies.peek(store);
     return copy?.ready ? copy.vectors : null;
   }
 
   /** Vectors were attached in this store: catch up now (awaited by the caller's mailbox). */
   async changed(store: string): Promise<void> {
-    const copy = this.copies.get(store);
+    const copy = this.copies.peek(store);
     if (copy?.ready) await this.catchUp(store, copy);
   }
 
   forgotten(store: string, id: string): void {
-    this.copies.get(store)?.vectors.remove(id);
+    this.copies.peek(store)?.vectors.remove(id);
   }
 
   private load(store: string, now: number): Copy {
@@ -144,7 +143,7 @@ export class VectorCache {
         after = (rows[rows.length - 1] as Row).id;
         if (copy.vectors.size > this.options.maxVectors) {
           // Grew past the limit while loading: the index serves this store.
-          if (this.copies.get(store) === copy) this.copies.delete(store);
+          if (this.copies.peek(store) === copy) this.copies.delete(store);
           return;
         }
       }
@@ -152,7 +151,7 @@ export class VectorCache {
     })()
       .catch((error: Error) => {
         this.log(`recall: could not load the vectors of store ${store} (${error.message}); using the vector index`);
-        if (this.copies.get(store) === copy) this.copies.delete(store);
+        if (this.copies.peek(store) === copy) this.copies.delete(store);
       })
       .finally(() => {
         copy.catching = null;
