@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Coalescer, commonLabels, keywords, peopleQuery, phrase, rareOnly, thematicQuery } from '../../src/contexts/synapse/index.js';
+import { Coalescer, commonLabels, contentWords, keywords, peopleQuery, phrase, rareOnly, thematicQuery } from '../../src/contexts/synapse/index.js';
 
 describe('keywords', () => {
   it('keeps content words of 3+ letters, most frequent first, then longer first, without stop words', () => {
@@ -41,6 +41,16 @@ describe('common labels', () => {
     const common = commonLabels(sample);
     expect([...common]).toEqual(['work']);
     expect(rareOnly(['WORK', 'Azores', 'sailing'], common)).toEqual(['Azores', 'sailing']);
+  });
+
+  it('include content words common in the sample, which thematic queries leave out', () => {
+    const sample = Array.from({ length: 100 }, (_, i) => contentWords(i < 6 ? `Ana and I walked, ana laughed (${i})` : `Notes on thing ${i}`));
+    const common = commonLabels(sample);
+    expect(common.has('ana')).toBe(true);
+    expect(common.has('walked')).toBe(true);
+    expect(common.has('notes')).toBe(true);
+    expect(thematicQuery('kabc', 'Ana walked to the Lisbon harbour', [], common)).toBe('+storeKey:kabc^0 +(content:(harbour lisbon))');
+    expect(thematicQuery('kabc', 'Ana walked', [], common)).toBeNull();
   });
 
   it('are none in a small store', () => {

@@ -13,5 +13,5 @@ export type { LinkRules, LinkSubject, Candidate, LinkBatchItem, PlannedLink, Mec
 export { Spread, TYPE_WEIGHTS } from './activation.js';
 export type { Activated, ActivationOptions, Seed, SpreadEdge } from './activation.js';
 export { Levels } from './neighbourhood.js';
-export { keywords, thematicQuery, peopleQuery, phrase, commonLabels, rareOnly, COMMON_SHARE } from './text-queries.js';
+export { keywords, contentWords, thematicQuery, peopleQuery, phrase, commonLabels, rareOnly, COMMON_SHARE } from './text-queries.js';
 export { Coalescer } from './coalescer.js';

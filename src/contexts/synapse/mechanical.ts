@@ -1,13 +1,13 @@
 /**
  * Mechanical linking of a batch of newly stored memories of one store, in one
- * transaction: a sample of the store's newest labels (to leave common ones out
- * of the full-text queries), one statement finding every memory's candidates
+ * transaction: a sample of the store's newest labels and words (to leave common
+ * ones out of the full-text queries), one statement finding every memory's candidates
  * through indexes, the pure rules (linking.ts) choosing, one MERGE of all links.
  */
 import { storeKeyOf, type MemoryRecord } from '../../domain/index.js';
 import type { GraphPort } from '../../adapters/neo4j/index.js';
 import { Q } from './cypher.js';
-import { commonLabels, peopleQuery, rareOnly, thematicQuery } from './text-queries.js';
+import { commonLabels, contentWords, peopleQuery, rareOnly, thematicQuery } from './text-queries.js';
 import { MECHANICAL_TYPES, planLinks, type Candidate, type Degrees, type LinkBatchItem, type MechanicalType } from './linking.js';
 import { TEXT_CANDIDATES, type SynapseSettings } from './settings.js';
 
@@ -40,6 +40,7 @@ export const SAMPLE_TTL_MS = 60_000;
 interface Common {
   readonly tags: ReadonlySet<string>;
   readonly people: ReadonlySet<string>;
+  readonly words: ReadonlySet<string>;
   readonly at: number;
 }
 
@@ -62,13 +63,18 @@ export class Linker {
     return this.graph.transaction(async (tx) => {
       let common = this.common.get(store);
       if (!common || now - common.at > SAMPLE_TTL_MS || now < common.at) {
-        const sample = await tx.run<{ tags: string[]; people: string[] }>(Q.recentLabels, { store, limit: settings.recentWindow });
-        common = { tags: commonLabels(sample.map((r) => r.tags)), people: commonLabels(sample.map((r) => r.people)), at: now };
+        const sample = await tx.run<{ tags: string[]; people: string[]; content: string }>(Q.recentLabels, { store, limit: settings.recentWindow });
+        common = {
+          tags: commonLabels(sample.map((r) => r.tags)),
+          people: commonLabels(sample.map((r) => r.people)),
+          words: commonLabels(sample.map((r) => contentWords(r.content))),
+          at: now,
+        };
         this.common.set(store, common);
       }
       const inputs = memories.map((m) => ({
         id: m.id,
-        thematicQuery: thematicQuery(storeKeyOf(store), m.content, rareOnly(m.tags, (common as Common).tags)),
+        thematicQuery: thematicQuery(storeKeyOf(store), m.content, rareOnly(m.tags, (common as Common).tags), (common as Common).words),
         peopleQuery: peopleQuery(storeKeyOf(store), rareOnly(m.people, (common as Common).people)),
         people: lower(m.people),
         emotions: lower(m.emotions),

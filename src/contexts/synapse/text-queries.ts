@@ -14,17 +14,23 @@ const STOP_WORDS = new Set(
  */
 export const MAX_KEYWORDS = 16;
 
+/** The content's distinct words as keywords see them: lower-cased, 3+ letters or digits, no stop words. */
+export function contentWords(content: string): string[] {
+  return [...new Set(wordsOf(content))];
+}
+
+function wordsOf(content: string): string[] {
+  return (content.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((w) => w.length >= 3 && !STOP_WORDS.has(w));
+}
+
 /**
- * The content's most frequent words (3+ letters, no stop words); among equals
- * the longer first (longer words tend to be rarer, so more telling), then in
- * order of first use.
+ * The content's most frequent words (3+ letters, no stop words, none of
+ * `skip`); among equals the longer first (longer words tend to be rarer, so
+ * more telling), then in order of first use.
  */
-export function keywords(content: string, max = MAX_KEYWORDS): string[] {
+export function keywords(content: string, max = MAX_KEYWORDS, skip: ReadonlySet<string> = new Set()): string[] {
   const counts = new Map<string, number>();
-  for (const word of content.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) {
-    if (word.length < 3 || STOP_WORDS.has(word)) continue;
-    counts.set(word, (counts.get(word) ?? 0) + 1);
-  }
+  for (const word of wordsOf(content)) if (!skip.has(word)) counts.set(word, (counts.get(word) ?? 0) + 1);
   // Map keeps first-use order; the sort is stable.
   return [...counts.entries()].sort((a, b) => b[1] - a[1] || b[0].length - a[0].length).slice(0, max).map(([word]) => word);
 }
@@ -39,9 +45,12 @@ const scoped = (storeKey: string, body: string) => `+storeKey:${storeKey}^0 +(${
 /** Tags count double: they are the topics the mind chose itself. */
 export const TAG_BOOST = 2;
 
-/** Content words and tags of a memory, or null when nothing is left to search for. */
-export function thematicQuery(storeKey: string, content: string, tags: readonly string[]): string | null {
-  const words = keywords(content);
+/**
+ * Content words and tags of a memory, or null when nothing is left to search
+ * for. `commonWords` (lower-cased) are left out: see commonLabels.
+ */
+export function thematicQuery(storeKey: string, content: string, tags: readonly string[], commonWords: ReadonlySet<string> = new Set()): string | null {
+  const words = keywords(content, MAX_KEYWORDS, commonWords);
   const labels = tags.filter((t) => /[\p{L}\p{N}]/u.test(t));
   const parts = [];
   if (words.length > 0) parts.push(`content:(${words.join(' ')})`);
@@ -62,9 +71,10 @@ export const MIN_SAMPLE = 50;
 
 /**
  * Labels (case-folded) carried by at least COMMON_SHARE of a sample of the
- * store's newest memories. Their IDF is low — they would not make a link on
- * their own — while their posting lists are long, so the full-text queries
- * leave them out; common people still link through the newest-memories pool.
+ * store's newest memories — tags, people, or content words. Their IDF is low
+ * (at most ln 20) — they would not make a link on their own — while their
+ * posting lists are long, so the full-text queries leave them out; common
+ * people still link through the newest-memories pool.
  */
 export function commonLabels(sample: readonly (readonly string[])[], share = COMMON_SHARE, minSample = MIN_SAMPLE): Set<string> {
   if (sample.length < minSample) return new Set();
