@@ -5,6 +5,39 @@ const list = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : []);
 
 const parseJson = parseJsonText;
 
+/**
+ * The Memory node properties a MemoryRecord is read from: statements on
+ * Recall's hot path project exactly these (never the embedding).
+ */
+export const MEMORY_RECORD_PROPERTIES = [
+  'id',
+  'store',
+  'content',
+  'tier',
+  'claimed',
+  'tags',
+  'people',
+  'emotions',
+  'metadata',
+  'occurredAt',
+  'createdAt',
+  'lastAccessedAt',
+  'accessCount',
+  'sessionId',
+  'claimedAt',
+  'tierChangedAt',
+  'salience',
+  'salienceAt',
+  'salienceAnchor',
+  'salienceAnchorAt',
+  'salienceAnchorTier',
+  'salienceAnchorUses',
+  'salienceAnchorClaimed',
+  'salienceUses',
+  'salienceUsedAt',
+  'usefulness',
+] as const;
+
 /** A `m {.*}` projection (times already in epoch ms) as a MemoryRecord. */
 export function toMemoryRecord(row: Record<string, unknown>): MemoryRecord {
   return {
