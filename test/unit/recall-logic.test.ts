@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  ALL_SIGNALS, DEFAULT_WEIGHTS, FUSED_CALIBRATION, LruMap, LEXICAL_CALIBRATION, StoreVectors, coverage, frameLine, luceneQuery, pack, queryTerms, rank, estimateTokens, semanticOf, type Candidate,
+  ALL_SIGNALS, DEFAULT_WEIGHTS, FUSED_CALIBRATION, LruMap, LEXICAL_CALIBRATION, StoreVectors, coverage, searchTerms, frameLine, luceneQuery, pack, queryTerms, rank, estimateTokens, semanticOf, type Candidate,
 } from '../../src/contexts/recall/index.js';
 import type { MemoryRecord, Tier } from '../../src/domain/index.js';
 
@@ -21,6 +21,16 @@ describe('query text', () => {
 
   it('builds a Lucene query scoped to the store key without scoring it', () => {
     expect(luceneQuery(['trip', 'lisbon'], 'kabc')).toBe('+storeKey:kabc^0 +(content:(trip lisbon) tags:(trip lisbon) people:(trip lisbon))');
+  });
+
+  it('leaves terms in more than a share of the store and the candidate limit out of the full-text search, unless all are that common', () => {
+    const df: Record<string, number> = { carolin: 600, kid: 30, adopt: 260 }; // by stem
+    const stats = { documents: 1000, totalLength: 10000, documentFrequency: (s: string) => df[s] ?? 0 };
+    expect(searchTerms(['caroline', 'kids', 'adoption'], stats, 0.25, 60)).toEqual(['kids']);
+    expect(searchTerms(['caroline', 'kids', 'adopt'], stats, 0.3, 60)).toEqual(['kids', 'adopt']);
+    expect(searchTerms(['caroline', 'kids', 'adopt'], stats, 0.25, 300)).toEqual(['kids', 'adopt']); // fewer matches than the limit
+    expect(searchTerms(['caroline'], stats, 0.25, 60)).toEqual(['caroline']);
+    expect(searchTerms(['caroline', 'kids'], stats, 1, 60)).toEqual(['caroline', 'kids']);
   });
 
   it('measures coverage on stems', () => {

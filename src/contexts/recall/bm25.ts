@@ -74,3 +74,19 @@ export class StoreTermStats implements TermStats {
     return this.df.get(stem) ?? 0;
   }
 }
+
+/**
+ * The terms the full-text index is asked for. A term in more than `share` of
+ * the store's memories and in more of them than the candidate `limit` (the
+ * name of the person a mind talks with, say) has little IDF, yet its matches
+ * alone would fill the candidate limit, and its posting list is the longest
+ * to walk: it is left out, and still counts in the BM25 score of what the
+ * other terms find. All terms stay when every one is that common.
+ */
+export function searchTerms(terms: readonly string[], stats: TermStats, share: number, limit: number): string[] {
+  const telling = terms.filter((t) => {
+    const df = stats.documentFrequency(stem(t));
+    return df <= share * stats.documents || df <= limit;
+  });
+  return telling.length > 0 ? telling : [...terms];
+}

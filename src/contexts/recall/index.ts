@@ -12,3 +12,4 @@ export { LruMap } from './lru.js';
 export { VectorCache, DEFAULT_VECTOR_CACHE } from './vector-cache.js';
 export type { VectorCacheOptions } from './vector-cache.js';
 export type { Calibration } from './calibration.js';
+export { searchTerms } from './bm25.js';

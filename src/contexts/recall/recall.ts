@@ -23,7 +23,7 @@ import type { GraphPort } from '../../adapters/neo4j/index.js';
 import { toMemoryRecord } from '../hippocampus/index.js';
 import { Q } from './cypher.js';
 import { luceneQuery, queryTerms, stem, tokenize } from './query-text.js';
-import { bm25, documentStems, weightedCoverage, type StoreTermStats, type TermStats } from './bm25.js';
+import { bm25, documentStems, searchTerms, weightedCoverage, type StoreTermStats, type TermStats } from './bm25.js';
 import { StatsCache } from './stats-cache.js';
 import { LruMap } from './lru.js';
 import { VectorCache, DEFAULT_VECTOR_CACHE, type VectorCacheOptions } from './vector-cache.js';
@@ -151,11 +151,14 @@ export class Recall {
     const searchText = signals.text && fallback.length > 0;
     const stats = await this.stats.get(request.store);
     const wantVector = signals.semantic && this.queryVectors !== null;
+    const limit = Math.min(500, Math.max(request.limit * 5, 60) * (filtered ? 4 : 1));
+    // Filters pick a part of the store its term statistics do not describe: then every term is searched.
+    const searched = filtered ? fallback : searchTerms(fallback, stats, this.weights.commonTermShare, limit);
     const textSearch = (vector: number[] | null) =>
       searchText
         ? this.deps.graph.read<{ memory: Record<string, unknown>; score: number; similarity: number | null }>(Q.searchCandidates, {
-            query: luceneQuery(fallback, storeKeyOf(request.store)),
-            limit: Math.min(500, Math.max(request.limit * 5, 60) * (filtered ? 4 : 1)),
+            query: luceneQuery(searched, storeKeyOf(request.store)),
+            limit,
             vector,
             ...filters,
           })

@@ -59,6 +59,13 @@ export interface RecallWeights {
   readonly archiveMinActivation: number;
   /** How many of the best direct matches seed spreading activation. */
   readonly seeds: number;
+  /**
+   * A query term found in more than this share of the store's memories (and
+   * in more than the candidate limit) is left out of the full-text search of
+   * an unfiltered query; it still counts in the BM25 score of what the other
+   * terms find (searchTerms in bm25.ts).
+   */
+  readonly commonTermShare: number;
   /** The association types activation follows (docs/recall.md says why). */
   readonly activationTypes: readonly AssociationType[];
 }
@@ -74,6 +81,7 @@ export const DEFAULT_WEIGHTS: RecallWeights = {
   archiveMinRelevance: 0.5,
   archiveMinActivation: 0.3,
   seeds: 10,
+  commonTermShare: 0.25,
   activationTypes: ['TEMPORAL', 'CAUSAL'],
 };
 
