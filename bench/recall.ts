@@ -114,7 +114,7 @@ writeResults(
   'recall',
   { memories: SIZE, seedSeconds, embeddedSeconds, withVectors, target: { searchP95Ms: 30 }, results },
   `Synthetic store of ${SIZE.toLocaleString('en')} memories (bench/corpus.ts), every one embedded by the service's embedding job ` +
-    `(${withVectors.toLocaleString('en')} vectors; stored in ${seedSeconds.toFixed(0)} s, all embedded after ${embeddedSeconds.toFixed(0)} s). ` +
+    `(${withVectors.toLocaleString('en')} vectors; ${reused ? 'seeded and embedded by an earlier run and reused (BENCH_RECALL_STORE)' : `stored in ${seedSeconds.toFixed(0)} s, all embedded after ${embeddedSeconds.toFixed(0)} s`}). ` +
     `A store this large is searched through the Neo4j vector index (docs/recall.md). ${SAMPLES} searches per row, limit 10, ` +
     'questions generated from 5 forms × 10 people × 15 topics (750 distinct: a repeat hits the query-vector cache, as a repeated question would in service); GraphQL rows over loopback HTTP with the client in the same process.\n\n' +
     markdownTable(['query', 'n', 'p50 ms', 'p95 ms', 'p99 ms'], Object.entries(results).map(([k, v]: [string, any]) => [k, v.n, v.p50, v.p95, v.p99])) +
