@@ -58,8 +58,15 @@ function load(file: string): Conversation {
 const files = readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
 const conversations = files.map((f) => load(join(dir, f)));
 const base = loadConfig();
-// Its own queue keys, so a running service's workers never take this benchmark's jobs.
-const config = { ...base, port: 0, subconscious: { ...base.subconscious, queuePrefix: `bench-locomo-${randomUUID().slice(0, 8)}` } };
+const stores = new Map(conversations.map((conv) => [conv.name, `locomo-${conv.name}-${randomUUID()}`]));
+// Its own queue keys, so a running service's workers never take this benchmark's jobs, and its own
+// stores only, so the embedding backfill never walks other stores' memories while the benchmark waits.
+const config = {
+  ...base,
+  port: 0,
+  scopeStores: [...stores.values()],
+  subconscious: { ...base.subconscious, queuePrefix: `bench-locomo-${randomUUID().slice(0, 8)}` },
+};
 const app = await createApp(config, { embeddingWorker: true });
 const server = await startGraphQLServer(await buildGraphQLSchema(), app.ports, '127.0.0.1', 0);
 
@@ -74,13 +81,11 @@ const STORE_MANY = 'mutation ($inputs: [StoreInput!]!) { storeMany(inputs: $inpu
 const SEARCH = 'query ($input: SearchInput!) { search(input: $input) { hits { memory { id } confidence } } }';
 
 // ── ingest ──────────────────────────────────────────────────────────────────
-const stores = new Map<string, string>();
 const diaOf = new Map<string, string>(); // memory id → dia_id
 let ingested = 0;
 const ingestStart = performance.now();
 for (const conv of conversations) {
-  const store = `locomo-${conv.name}-${randomUUID()}`;
-  stores.set(conv.name, store);
+  const store = stores.get(conv.name) as string;
   const bySession = new Map<number, typeof conv.turns>();
   for (const t of conv.turns) bySession.set(t.session, [...(bySession.get(t.session) ?? []), t]);
   for (const [session, turns] of bySession) {
