@@ -63,11 +63,11 @@ export class Linker {
     return this.graph.transaction(async (tx) => {
       let common = this.common.get(store);
       if (!common || now - common.at > SAMPLE_TTL_MS || now < common.at) {
-        const sample = await tx.run<{ tags: string[]; people: string[]; content: string }>(Q.recentLabels, { store, limit: settings.recentWindow });
+        const sample = await tx.run<{ tags: string[]; people: string[]; content: string | null }>(Q.recentLabels, { store, limit: settings.recentWindow });
         common = {
           tags: commonLabels(sample.map((r) => r.tags)),
           people: commonLabels(sample.map((r) => r.people)),
-          words: commonLabels(sample.map((r) => contentWords(r.content))),
+          words: commonLabels(sample.map((r) => contentWords(r.content ?? ''))),
           at: now,
         };
         this.common.set(store, common);
