@@ -23,6 +23,9 @@ export interface GraphPort {
 
 export class CypherParamError extends Error {}
 
+/** How long a single write statement is retried on transient failures. */
+const WRITE_RETRY_MS = 15_000;
+
 function checkParams(statement: Statement, params: Params): void {
   const passed = Object.keys(params).sort();
   const declared = [...statement.params].sort();
@@ -107,8 +110,28 @@ export class Neo4jGraph implements GraphPort {
     }
   }
 
+  /**
+   * One write statement in an auto-commit transaction: a single round trip
+   * instead of begin/run/commit. A transient failure (a deadlock, a lost
+   * connection) is retried here with backoff for up to about 15 s; as with
+   * the driver's own retries of a transaction function, a retried statement
+   * may run after a commit whose answer was lost, so every write statement is
+   * idempotent.
+   */
   async write<R extends Row = Row>(statement: Statement, params: Params = {}): Promise<R[]> {
-    return this.transaction((tx) => tx.run<R>(statement, params));
+    checkParams(statement, params);
+    const started = Date.now();
+    for (let attempt = 1; ; attempt++) {
+      const session = this.driver.session({ database: this.database });
+      try {
+        return rows<R>(await session.run(statement.text, toNeo4jParams(params) as Params));
+      } catch (error) {
+        if (!(error instanceof Neo4jError && error.retriable) || Date.now() - started > WRITE_RETRY_MS) throw error;
+        await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 25 * 2 ** attempt) * (0.5 + Math.random())));
+      } finally {
+        await session.close();
+      }
+    }
   }
 
   async transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {

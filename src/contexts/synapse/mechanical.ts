@@ -1,8 +1,12 @@
 /**
- * Mechanical linking of a batch of newly stored memories of one store, in one
- * transaction: a sample of the store's newest labels and words (to leave common
- * ones out of the full-text queries), one statement finding every memory's candidates
- * through indexes, the pure rules (linking.ts) choosing, one MERGE of all links.
+ * Mechanical linking of a batch of newly stored memories of one store: a
+ * sample of the store's newest labels and words (to leave common ones out of
+ * the full-text queries), one statement finding every memory's candidates
+ * through indexes, the pure rules (linking.ts) choosing, one MERGE of all
+ * links. Each statement is its own auto-commit transaction (one round trip,
+ * no begin or commit of their own): reads in Neo4j take no locks, so one
+ * transaction around them would not make the degree caps any stricter, and
+ * one store's batches already run one at a time (coalescer.ts).
  */
 import { storeKeyOf, type MemoryRecord } from '../../domain/index.js';
 import type { GraphPort } from '../../adapters/neo4j/index.js';
@@ -60,49 +64,47 @@ export class Linker {
   async link(memories: readonly MemoryRecord[], now: number, changeId: string): Promise<CreatedLink[]> {
     const settings = this.settings;
     const store = (memories[0] as MemoryRecord).store;
-    return this.graph.transaction(async (tx) => {
-      let common = this.common.get(store);
-      if (!common || now - common.at > SAMPLE_TTL_MS || now < common.at) {
-        const sample = await tx.run<{ tags: string[]; people: string[]; content: string | null }>(Q.recentLabels, { store, limit: settings.recentWindow });
-        common = {
-          tags: commonLabels(sample.map((r) => r.tags)),
-          people: commonLabels(sample.map((r) => r.people)),
-          words: commonLabels(sample.map((r) => contentWords(r.content ?? ''))),
-          at: now,
-        };
-        this.common.set(store, common);
-      }
-      const inputs = memories.map((m) => ({
-        id: m.id,
-        thematicQuery: thematicQuery(storeKeyOf(store), m.content, rareOnly(m.tags, (common as Common).tags), (common as Common).words),
-        peopleQuery: peopleQuery(storeKeyOf(store), rareOnly(m.people, (common as Common).people)),
-        people: lower(m.people),
-        emotions: lower(m.emotions),
-      }));
-      const rows = await tx.run<CandidateRow>(Q.findLinkCandidates, {
-        store,
-        memories: inputs,
-        windowMs: settings.temporalWindowMs,
-        temporalLimit: settings.linksPerType * 2,
-        textLimit: TEXT_CANDIDATES,
-        recentLimit: settings.recentWindow,
-        poolLimit: settings.linksPerType * 4,
-      });
-      const found = new Map(rows.map((r) => [r.id, r]));
-      // In store order: earlier memories of the batch choose first.
-      const batch: LinkBatchItem[] = memories.flatMap((m) => {
-        const row = found.get(m.id);
-        if (!row) return [];
-        return {
-          subject: { id: m.id, sessionId: m.sessionId, occurredAt: m.occurredAt, people: m.people, emotions: m.emotions, degree: row.degree ?? NO_LINKS },
-          candidates: row.candidates,
-          // Normally the memory is its own best match; if not, the best match stands in.
-          selfScore: row.selfScore ?? bestScore(row.candidates),
-        };
-      });
-      const links = planLinks(batch, settings);
-      if (links.length === 0) return [];
-      return tx.run<CreatedLink>(Q.mergeMechanicalLinks, { links, now, changeId });
+    let common = this.common.get(store);
+    if (!common || now - common.at > SAMPLE_TTL_MS || now < common.at) {
+      const sample = await this.graph.read<{ tags: string[]; people: string[]; content: string | null }>(Q.recentLabels, { store, limit: settings.recentWindow });
+      common = {
+        tags: commonLabels(sample.map((r) => r.tags)),
+        people: commonLabels(sample.map((r) => r.people)),
+        words: commonLabels(sample.map((r) => contentWords(r.content ?? ''))),
+        at: now,
+      };
+      this.common.set(store, common);
+    }
+    const inputs = memories.map((m) => ({
+      id: m.id,
+      thematicQuery: thematicQuery(storeKeyOf(store), m.content, rareOnly(m.tags, (common as Common).tags), (common as Common).words),
+      peopleQuery: peopleQuery(storeKeyOf(store), rareOnly(m.people, (common as Common).people)),
+      people: lower(m.people),
+      emotions: lower(m.emotions),
+    }));
+    const rows = await this.graph.read<CandidateRow>(Q.findLinkCandidates, {
+      store,
+      memories: inputs,
+      windowMs: settings.temporalWindowMs,
+      temporalLimit: settings.linksPerType * 2,
+      textLimit: TEXT_CANDIDATES,
+      recentLimit: settings.recentWindow,
+      poolLimit: settings.linksPerType * 4,
     });
+    const found = new Map(rows.map((r) => [r.id, r]));
+    // In store order: earlier memories of the batch choose first.
+    const batch: LinkBatchItem[] = memories.flatMap((m) => {
+      const row = found.get(m.id);
+      if (!row) return [];
+      return {
+        subject: { id: m.id, sessionId: m.sessionId, occurredAt: m.occurredAt, people: m.people, emotions: m.emotions, degree: row.degree ?? NO_LINKS },
+        candidates: row.candidates,
+        // Normally the memory is its own best match; if not, the best match stands in.
+        selfScore: row.selfScore ?? bestScore(row.candidates),
+      };
+    });
+    const links = planLinks(batch, settings);
+    if (links.length === 0) return [];
+    return this.graph.write<CreatedLink>(Q.mergeMechanicalLinks, { links, now, changeId });
   }
 }
