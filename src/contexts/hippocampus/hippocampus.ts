@@ -167,11 +167,7 @@ export class Hippocampus {
       if (!s.created) continue;
       this.publish(message('MemoryStored', { memory: s.memory }, 'hippocampus', { cause: command.meta }), events.get(s.memory.id));
     }
-    const withVectors = new Map<string, string[]>();
-    for (const m of memories) {
-      if (m.embedding && byId.get(m.id)?.created) withVectors.set(m.store, [...(withVectors.get(m.store) ?? []), m.id]);
-    }
-    for (const [store, ids] of withVectors) this.publish(message('MemoriesEmbedded', { store, ids }, 'hippocampus', { cause: command.meta }), undefined);
+    this.announceEmbedded(memories.filter((m) => m.embedding && byId.get(m.id)?.created), command.meta);
     return stored;
   }
 
@@ -425,10 +421,7 @@ export class Hippocampus {
       model,
       now: this.clock(),
     });
-    // Recall keeps small stores' vectors in process: tell it which ones came.
-    const byStore = new Map<string, string[]>();
-    for (const r of rows) byStore.set(r.store, [...(byStore.get(r.store) ?? []), r.id]);
-    for (const [store, ids] of byStore) this.bus.publish(message('MemoriesEmbedded', { store, ids }, 'hippocampus'));
+    this.announceEmbedded(rows);
     return rows.map((r) => r.id);
   }
 
@@ -446,6 +439,13 @@ export class Hippocampus {
   }
 
   /** Publishes an event under the id its audit node was stored with. */
+  /** Recall keeps small stores' vectors in process: one MemoriesEmbedded per store says which memories got one. */
+  private announceEmbedded(memories: readonly { readonly id: string; readonly store: string }[], cause?: Meta): void {
+    const byStore = new Map<string, string[]>();
+    for (const m of memories) byStore.set(m.store, [...(byStore.get(m.store) ?? []), m.id]);
+    for (const [store, ids] of byStore) this.bus.publish(message('MemoriesEmbedded', { store, ids }, 'hippocampus', cause ? { cause } : undefined));
+  }
+
   private publish(event: Event, storedId: string | undefined): void {
     this.bus.publish(storedId ? ({ ...event, meta: { ...event.meta, messageId: storedId } } as Event) : event);
   }

@@ -198,8 +198,8 @@ export class Recall {
 
     if (request.includeAssociations && signals.activation && this.deps.activate && candidates.size > 0) {
       // Seeds: the best direct matches, text and meaning fused, weighted by that match.
-      const direct = rank([...candidates.values()], this.weights, { ...signals, activation: false, salience: false, usefulness: false }, vector !== null);
-      const seeds = direct
+      const matches = rank([...candidates.values()], this.weights, { ...signals, activation: false, salience: false, usefulness: false }, vector !== null);
+      const seeds = matches
         .sort((a, b) => b.relevance - a.relevance || (a.memory.id < b.memory.id ? -1 : 1))
         .slice(0, this.weights.seeds)
         .map((h) => ({ id: h.memory.id, weight: h.relevance }));

@@ -64,21 +64,11 @@ export class Linker {
   async link(memories: readonly MemoryRecord[], now: number, changeId: string): Promise<CreatedLink[]> {
     const settings = this.settings;
     const store = (memories[0] as MemoryRecord).store;
-    let common = this.common.get(store);
-    if (!common || now - common.at > SAMPLE_TTL_MS || now < common.at) {
-      const sample = await this.graph.read<{ tags: string[]; people: string[]; content: string | null }>(Q.recentLabels, { store, limit: settings.recentWindow });
-      common = {
-        tags: commonLabels(sample.map((r) => r.tags)),
-        people: commonLabels(sample.map((r) => r.people)),
-        words: commonLabels(sample.map((r) => contentWords(r.content ?? ''))),
-        at: now,
-      };
-      this.common.set(store, common);
-    }
+    const common = await this.commonOf(store, now);
     const inputs = memories.map((m) => ({
       id: m.id,
-      thematicQuery: thematicQuery(storeKeyOf(store), m.content, rareOnly(m.tags, (common as Common).tags), (common as Common).words),
-      peopleQuery: peopleQuery(storeKeyOf(store), rareOnly(m.people, (common as Common).people)),
+      thematicQuery: thematicQuery(storeKeyOf(store), m.content, rareOnly(m.tags, common.tags), common.words),
+      peopleQuery: peopleQuery(storeKeyOf(store), rareOnly(m.people, common.people)),
       people: lower(m.people),
       emotions: lower(m.emotions),
     }));
@@ -106,5 +96,20 @@ export class Linker {
     const links = planLinks(batch, settings);
     if (links.length === 0) return [];
     return this.graph.write<CreatedLink>(Q.mergeMechanicalLinks, { links, now, changeId });
+  }
+
+  /** The store's common labels and words, sampled again when older than SAMPLE_TTL_MS. */
+  private async commonOf(store: string, now: number): Promise<Common> {
+    const known = this.common.get(store);
+    if (known && now - known.at <= SAMPLE_TTL_MS && now >= known.at) return known;
+    const sample = await this.graph.read<{ tags: string[]; people: string[]; content: string | null }>(Q.recentLabels, { store, limit: this.settings.recentWindow });
+    const common: Common = {
+      tags: commonLabels(sample.map((r) => r.tags)),
+      people: commonLabels(sample.map((r) => r.people)),
+      words: commonLabels(sample.map((r) => contentWords(r.content ?? ''))),
+      at: now,
+    };
+    this.common.set(store, common);
+    return common;
   }
 }
