@@ -6,7 +6,8 @@
  * up to about BENCH_ASSOCIATIONS (1M) associations with direct Cypher if the
  * mechanical links fall short, then measures:
  *   - store latency with mechanical linking on and off (two apps on the same
- *     store, alternating blocks): the call alone, and until its links exist;
+ *     store, alternating blocks): back to back, paced at 50/s, and until its
+ *     links exist; process CPU per store;
  *   - activation from 5 seeds over 2 hops, and neighbourhood(depth 2).
  * Run: flock /tmp/total-recall-bench.lock npm run bench:synapse
  */
@@ -15,6 +16,8 @@ import { randomUUID } from 'node:crypto';
 import { loadConfig } from '../src/config.js';
 import { createApp, type App } from '../src/app.js';
 import { cpus, loadavg } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { markdownTable, rng, summarise, timed, writeResults, zipfPick } from './lib.js';
 import { syntheticMemories } from './corpus.js';
 
@@ -132,28 +135,66 @@ console.log('by type', JSON.stringify(byType));
 console.log(`graph: ${made} memories, ${total} associations (${topUp} added directly)`);
 
 // ── store latency, linking on and off ────────────────────────────────────────
-// Two measures, the two apps (linking on, off) on the same store taking turns:
-// back to back in blocks of 10 (the client's view: the next store does not wait
-// for linking, which runs coalesced in the background), and store-then-wait
-// (until the bus is idle, i.e. until this memory's links exist), alternating
-// sample by sample.
-const BLOCK = 10;
+// The two apps (linking on, off) take turns on the same store, in blocks of
+// BLOCK stores, three ways:
+//   back to back: the next store as soon as the last returned (closed loop: the
+//     client saturates the machine, and linking's work competes with the next
+//     store for the two cores);
+//   paced: a store every PACE_MS whatever the last took (open loop, 50/s,
+//     about half what this machine takes back to back with linking);
+//   store then wait until the bus is idle, i.e. until its links exist.
+// After each block the app's bus goes idle (its links written) before the
+// other's block starts, so linking of one block never spills into the other's.
+// Process CPU per store (Neo4j's from /proc, this process's from cpuUsage) is
+// summed over the back-to-back blocks, idle wait included.
+const BLOCK = 50;
+const PACE_MS = 20;
 type Mode = 'on' | 'off';
 const modes: [Mode, App][] = [['on', on], ['off', off]];
 const calls: Record<Mode, number[]> = { on: [], off: [] };
+const paced: Record<Mode, number[]> = { on: [], off: [] };
 const linked: Record<Mode, number[]> = { on: [], off: [] };
+const cpu: Record<Mode, { neo4j: number; node: number }> = { on: { neo4j: 0, node: 0 }, off: { neo4j: 0, node: 0 } };
+const neo4jPid = (() => {
+  const file = join(process.env.TOTAL_RECALL_DATA || '.data', 'neo4j', 'run', 'neo4j.pid');
+  return process.env.NEO4J_URI || !existsSync(file) ? null : readFileSync(file, 'utf8').trim();
+})();
+/** Neo4j's user + system CPU so far (ms), when this machine runs it. */
+function neo4jCpuMs(): number {
+  if (!neo4jPid) return 0;
+  const fields = (readFileSync(`/proc/${neo4jPid}/stat`, 'utf8').split(') ')[1] as string).split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // clock ticks of 1/100 s
+}
+const nodeCpuMs = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const loadBefore = loadavg()[0] as number;
 for (let done = 0; done < STORE_SAMPLES; done += BLOCK) {
-  // Back to back: a block per mode (linking of one block must not spill into the other's).
   for (const [mode, app] of modes) {
+    const [neo4j0, node0] = [neo4jCpuMs(), nodeCpuMs()];
     for (const memory of next(BLOCK)) {
       const [, ms] = await timed(() => app.ports.memory.store([memory], caller));
       calls[mode].push(ms);
     }
     await app.bus.idle();
+    cpu[mode].neo4j += neo4jCpuMs() - neo4j0;
+    cpu[mode].node += nodeCpuMs() - node0;
+  }
+  for (const [mode, app] of modes) {
+    let due = performance.now();
+    const pending: Promise<unknown>[] = [];
+    for (const memory of next(BLOCK)) {
+      due += PACE_MS;
+      await sleep(Math.max(0, due - performance.now()));
+      pending.push(timed(() => app.ports.memory.store([memory], caller)).then(([, ms]) => paced[mode].push(ms)));
+    }
+    await Promise.all(pending);
+    await app.bus.idle();
   }
   // Store then wait: the modes alternate sample by sample, so both see the same load.
-  for (let i = 0; i < BLOCK; i++) {
+  for (let i = 0; i < BLOCK / 5; i++) {
     for (const [mode, app] of modes) {
       const [memory] = next(1);
       const start = performance.now();
@@ -163,8 +204,18 @@ for (let done = 0; done < STORE_SAMPLES; done += BLOCK) {
     }
   }
 }
-const store95 = { on: summarise(calls.on), off: summarise(calls.off), onLinked: summarise(linked.on), offLinked: summarise(linked.off) };
-console.log('store', JSON.stringify(store95));
+const store95 = {
+  on: summarise(calls.on),
+  off: summarise(calls.off),
+  pacedOn: summarise(paced.on),
+  pacedOff: summarise(paced.off),
+  onLinked: summarise(linked.on),
+  offLinked: summarise(linked.off),
+};
+const cpuPerStore = Object.fromEntries(
+  modes.map(([mode]) => [mode, { neo4jMs: Math.round((cpu[mode].neo4j / calls[mode].length) * 100) / 100, nodeMs: Math.round((cpu[mode].node / calls[mode].length) * 100) / 100 }]),
+) as Record<Mode, { neo4jMs: number; nodeMs: number }>;
+console.log('store', JSON.stringify(store95), 'cpu per store', JSON.stringify(cpuPerStore));
 
 // ── activation and neighbourhood ─────────────────────────────────────────────
 const ids = (await cypher<{ id: string }>('MATCH (m:Memory {store: $store}) WITH m, rand() AS r ORDER BY r LIMIT 5000 RETURN m.id AS id', { store })).map((r) => r.id);
@@ -209,6 +260,7 @@ await on.close();
 const loadAfter = loadavg()[0] as number;
 const round = (x: number) => Math.round(x * 100) / 100;
 const added = round(store95.on.p95 - store95.off.p95);
+const addedPaced = round(store95.pacedOn.p95 - store95.pacedOff.p95);
 const addedLinked = round(store95.onLinked.p95 - store95.offLinked.p95);
 const settings = base.synapse;
 writeResults(
@@ -218,8 +270,8 @@ writeResults(
     graph: { memories: made, associations: total, byType, mechanical, addedDirectly: topUp, reused: reused !== null, seedSeconds: Math.round(seedSeconds), seedPerSecond: reused ? null : Math.round(MEMORIES / seedSeconds) },
     settings,
     store: store95,
-    linkingAddsToStoreP95Ms: added,
-    linkingAddsToStoreThenLinkedP95Ms: addedLinked,
+    linkingAddsToStoreP95Ms: { backToBack: added, paced50PerSecond: addedPaced, storeThenLinked: addedLinked },
+    cpuPerStoreBackToBack: neo4jPid ? cpuPerStore : null,
     loadAverage: { before: loadBefore, after: loadAfter },
     activation: { ...act, seeds: WEIGHTS.length, maxHops: 2, meanReached },
     activation10Seeds: { ...act10, seeds: TEN.length, maxHops: 2 },
@@ -230,12 +282,14 @@ writeResults(
     `seeded through Hippocampus with mechanical linking on (${reused ? 'seeded by an earlier run and reused' : `${Math.round(MEMORIES / seedSeconds)} memories/s including linking`}), ` +
     `${total.toLocaleString('en')} associations (${mechanical.toLocaleString('en')} mechanical, ${topUp.toLocaleString('en')} semantic added by direct Cypher; ` +
     `by type ${Object.entries(byType).map(([t, n]) => `${t} ${n.toLocaleString('en')}`).join(', ')}). ` +
-    `Calls go through the Memory Port in-process (no HTTP), sequential.\n\n` +
+    `Calls go through the Memory Port in-process (no HTTP).\n\n` +
     markdownTable(
       ['measure', 'samples', 'p50 ms', 'p95 ms', 'p99 ms'],
       [
         ['store back to back, linking off', store95.off.n, store95.off.p50, store95.off.p95, store95.off.p99],
         ['store back to back, linking on', store95.on.n, store95.on.p50, store95.on.p95, store95.on.p99],
+        [`store paced, one every ${PACE_MS} ms, linking off`, store95.pacedOff.n, store95.pacedOff.p50, store95.pacedOff.p95, store95.pacedOff.p99],
+        [`store paced, one every ${PACE_MS} ms, linking on`, store95.pacedOn.n, store95.pacedOn.p50, store95.pacedOn.p95, store95.pacedOn.p99],
         ['store then wait for the bus, linking off', store95.offLinked.n, store95.offLinked.p50, store95.offLinked.p95, store95.offLinked.p99],
         ['store then wait until its links exist, linking on', store95.onLinked.n, store95.onLinked.p50, store95.onLinked.p95, store95.onLinked.p99],
         [`activation, 5 seeds, 2 hops (mean ${meanReached} memories reached)`, act.n, act.p50, act.p95, act.p99],
@@ -243,7 +297,12 @@ writeResults(
         ['neighbourhood, depth 2, limit 100', hood.n, hood.p50, hood.p95, hood.p99],
       ],
     ) +
-    `\n\nLinking adds ${added} ms to store p95 back to back (on − off), ${addedLinked} ms when each store waits until its links exist. ` +
+    `\n\nLinking adds ${added} ms to store p95 back to back (on − off), ${addedPaced} ms paced at ${1000 / PACE_MS} stores/s, ` +
+    `${addedLinked} ms when each store waits until its links exist (links are written at most every ${settings.linkWriteMs} ms per store). ` +
+    (neo4jPid
+      ? `Process CPU per store back to back: Neo4j ${cpuPerStore.on.neo4jMs} ms with linking, ${cpuPerStore.off.neo4jMs} ms without; ` +
+        `this process ${cpuPerStore.on.nodeMs} ms and ${cpuPerStore.off.nodeMs} ms — on two cores, back to back, linking's work competes with the next store. `
+      : '') +
     `Targets: activation p95 < 20 ms; linking adds < 5 ms to store p95. ` +
     `Load average (1 min) ${loadBefore.toFixed(1)} before and ${loadAfter.toFixed(1)} after the latency runs, on ${cpus().length} cores shared with other work.`,
 );

@@ -144,6 +144,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       linksPerType: int(env, 'TOTAL_RECALL_SYNAPSE_LINKS_PER_TYPE', 5),
       maxDegree: int(env, 'TOTAL_RECALL_SYNAPSE_MAX_DEGREE', 50),
       thematicThreshold: fraction(env, 'TOTAL_RECALL_SYNAPSE_THEMATIC_THRESHOLD', 0.2),
+      linkWriteMs: int(env, 'TOTAL_RECALL_SYNAPSE_LINK_WRITE_MS', 50),
       recentWindow: int(env, 'TOTAL_RECALL_SYNAPSE_RECENT_WINDOW', 100),
       claimBoost: fraction(env, 'TOTAL_RECALL_SYNAPSE_CLAIM_BOOST', 0.1),
       hopDecay: fraction(env, 'TOTAL_RECALL_SYNAPSE_HOP_DECAY', 0.5),

@@ -3,16 +3,17 @@
 //   same session within ±$windowMs, nearest first (range index memory_session_time);
 //   the thematic full-text query, top $textLimit by BM25 (memory_text);
 //   the people full-text query, top $textLimit by BM25 (memory_text);
-//   of the $recentLimit memories stored last in the store (range index
-//   memory_store_created, read in index order: no sort), those sharing a person
-//   or an emotion (the newest $poolLimit of them), so a common label links along
-//   the timeline, not into an old hub.
-// Every memory of a batch belongs to $store (a parameter, so the planner can
-// read the index in order inside the subquery).
-// Every candidate comes with its degree per mechanical type (for the caps); the
-// memory's own BM25 score for its thematic query comes back as selfScore, its
-// own degrees as degree.
-// params: $store, $memories, $windowMs, $temporalLimit, $textLimit, $recentLimit, $poolLimit
+//   input.poolIds: of the store's newest memories, those sharing a person or
+//   an emotion, chosen in process (mechanical.ts), so a common label links
+//   along the timeline, not into an old hub.
+// Every candidate comes with its degree per mechanical type (for the caps:
+// counting all four costs less than telling which rules apply). Candidates
+// come back as lists (cheaper to decode than maps, and there are ~40 a memory):
+//   [id, sessionId, occurredAt, createdAt, people, emotions, textScore,
+//    [TEMPORAL, THEMATIC, PERSON, EMOTIONAL degrees]]
+// The memory's own BM25 score for its thematic query comes back as selfScore,
+// its own degrees as degree.
+// params: $memories, $windowMs, $temporalLimit, $textLimit
 // returns: id, selfScore, degree, candidates
 UNWIND $memories AS input
 MATCH (m:Memory {id: input.id})
@@ -36,12 +37,9 @@ CALL (m, input) {
   WITH node AS c WHERE c.store = m.store
   RETURN c, null AS textScore
   UNION ALL
-  MATCH (c:Memory)
-  WHERE c.store = $store AND c.createdAt IS NOT NULL
-  WITH c ORDER BY c.store DESC, c.createdAt DESC
-  LIMIT $recentLimit
-  WITH c WHERE any(p IN c.people WHERE toLower(p) IN input.people) OR any(e IN c.emotions WHERE toLower(e) IN input.emotions)
-  LIMIT $poolLimit
+  UNWIND input.poolIds AS poolId
+  MATCH (c:Memory {id: poolId})
+  WHERE c.store = m.store
   RETURN c, null AS textScore
 }
 WITH m, c, max(textScore) AS textScore
@@ -53,8 +51,8 @@ WITH m, c, textScore, {
 } AS degree
 WITH m,
   collect(CASE WHEN c = m THEN {score: textScore, degree: degree} END) AS self,
-  collect(CASE WHEN c <> m THEN {
-    id: c.id, sessionId: c.sessionId, occurredAt: c.occurredAt.epochMillis, createdAt: c.createdAt.epochMillis,
-    people: c.people, emotions: c.emotions, textScore: textScore, degree: degree
-  } END) AS candidates
+  collect(CASE WHEN c <> m THEN [
+    c.id, c.sessionId, c.occurredAt.epochMillis, c.createdAt.epochMillis,
+    c.people, c.emotions, textScore, [degree.TEMPORAL, degree.THEMATIC, degree.PERSON, degree.EMOTIONAL]
+  ] END) AS candidates
 RETURN m.id AS id, self[0].score AS selfScore, self[0].degree AS degree, candidates

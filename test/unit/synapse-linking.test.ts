@@ -121,6 +121,21 @@ describe('planLinks', () => {
     expect(links).toEqual([{ lo: 'a', hi: 'b', type: 'EMOTIONAL', strength: mechanicalStrength(1) }]);
   });
 
+  it('counts pending links (planned earlier, not yet written): no second copy, and toward the cap', () => {
+    const pending = [
+      { lo: 'a', hi: 'new', type: 'PERSON' as const, strength: 0.5 },
+      ...Array.from({ length: rules.maxDegree - 1 }, (_, i) => ({ lo: 'full', hi: `x${i}`, type: 'PERSON' as const, strength: 0.5 })),
+    ];
+    const links = planLinks(
+      [{ subject: subject('new', { people: ['Ana'] }), candidates: [candidate('a', { people: ['Ana'] }), candidate('full', { people: ['Ana'], degree: { ...none, PERSON: 1 } })], selfScore: null }],
+      rules,
+      pending,
+    );
+    // new–a is pending already; 'full' has 1 link in the database and 4 pending: at the cap of 5.
+    expect(links).toEqual([]);
+    expect(planLinks([{ subject: subject('new', { people: ['Ana'] }), candidates: [candidate('full', { people: ['Ana'] })], selfScore: null }], rules, pending)).toHaveLength(1);
+  });
+
   it('never links a memory to itself', () => {
     expect(planLinks([{ subject: subject('m', { people: ['Ana'] }), candidates: [candidate('m', { people: ['Ana'] })], selfScore: 1 }], rules)).toEqual([]);
   });

@@ -15,3 +15,6 @@ export type { Activated, ActivationOptions, Seed, SpreadEdge } from './activatio
 export { Levels } from './neighbourhood.js';
 export { keywords, contentWords, thematicQuery, peopleQuery, phrase, commonLabels, rareOnly, COMMON_SHARE } from './text-queries.js';
 export { Coalescer } from './coalescer.js';
+export { LinkWriter } from './link-writer.js';
+export { RecentPool } from './recent-pool.js';
+export type { PoolMember } from './recent-pool.js';

@@ -105,16 +105,26 @@ export function ruleScores(subject: LinkSubject, candidate: Candidate, selfScore
   return scores;
 }
 
+const keyOf = (link: Pick<PlannedLink, 'type' | 'lo' | 'hi'>) => `${link.type}:${link.lo}:${link.hi}`;
+
 /**
  * Plans the links of a batch, memory by memory, strongest first (ties: the
  * more recently stored candidate, then id). Degrees count links planned earlier
- * in the batch, and a pair planned from both ends becomes one link.
+ * in the batch and `pending` ones (planned before, not yet in the database),
+ * and a pair planned from both ends, or pending already, becomes one link.
+ * Returns only the new links.
  */
-export function planLinks(batch: readonly LinkBatchItem[], rules: LinkRules): PlannedLink[] {
+export function planLinks(batch: readonly LinkBatchItem[], rules: LinkRules, pending: readonly PlannedLink[] = []): PlannedLink[] {
   const planned = new Map<string, PlannedLink>();
   const added = new Map<string, number>();
   const degree = (id: string, type: MechanicalType, base: Degrees) => base[type] + (added.get(`${type}:${id}`) ?? 0);
   const bump = (id: string, type: MechanicalType) => added.set(`${type}:${id}`, (added.get(`${type}:${id}`) ?? 0) + 1);
+  const earlier = new Set<string>();
+  for (const link of pending) {
+    earlier.add(keyOf(link));
+    bump(link.lo, link.type);
+    bump(link.hi, link.type);
+  }
   const baseOf = new Map<string, Degrees>();
   for (const item of batch) {
     baseOf.set(item.subject.id, item.subject.degree);
@@ -138,9 +148,9 @@ export function planLinks(batch: readonly LinkBatchItem[], rules: LinkRules): Pl
       for (const { candidate, scores } of ranked) {
         if (made >= rules.linksPerType) break;
         const [lo, hi] = subject.id < candidate.id ? [subject.id, candidate.id] : [candidate.id, subject.id];
-        const key = `${type}:${lo}:${hi}`;
-        if (planned.has(key)) {
-          made++; // linked already from the other end, earlier in this batch
+        const key = keyOf({ type, lo, hi });
+        if (planned.has(key) || earlier.has(key)) {
+          made++; // linked already: from the other end earlier in this batch, or pending
           continue;
         }
         if (degree(subject.id, type, baseOf.get(subject.id) as Degrees) >= rules.maxDegree) break;

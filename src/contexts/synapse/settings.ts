@@ -10,6 +10,8 @@ export interface SynapseSettings {
   /** No mechanical link to or from a memory with this many links of the type. */
   readonly maxDegree: number;
   readonly thematicThreshold: number;
+  /** A store's planned links are written together, one write at most this often (ms). */
+  readonly linkWriteMs: number;
   /** How many of a store's newest memories are checked for a shared person or emotion. */
   readonly recentWindow: number;
   /** A claim strengthens each of the memory's links by this step. */

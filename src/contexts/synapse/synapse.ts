@@ -27,6 +27,7 @@ import { canonical, toAssociation, type AssociationRecord } from './records.js';
 import { DEFAULT_SEMANTIC_STRENGTH, DEFAULT_STEP, storedStrength, strengthen, validateStrength, weaken } from './strength.js';
 import { Coalescer } from './coalescer.js';
 import { Linker } from './mechanical.js';
+import { LinkWriter } from './link-writer.js';
 import { isAssociationType, LINK_BATCH, MAX_LIMIT, type SynapseSettings } from './settings.js';
 import * as read from './traversal.js';
 import type { Activated, Seed } from './activation.js';
@@ -43,6 +44,8 @@ type Link = AssociationsFound['data']['links'][number];
 interface Stored {
   readonly memory: MemoryRecord;
   readonly meta: Meta;
+  /** Settled when the memory's links are written (or their write failed). */
+  readonly written: { resolve: () => void; reject: (error: unknown) => void };
 }
 
 type AssociationRow = {
@@ -62,6 +65,7 @@ export class Synapse {
   private readonly clock: () => number;
   private readonly linker: Coalescer<Stored>;
   private readonly mechanical: Linker;
+  private readonly writer: LinkWriter;
 
   constructor(deps: SynapseDeps) {
     this.graph = deps.graph;
@@ -70,6 +74,10 @@ export class Synapse {
     this.clock = deps.clock ?? Date.now;
     this.mechanical = new Linker(this.graph, this.settings);
     this.linker = new Coalescer((_store, batch) => this.link(batch), LINK_BATCH);
+    this.writer = new LinkWriter((links) => {
+      const now = this.clock();
+      return this.mechanical.write(links, now, sortableId('lnk', now));
+    }, this.settings.linkWriteMs);
   }
 
   /** Puts the handlers on the bus; commands about one pair keep their order. */
@@ -77,7 +85,8 @@ export class Synapse {
     const bus = this.bus;
     if (this.settings.mechanicalLinking) {
       // A key per message: they all reach the coalescer at once and share a batch.
-      bus.subscribe('synapse', 'MemoryStored', (m) => this.linker.push(m.data.memory.store, { memory: m.data.memory, meta: m.meta }), (m) => `stored:${m.meta.messageId}`);
+      // The handler settles when the memory's links are written, not when they are planned.
+      bus.subscribe('synapse', 'MemoryStored', (m) => this.stored(m.data.memory, m.meta), (m) => `stored:${m.meta.messageId}`);
     }
     bus.subscribe('synapse', 'MemoryClaimed', (m) => this.claimed(m).then(() => undefined), (m) => m.data.id);
     bus.handle('synapse', 'AssociateCommand', (m) => this.associate(m), (m) => {
@@ -89,18 +98,39 @@ export class Synapse {
 
   // ── events ────────────────────────────────────────────────────────────────
 
-  /** Mechanical links for a batch of stored memories of one store. */
+  private stored(memory: MemoryRecord, meta: Meta): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.linker.push(memory.store, { memory, meta, written: { resolve, reject } }).catch(reject);
+    });
+  }
+
+  /**
+   * Mechanical links for a batch of stored memories of one store: planned now,
+   * written with the store's next link write. The next batch is planned while
+   * this one's links wait, counting them as pending.
+   */
   private async link(batch: readonly Stored[]): Promise<void> {
-    const now = this.clock();
-    const memories = batch.map((s) => s.memory);
-    const links = await this.mechanical.link(memories, now, sortableId('lnk', now));
-    this.found((memories[0] as MemoryRecord).store, links, (batch[0] as Stored).meta);
+    const store = (batch[0] as Stored).memory.store;
+    const planned = await this.mechanical.plan(
+      batch.map((s) => s.memory),
+      this.clock(),
+      () => this.writer.pending(store),
+    );
+    this.writer.add(store, planned).then(
+      (links) => {
+        this.found(store, links, (batch[0] as Stored).meta);
+        for (const s of batch) s.written.resolve();
+      },
+      (error: unknown) => {
+        for (const s of batch) s.written.reject(error);
+      },
+    );
   }
 
   /** A claim strengthens every link of the memory by `claimBoost` (saturating). */
   async claimed(event: MemoryClaimed): Promise<Link[]> {
     const { id, store } = event.data;
-    await this.linker.idle(store); // links still being made for this store get the boost too
+    await this.linked(store); // links still being made for this store get the boost too
     const now = this.clock();
     const changeId = event.meta.messageId;
     const changed = await this.graph.transaction(async (tx) => {
@@ -180,8 +210,9 @@ export class Synapse {
   }
 
   /** Resolves once every stored memory handed to Synapse so far is linked. */
-  linked(store: string): Promise<void> {
-    return this.linker.idle(store);
+  async linked(store: string): Promise<void> {
+    await this.linker.idle(store);
+    await this.writer.idle(store);
   }
 
   private found(store: string, links: readonly Link[], cause: Meta): void {
