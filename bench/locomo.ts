@@ -164,17 +164,20 @@ for (const store of stores.values()) {
 }
 await new Promise((r) => setTimeout(r, 2000));
 
-const NONE: Signals = { text: false, semantic: false, activation: false, salience: false, usefulness: false };
-const LEXICAL: Signals = { ...NONE, text: true, activation: true, salience: true, usefulness: true };
-const FUSED: Signals = { text: true, semantic: true, activation: true, salience: true, usefulness: true };
+const NONE: Signals = { text: false, people: false, semantic: false, activation: false, salience: false, usefulness: false };
+const LEXICAL: Signals = { ...NONE, text: true, people: true, activation: true, salience: true, usefulness: true };
+const FUSED: Signals = { text: true, people: true, semantic: true, activation: true, salience: true, usefulness: true };
 const ablations: Record<string, unknown> = {};
 if (ablation) {
   const rows: [string, Signals, boolean][] = [
     ['text only', { ...NONE, text: true }, false],
     ['+ salience', { ...NONE, text: true, salience: true }, false],
+    ['+ people named in the question', { ...NONE, text: true, people: true, salience: true }, false],
+    ['+ activation, without people named', { ...LEXICAL, people: false }, true],
     ['+ activation (lexical: the service without the model)', LEXICAL, true],
     ['vector only', { ...NONE, semantic: true }, false],
     ['text + vector (fusion)', { ...NONE, text: true, semantic: true, salience: true }, false],
+    ['fusion + people named', { ...NONE, text: true, people: true, semantic: true, salience: true }, false],
     ['fusion + activation (all signals)', FUSED, true],
   ];
   for (const [name, signals, assoc] of rows) {
@@ -201,8 +204,8 @@ if (calibrate) {
   const path = new URL('../src/contexts/recall/calibration.ts', import.meta.url);
   let text = readFileSync(path, 'utf8');
   for (const [name, data] of [['FUSED_CALIBRATION', examples], ['LEXICAL_CALIBRATION', lexicalExamples]] as const) {
-    const [bias, relevance, coverage, activation, textScore, similarity] = fitLogistic(data);
-    const model = { bias: bias!, relevance: relevance!, coverage: coverage!, activation: activation!, textScore: textScore!, similarity: similarity! };
+    const [bias, relevance, coverage, activation, textScore, similarity, person] = fitLogistic(data);
+    const model = { bias: bias!, relevance: relevance!, coverage: coverage!, activation: activation!, textScore: textScore!, similarity: similarity!, person: person! };
     fitted[name] = model;
     const literal = JSON.stringify(Object.fromEntries(Object.entries(model).map(([k, v]) => [k, Math.round(v * 10000) / 10000 || 0])), null, 2).replace(/"(\w+)":/g, '$1:');
     text = text.replace(new RegExp(`export const ${name}: Calibration = \\{[\\s\\S]*?\\};`), `export const ${name}: Calibration = ${literal};`);

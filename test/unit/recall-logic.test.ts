@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  ALL_SIGNALS, DEFAULT_WEIGHTS, FUSED_CALIBRATION, LruMap, LEXICAL_CALIBRATION, StoreVectors, coverage, searchTerms, frameLine, luceneQuery, pack, queryTerms, rank, estimateTokens, semanticOf, type Candidate,
+  ALL_SIGNALS, DEFAULT_WEIGHTS, FUSED_CALIBRATION, LruMap, LEXICAL_CALIBRATION, StoreVectors, coverage, searchTerms, frameLine, luceneQuery, namesPerson, pack, queryTerms, rank, estimateTokens, semanticOf, type Candidate,
 } from '../../src/contexts/recall/index.js';
 import type { MemoryRecord, Tier } from '../../src/domain/index.js';
 
@@ -10,7 +10,7 @@ const memory = (id: string, extra: Partial<MemoryRecord> = {}): MemoryRecord => 
   salience: null, salienceAt: null, usefulness: 0, ...extra,
 });
 const candidate = (id: string, textScore: number, extra: Partial<Candidate> = {}, tier: Tier = 'LONG_TERM'): Candidate => ({
-  memory: memory(id, { tier }), textScore, coverage: 0.5, similarity: null, activation: 0, path: [], salience: 0.5, usefulness: 0, ...extra,
+  memory: memory(id, { tier }), textScore, coverage: 0.5, personMatch: 0, similarity: null, activation: 0, path: [], salience: 0.5, usefulness: 0, ...extra,
 });
 
 describe('query text', () => {
@@ -33,6 +33,15 @@ describe('query text', () => {
     expect(searchTerms(['caroline', 'kids'], stats, 1, 60)).toEqual(['caroline', 'kids']);
   });
 
+  it('tells whether a memory involves a person the question names, by any word of the name', () => {
+    const words = new Set(['caroline', 'research']);
+    expect(namesPerson(words, ['Caroline'])).toBe(true);
+    expect(namesPerson(words, ['Melanie', 'Caroline Jones'])).toBe(true);
+    expect(namesPerson(words, ['Melanie'])).toBe(false);
+    expect(namesPerson(words, [])).toBe(false);
+    expect(namesPerson(new Set(['a']), ['A'])).toBe(false); // one-letter words never match
+  });
+
   it('measures coverage on stems', () => {
     expect(coverage(['run', 'mountain'], 'We went running in the Mountains')).toBe(1);
     expect(coverage(['run', 'lisbon'], 'running late')).toBe(0.5);
@@ -52,6 +61,13 @@ describe('ranking', () => {
     expect(hits[0]?.memory.id).toBe('linked');
     const noActivation = rank([candidate('text', 2), candidate('linked', 1.5, { activation: 1 })], undefined, { ...ALL_SIGNALS, activation: false });
     expect(noActivation[0]?.memory.id).toBe('text');
+  });
+
+  it('ranks a memory that involves a person the question names above an equal text match, unless the signal is off', () => {
+    const hits = rank([candidate('other', 1.05), candidate('named', 1, { personMatch: 1 })]);
+    expect(hits[0]?.memory.id).toBe('named');
+    expect(hits[0]!.score - hits[1]!.score).toBeCloseTo(DEFAULT_WEIGHTS.person - 0.05 / 1.05, 6);
+    expect(rank([candidate('other', 1.05), candidate('named', 1, { personMatch: 1 })], undefined, { ...ALL_SIGNALS, people: false })[0]?.memory.id).toBe('other');
   });
 
   it('admits ARCHIVE only with enough relevance or association signal', () => {

@@ -15,22 +15,26 @@ export interface Calibration {
   readonly textScore: number;
   /** Weight of the similarity above the floor, scaled to [0,1] (0 in the lexical model). */
   readonly similarity: number;
+  /** Weight of the memory involving a person the query names (0 or 1). */
+  readonly person: number;
 }
 
 export const LEXICAL_CALIBRATION: Calibration = {
-  bias: -6.2111,
-  relevance: 1.7713,
-  coverage: 1.953,
-  activation: 3.6268,
-  textScore: 0.7111,
-  similarity: 0
+  bias: -7.6746,
+  relevance: 1.99,
+  coverage: 1.8047,
+  activation: 5.1237,
+  textScore: 0.5442,
+  similarity: 0,
+  person: 1.9452
 };
 
 export const FUSED_CALIBRATION: Calibration = {
-  bias: -6.1155,
-  relevance: 1.7473,
-  coverage: 1.1797,
-  activation: 2.5633,
-  textScore: 0.2427,
-  similarity: 4.6915
+  bias: -7.4577,
+  relevance: 1.9207,
+  coverage: 1.2541,
+  activation: 4.1584,
+  textScore: 0.2499,
+  similarity: 3.6967,
+  person: 1.5783
 };

@@ -57,3 +57,11 @@ export function luceneQuery(terms: readonly string[], storeKey: string): string 
   const any = terms.join(' ');
   return `+storeKey:${storeKey}^0 +(content:(${any}) tags:(${any}) people:(${any}))`;
 }
+
+/**
+ * Whether a memory's people include one the query names: a person counts when
+ * any word of their name (two letters or more) is a word of the query.
+ */
+export function namesPerson(queryWords: ReadonlySet<string>, people: readonly string[]): boolean {
+  return people.some((person) => tokenize(person).some((word) => word.length >= 2 && queryWords.has(word)));
+}

@@ -22,7 +22,7 @@ import {
 import type { GraphPort } from '../../adapters/neo4j/index.js';
 import { toMemoryRecord } from '../hippocampus/index.js';
 import { Q } from './cypher.js';
-import { luceneQuery, queryTerms, stem, tokenize } from './query-text.js';
+import { QUERY_STOP_WORDS, luceneQuery, namesPerson, queryTerms, stem, tokenize } from './query-text.js';
 import { bm25, documentStems, searchTerms, weightedCoverage, type StoreTermStats, type TermStats } from './bm25.js';
 import { StatsCache } from './stats-cache.js';
 import { LruMap } from './lru.js';
@@ -98,6 +98,12 @@ const DAY = 86_400_000;
 const STEMS_KEPT = 50_000;
 /** Memories reached only by association that are fetched and ranked: the most activated, this many per hit asked for (at least 30). */
 const REACHED_PER_HIT = 3;
+
+/** The query as candidates are scored against it: its stems (BM25, coverage) and its words but stop words (the people it names). */
+interface QueryWords {
+  readonly stems: readonly string[];
+  readonly words: ReadonlySet<string>;
+}
 const invalid = (code: string, text: string) => new InvalidInputError(`RECALL.${code}`, text);
 
 export function validateSearch(query: string, limit: number, minConfidence: number | null): void {
@@ -180,25 +186,25 @@ export class Recall {
       if (vector && !copy) nearest = await this.nearestInIndex(Array.from(vector), stats, filters, filtered); // its copy is still loading
     }
     if (!searchText && !vector) return [];
-    const stems = fallback.map(stem);
+    const query: QueryWords = { stems: fallback.map(stem), words: new Set(tokenize(request.query).filter((w) => !QUERY_STOP_WORDS.has(w))) };
     const candidates = new Map<string, Candidate>();
     for (const row of direct) {
       const memory = toMemoryRecord(row.memory);
-      const candidate = this.candidate(memory, stems, stats, now, 0, []);
+      const candidate = this.candidate(memory, query, stats, now, 0, []);
       if (candidate.textScore > 0) candidates.set(memory.id, { ...candidate, similarity: row.similarity });
     }
     if (vector) {
       const near = copy ? await this.nearestInProcess(copy, vector, candidates, filters, filtered) : (nearest ?? []);
       for (const { memory, similarity } of near) {
         if (candidates.has(memory.id)) continue;
-        const c = this.candidate(memory, stems, stats, now, 0, []);
+        const c = this.candidate(memory, query, stats, now, 0, []);
         candidates.set(memory.id, { ...c, textScore: signals.text ? c.textScore : 0, similarity });
       }
     }
 
     if (request.includeAssociations && signals.activation && this.deps.activate && candidates.size > 0) {
       // Seeds: the best direct matches, text and meaning fused, weighted by that match.
-      const matches = rank([...candidates.values()], this.weights, { ...signals, activation: false, salience: false, usefulness: false }, vector !== null);
+      const matches = rank([...candidates.values()], this.weights, { ...signals, activation: false, people: false, salience: false, usefulness: false }, vector !== null);
       const seeds = matches
         .sort((a, b) => b.relevance - a.relevance || (a.memory.id < b.memory.id ? -1 : 1))
         .slice(0, this.weights.seeds)
@@ -216,7 +222,7 @@ export class Recall {
         if (known) candidates.set(a.id, { ...known, activation: level, path: known.textScore > 0 || known.similarity !== null ? [] : a.path });
         else {
           const memory = byId.get(a.id);
-          if (memory) candidates.set(a.id, { ...this.candidate(memory, stems, stats, now, level, a.path), similarity: this.similarityOf(request.store, memory.id, vector) });
+          if (memory) candidates.set(a.id, { ...this.candidate(memory, query, stats, now, level, a.path), similarity: this.similarityOf(request.store, memory.id, vector) });
         }
       }
     }
@@ -393,12 +399,13 @@ export class Recall {
     return n;
   }
 
-  private candidate(memory: MemoryRecord, stems: string[], stats: TermStats, now: number, activation: number, path: readonly AssociationType[]): Candidate {
+  private candidate(memory: MemoryRecord, query: QueryWords, stats: TermStats, now: number, activation: number, path: readonly AssociationType[]): Candidate {
     const doc = this.stemsOf(memory);
     return {
       memory,
-      textScore: bm25(stems, doc, stats),
-      coverage: weightedCoverage(stems, doc, stats),
+      textScore: bm25(query.stems, doc, stats),
+      coverage: weightedCoverage(query.stems, doc, stats),
+      personMatch: namesPerson(query.words, memory.people) ? 1 : 0,
       similarity: null,
       activation,
       path,

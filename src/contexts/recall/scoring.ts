@@ -2,12 +2,13 @@
  * Ranking and confidence: pure functions, documented in docs/recall.md.
  *
  *   relevance = (1 − wV)·lexical + wV·semantic      (lexical alone without a query vector)
- *   score     = relevance + wA·activation + wS·salience + wU·usefulness + tierBias
+ *   score     = relevance + wA·activation + wP·person + wS·salience + wU·usefulness + tierBias
  *
  * lexical is the BM25 score relative to the query's best direct match, and
  * semantic the cosine similarity to the query's vector above a floor,
  * relative to the best one (both in [0,1]); activation is what spreading
- * activation over associations delivered (in [0,1]); salience is the score
+ * activation over associations delivered (in [0,1]); person is 1 when the
+ * memory involves a person the query names (else 0); salience is the score
  * decayed to now; usefulness in [-1,1] comes from reported outcomes.
  * Confidence is a separate, calibrated probability that the hit is what was
  * asked for: a logistic model over absolute features, fitted on LoCoMo
@@ -23,6 +24,8 @@ export interface Candidate {
   readonly textScore: number;
   /** Share of the query's stems present in the memory. */
   readonly coverage: number;
+  /** 1 when the memory involves a person the query names (namesPerson in query-text.ts), else 0. */
+  readonly personMatch: number;
   /** Cosine similarity to the query's vector; null when either has none. */
   readonly similarity: number | null;
   readonly activation: number;
@@ -50,6 +53,8 @@ export interface RecallWeights {
   /** How many nearest memories by vector join the candidates. */
   readonly semanticCandidates: number;
   readonly activation: number;
+  /** wP: a memory that involves a person the query names. */
+  readonly person: number;
   readonly salience: number;
   readonly usefulness: number;
   readonly tierBias: Readonly<Record<Tier, number>>;
@@ -74,7 +79,8 @@ export const DEFAULT_WEIGHTS: RecallWeights = {
   semantic: 0.5,
   similarityFloor: 0.75,
   semanticCandidates: 60,
-  activation: 2.4,
+  activation: 3.0,
+  person: 0.5,
   salience: 0.1,
   usefulness: 0.15,
   tierBias: { IDENTITY_CORE: 0.1, ACTIVE_CONTEXT: 0.05, LONG_TERM: 0, ARCHIVE: -0.05 },
@@ -89,6 +95,8 @@ export const DEFAULT_WEIGHTS: RecallWeights = {
 export interface Signals {
   /** Full-text matches (BM25). */
   readonly text: boolean;
+  /** Memories that involve a person the query names. */
+  readonly people: boolean;
   /** Vector similarity (when the query has a vector). */
   readonly semantic: boolean;
   readonly activation: boolean;
@@ -96,7 +104,7 @@ export interface Signals {
   readonly usefulness: boolean;
 }
 
-export const ALL_SIGNALS: Signals = { text: true, semantic: true, activation: true, salience: true, usefulness: true };
+export const ALL_SIGNALS: Signals = { text: true, people: true, semantic: true, activation: true, salience: true, usefulness: true };
 
 const sigmoid = (x: number) => 1 / (1 + Math.exp(-x));
 
@@ -107,16 +115,16 @@ const sigmoid = (x: number) => 1 / (1 + Math.exp(-x));
  * [0,1] rather than e5's narrow band of raw cosines.
  */
 export function confidenceFeatures(
-  h: { lexical: number; coverage: number; activation: number; textScore: number; similarity: number | null },
+  h: { lexical: number; coverage: number; activation: number; textScore: number; similarity: number | null; personMatch: number },
   floor = DEFAULT_WEIGHTS.similarityFloor,
 ): number[] {
   const above = h.similarity === null ? 0 : Math.min(1, Math.max(0, (h.similarity - floor) / (1 - floor)));
-  return [h.lexical, h.coverage, h.activation, Math.log1p(h.textScore), above];
+  return [h.lexical, h.coverage, h.activation, Math.log1p(h.textScore), above, h.personMatch];
 }
 
 export function confidenceOf(features: readonly number[], c: Calibration): number {
-  const [lexical = 0, coverage = 0, activation = 0, logText = 0, similarity = 0] = features;
-  const z = c.bias + c.relevance * lexical + c.coverage * coverage + c.activation * activation + c.textScore * logText + c.similarity * similarity;
+  const [lexical = 0, coverage = 0, activation = 0, logText = 0, similarity = 0, person = 0] = features;
+  const z = c.bias + c.relevance * lexical + c.coverage * coverage + c.activation * activation + c.textScore * logText + c.similarity * similarity + c.person * person;
   return sigmoid(z);
 }
 
@@ -163,10 +171,11 @@ export function rank(
     const score =
       relevance +
       w.activation * activation +
+      (signals.people ? w.person * c.personMatch : 0) +
       (signals.salience ? w.salience * c.salience : 0) +
       (signals.usefulness ? w.usefulness * c.usefulness : 0) +
       w.tierBias[c.memory.tier];
-    const shown = { ...c, activation, lexical, semantic, similarity: fused ? c.similarity : null };
+    const shown = { ...c, activation, lexical, semantic, similarity: fused ? c.similarity : null, personMatch: signals.people ? c.personMatch : 0 };
     const confidence = confidenceOf(confidenceFeatures(shown, w.similarityFloor), model);
     hits.push({ ...shown, relevance, score, confidence });
   }
