@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  ALL_SIGNALS, DEFAULT_WEIGHTS, FUSED_CALIBRATION, LruMap, LEXICAL_CALIBRATION, StoreVectors, coverage, searchTerms, frameLine, luceneQuery, namesPerson, pack, queryTerms, rank, estimateTokens, semanticOf, type Candidate,
+  ALL_SIGNALS, DEFAULT_WEIGHTS, FUSED_CALIBRATION, LruMap, LEXICAL_CALIBRATION, StoreVectors, coverage, searchTerms, frameLine, luceneQuery, namesPerson, pack, queryTerms, rank, stem, withIrregularForms, estimateTokens, semanticOf, type Candidate,
 } from '../../src/contexts/recall/index.js';
 import type { MemoryRecord, Tier } from '../../src/domain/index.js';
 
@@ -31,6 +31,15 @@ describe('query text', () => {
     expect(searchTerms(['caroline', 'kids', 'adopt'], stats, 0.25, 300)).toEqual(['kids', 'adopt']); // fewer matches than the limit
     expect(searchTerms(['caroline'], stats, 0.25, 60)).toEqual(['caroline']);
     expect(searchTerms(['caroline', 'kids'], stats, 1, 60)).toEqual(['caroline', 'kids']);
+  });
+
+  it('joins irregular forms to their base in stems, and searches them in the full-text query', () => {
+    expect(stem('drew')).toBe(stem('drawing'));
+    expect(stem('went')).toBe(stem('going'));
+    expect(stem('children')).toBe(stem('child'));
+    expect(stem('rose')).not.toBe(stem('rise')); // a flower too: left alone
+    expect(withIrregularForms(['drawing', 'garden'])).toEqual(['drawing', 'garden', 'draw', 'drew', 'drawn']);
+    expect(withIrregularForms(['went'])).toEqual(['went', 'go', 'gone']);
   });
 
   it('tells whether a memory involves a person the question names, by any word of the name', () => {

@@ -20,21 +20,21 @@ export interface Calibration {
 }
 
 export const LEXICAL_CALIBRATION: Calibration = {
-  bias: -7.6746,
-  relevance: 1.99,
-  coverage: 1.8047,
-  activation: 5.1237,
-  textScore: 0.5442,
+  bias: -7.7228,
+  relevance: 1.9604,
+  coverage: 1.8528,
+  activation: 5.1579,
+  textScore: 0.5666,
   similarity: 0,
-  person: 1.9452
+  person: 1.931
 };
 
 export const FUSED_CALIBRATION: Calibration = {
-  bias: -7.4577,
-  relevance: 1.9207,
-  coverage: 1.2541,
-  activation: 4.1584,
-  textScore: 0.2499,
-  similarity: 3.6967,
-  person: 1.5783
+  bias: -7.507,
+  relevance: 1.8016,
+  coverage: 1.3497,
+  activation: 4.1648,
+  textScore: 0.3009,
+  similarity: 3.5837,
+  person: 1.5954
 };

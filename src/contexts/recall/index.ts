@@ -5,7 +5,7 @@ export type { Candidate, RankedHit, RecallWeights, Signals } from './scoring.js'
 export { frameLine } from './frame.js';
 export { pack, estimateTokens, memoryLine, DEFAULT_INJECT_FLOOR, DEFAULT_LIVE_FLOOR } from './packing.js';
 export type { Pack, PackOptions } from './packing.js';
-export { queryTerms, tokenize, coverage, luceneQuery, namesPerson, QUERY_STOP_WORDS } from './query-text.js';
+export { queryTerms, tokenize, coverage, luceneQuery, namesPerson, stem, withIrregularForms, QUERY_STOP_WORDS } from './query-text.js';
 export { FUSED_CALIBRATION, LEXICAL_CALIBRATION } from './calibration.js';
 export { StoreVectors } from './store-vectors.js';
 export { LruMap } from './lru.js';

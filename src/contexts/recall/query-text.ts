@@ -5,6 +5,7 @@
  * conversation ("what", "did", "you"), so Recall drops those too.
  */
 import { stemmer } from 'stemmer';
+import { IRREGULAR_BASE, IRREGULAR_FORMS } from './irregular.js';
 
 export const QUERY_STOP_WORDS: ReadonlySet<string> = new Set(
   (
@@ -37,8 +38,27 @@ export function queryTerms(text: string): string[] {
   return out;
 }
 
+/** The word's stem, irregular forms first taken back to their base ("drew" → "draw"). */
 export function stem(word: string): string {
-  return stemmer(word);
+  return stemmer(IRREGULAR_BASE.get(word) ?? word);
+}
+
+/** Base forms with irregular forms, by their stem ("drawing" and "draws" stem to "draw"). */
+const BASE_BY_STEM: ReadonlyMap<string, string> = new Map([...IRREGULAR_FORMS.keys()].map((base) => [stemmer(base), base]));
+
+/**
+ * The terms plus the irregular forms of each (for the full-text search, whose
+ * analyzer stems suffixes only): "drawing" also searches "drew" and "drawn",
+ * "went" also "go" and "gone".
+ */
+export function withIrregularForms(terms: readonly string[]): string[] {
+  const out = [...terms];
+  for (const term of terms) {
+    const base = IRREGULAR_BASE.get(term) ?? BASE_BY_STEM.get(stemmer(term));
+    if (base === undefined) continue;
+    for (const form of [base, ...(IRREGULAR_FORMS.get(base) ?? [])]) if (!out.includes(form)) out.push(form);
+  }
+  return out;
 }
 
 /** Share of the query's stems found in a text: an absolute match measure in [0,1]. */

@@ -22,7 +22,7 @@ import {
 import type { GraphPort } from '../../adapters/neo4j/index.js';
 import { toMemoryRecord } from '../hippocampus/index.js';
 import { Q } from './cypher.js';
-import { QUERY_STOP_WORDS, luceneQuery, namesPerson, queryTerms, stem, tokenize } from './query-text.js';
+import { QUERY_STOP_WORDS, luceneQuery, namesPerson, queryTerms, stem, tokenize, withIrregularForms } from './query-text.js';
 import { bm25, documentStems, searchTerms, weightedCoverage, type StoreTermStats, type TermStats } from './bm25.js';
 import { StatsCache } from './stats-cache.js';
 import { LruMap } from './lru.js';
@@ -163,7 +163,7 @@ export class Recall {
     const textSearch = (vector: number[] | null) =>
       searchText
         ? this.deps.graph.read<{ memory: Record<string, unknown>; score: number; similarity: number | null }>(Q.searchCandidates, {
-            query: luceneQuery(searched, storeKeyOf(request.store)),
+            query: luceneQuery(withIrregularForms(searched), storeKeyOf(request.store)),
             limit,
             vector,
             ...filters,
