@@ -65,6 +65,7 @@ const folded = (xs: readonly string[]) => new Set(xs.map((x) => x.trim().toLower
 
 /** |A ∩ B| / |A ∪ B| over case-folded labels. */
 export function jaccard(a: readonly string[], b: readonly string[]): number {
+  if (a.length === 0 || b.length === 0) return 0; // nothing to share (often: many memories carry no emotion)
   const x = folded(a);
   const y = folded(b);
   let shared = 0;
@@ -142,7 +143,7 @@ export function planLinks(batch: readonly LinkBatchItem[], rules: LinkRules, pen
           (x, y) =>
             (y.scores[type] as number) - (x.scores[type] as number) ||
             y.candidate.createdAt - x.candidate.createdAt ||
-            x.candidate.id.localeCompare(y.candidate.id),
+            (x.candidate.id < y.candidate.id ? -1 : x.candidate.id > y.candidate.id ? 1 : 0), // plain order: ids need no locale rules
         );
       let made = 0;
       for (const { candidate, scores } of ranked) {
