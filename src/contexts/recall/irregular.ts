@@ -133,16 +133,6 @@ tooth teeth
 mouse mice
 `;
 
-/** Irregular form → base form. */
-export const IRREGULAR_BASE: ReadonlyMap<string, string> = new Map(
-  LINES.trim()
-    .split('\n')
-    .flatMap((line) => {
-      const [base, ...forms] = line.trim().split(/\s+/) as [string, ...string[]];
-      return forms.map((form) => [form, base] as const);
-    }),
-);
-
 /** Base form → its irregular forms. */
 export const IRREGULAR_FORMS: ReadonlyMap<string, readonly string[]> = new Map(
   LINES.trim()
@@ -152,4 +142,9 @@ export const IRREGULAR_FORMS: ReadonlyMap<string, readonly string[]> = new Map(
       return [base, forms] as const;
     })
     .filter(([, forms]) => forms.length > 0),
+);
+
+/** Irregular form → base form. */
+export const IRREGULAR_BASE: ReadonlyMap<string, string> = new Map(
+  [...IRREGULAR_FORMS].flatMap(([base, forms]) => forms.map((form) => [form, base] as const)),
 );

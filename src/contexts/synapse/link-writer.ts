@@ -6,7 +6,7 @@
  * not one per memory. Until written, links stay `pending`, and the planner
  * counts them (caps, pairs linked already).
  */
-import type { PlannedLink } from './linking.js';
+import { linkKey, type PlannedLink } from './linking.js';
 import type { CreatedLink } from './mechanical.js';
 
 interface Entry {
@@ -20,8 +20,6 @@ interface Lane {
   writing: Entry[];
   running: Promise<void> | null;
 }
-
-const keyOf = (type: string, a: string, b: string) => `${type}:${a}:${b}`;
 
 export class LinkWriter {
   private readonly lanes = new Map<string, Lane>();
@@ -61,13 +59,13 @@ export class LinkWriter {
       await new Promise<void>((wait) => (this.intervalMs > 0 ? setTimeout(wait, this.intervalMs) : setImmediate(wait)));
       lane.writing = lane.queued;
       lane.queued = [];
-      const unique = new Map(lane.writing.flatMap((e) => e.links).map((l) => [keyOf(l.type, l.lo, l.hi), l]));
+      const unique = new Map(lane.writing.flatMap((e) => e.links).map((l) => [linkKey(l.type, l.lo, l.hi), l]));
       try {
-        const created = new Map((await this.write([...unique.values()])).map((c) => [keyOf(c.type, c.a, c.b), c]));
+        const created = new Map((await this.write([...unique.values()])).map((c) => [linkKey(c.type, c.a, c.b), c]));
         for (const entry of lane.writing) {
           entry.resolve(
             entry.links.flatMap((l) => {
-              const key = keyOf(l.type, l.lo, l.hi);
+              const key = linkKey(l.type, l.lo, l.hi);
               const link = created.get(key);
               created.delete(key); // each created link is reported once
               return link ? [link] : [];

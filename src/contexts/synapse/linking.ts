@@ -61,7 +61,10 @@ export interface PlannedLink {
   readonly strength: number;
 }
 
-const folded = (xs: readonly string[]) => new Set(xs.map((x) => x.trim().toLowerCase()));
+/** Labels as the rules compare them: trimmed and lower-cased. */
+export const foldLabels = (xs: readonly string[] | null): string[] => (xs ?? []).map((x) => x.trim().toLowerCase());
+
+const folded = (xs: readonly string[]) => new Set(foldLabels(xs));
 
 /** |A ∩ B| / |A ∪ B| over case-folded labels. */
 export function jaccard(a: readonly string[], b: readonly string[]): number {
@@ -106,7 +109,8 @@ export function ruleScores(subject: LinkSubject, candidate: Candidate, selfScore
   return scores;
 }
 
-const keyOf = (link: Pick<PlannedLink, 'type' | 'lo' | 'hi'>) => `${link.type}:${link.lo}:${link.hi}`;
+/** One key per pair and type (ends in canonical order). */
+export const linkKey = (type: string, lo: string, hi: string): string => `${type}:${lo}:${hi}`;
 
 /**
  * Plans the links of a batch, memory by memory, strongest first (ties: the
@@ -122,7 +126,7 @@ export function planLinks(batch: readonly LinkBatchItem[], rules: LinkRules, pen
   const bump = (id: string, type: MechanicalType) => added.set(`${type}:${id}`, (added.get(`${type}:${id}`) ?? 0) + 1);
   const earlier = new Set<string>();
   for (const link of pending) {
-    earlier.add(keyOf(link));
+    earlier.add(linkKey(link.type, link.lo, link.hi));
     bump(link.lo, link.type);
     bump(link.hi, link.type);
   }
@@ -149,7 +153,7 @@ export function planLinks(batch: readonly LinkBatchItem[], rules: LinkRules, pen
       for (const { candidate, scores } of ranked) {
         if (made >= rules.linksPerType) break;
         const [lo, hi] = subject.id < candidate.id ? [subject.id, candidate.id] : [candidate.id, subject.id];
-        const key = keyOf({ type, lo, hi });
+        const key = linkKey(type, lo, hi);
         if (planned.has(key) || earlier.has(key)) {
           made++; // linked already: from the other end earlier in this batch, or pending
           continue;

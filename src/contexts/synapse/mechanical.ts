@@ -36,7 +36,6 @@ type CandidateRow = {
 };
 
 const NO_LINKS: Degrees = Object.fromEntries(MECHANICAL_TYPES.map((t) => [t, 0])) as unknown as Degrees;
-const lower = (xs: readonly string[]) => xs.map((x) => x.trim().toLowerCase());
 
 function toCandidate([id, sessionId, occurredAt, createdAt, people, emotions, textScore, [t, th, p, e]]: CandidateTuple): Candidate {
   return { id, sessionId, occurredAt, createdAt, people, emotions, textScore, degree: { TEMPORAL: t, THEMATIC: th, PERSON: p, EMOTIONAL: e } };
@@ -85,8 +84,6 @@ export class Linker {
       id: m.id,
       thematicQuery: thematicQuery(storeKeyOf(store), m.content, rareOnly(m.tags, common.tags), common.words),
       peopleQuery: peopleQuery(storeKeyOf(store), rareOnly(m.people, common.people)),
-      people: lower(m.people),
-      emotions: lower(m.emotions),
       poolIds: common.pool.sharing(m.id, m.people, m.emotions, poolLimit),
     }));
     const rows = await this.graph.read<CandidateRow>(Q.findLinkCandidates, {

@@ -5,13 +5,14 @@
  * batch this process links, so finding the pool costs no database scan; a
  * memory another process stored joins when the sample is taken again.
  */
+import { foldLabels } from './linking.js';
+
 export interface PoolMember {
   readonly id: string;
   readonly people: readonly string[];
   readonly emotions: readonly string[];
 }
 
-const folded = (xs: readonly string[] | null) => (xs ?? []).map((x) => x.trim().toLowerCase());
 
 export class RecentPool {
   /** Newest first; labels case-folded. */
@@ -21,15 +22,15 @@ export class RecentPool {
 
   /** Adds memories, given newest first, in front of the ones known. */
   add(newestFirst: readonly PoolMember[]): void {
-    const fresh = newestFirst.map((m) => ({ id: m.id, people: folded(m.people), emotions: folded(m.emotions) }));
+    const fresh = newestFirst.map((m) => ({ id: m.id, people: foldLabels(m.people), emotions: foldLabels(m.emotions) }));
     const ids = new Set(fresh.map((m) => m.id));
     this.members = [...fresh, ...this.members.filter((m) => !ids.has(m.id))].slice(0, this.capacity);
   }
 
   /** The ids of the newest `limit` members (not `id` itself) sharing a person or an emotion with it. */
   sharing(id: string, people: readonly string[], emotions: readonly string[], limit: number): string[] {
-    const p = new Set(folded(people));
-    const e = new Set(folded(emotions));
+    const p = new Set(foldLabels(people));
+    const e = new Set(foldLabels(emotions));
     const found: string[] = [];
     for (const m of this.members) {
       if (found.length >= limit) break;
