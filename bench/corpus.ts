@@ -1,5 +1,12 @@
-/** Synthetic but realistic memories: everyday sentences, Zipf-distributed tags and people. */
+/**
+ * Memories for benchmarks at scale. Two corpora:
+ * - synthetic: template sentences over about a hundred content words, Zipf-distributed tags and
+ *   people. Every query word is in a large share of the store: a worst case for full-text search.
+ * - conversational: sentences of real conversations (LoCoMo, read at run time), recombined into
+ *   as many memories as asked: natural vocabulary, lengths and word frequencies.
+ */
 import { rng, zipfPick } from './lib.js';
+import type { Conversation } from './locomo-data.js';
 
 const PEOPLE = ['Ana', 'Ben', 'Caro', 'Dev', 'Eli', 'Farah', 'Gus', 'Hana', 'Ivo', 'Jun', 'Kai', 'Lena', 'Mo', 'Nia', 'Omar', 'Pia', 'Quinn', 'Rui', 'Sana', 'Tom', 'Uma', 'Vik', 'Wen', 'Xia', 'Yara', 'Zed'];
 const TAGS = ['work', 'family', 'travel', 'health', 'music', 'cooking', 'reading', 'project', 'meeting', 'friends', 'garden', 'money', 'school', 'sport', 'art', 'weather', 'home', 'car', 'pets', 'film', 'code', 'design', 'review', 'release', 'bug', 'idea', 'plan', 'trip', 'birthday', 'doctor'];
@@ -30,4 +37,42 @@ export function syntheticMemories(count: number, seed = 7, start = Date.parse('2
       occurredAt: new Date(start + i * 60_000).toISOString(),
     };
   });
+}
+
+/**
+ * Memories made of real conversation turns: each is one turn ("speaker: text") and, for four in
+ * ten, one sentence of another turn of the same conversation, so no two memories are copies.
+ * Tags and emotions as in the synthetic corpus; one session per 50 memories.
+ */
+export function conversationalMemories(conversations: readonly Conversation[], count: number, seed = 7, start = Date.parse('2025-01-01T00:00:00Z')): SyntheticMemory[] {
+  const random = rng(seed);
+  const pick = <T>(xs: readonly T[]) => xs[Math.floor(random() * xs.length)] as T;
+  const talks = conversations.filter((c) => c.turns.length > 0);
+  if (talks.length === 0) throw new Error('no conversation turns to build memories from');
+  return Array.from({ length: count }, (_, i) => {
+    const { turns } = pick(talks);
+    const { turn } = pick(turns);
+    const people = new Set([turn.speaker]);
+    let content = `${turn.speaker}: ${turn.text}`;
+    if (random() < 0.4) {
+      const other = pick(turns).turn;
+      const sentences = other.text.split(/(?<=[.!?])\s+/).filter((x) => x.length > 0);
+      if (sentences.length > 0) {
+        content += ` (${other.speaker}: ${pick(sentences)})`;
+        people.add(other.speaker);
+      }
+    }
+    return {
+      content,
+      tags: [...new Set([zipfPick(TAGS, random), zipfPick(TAGS, random)])],
+      people: [...people],
+      emotions: random() < 0.5 ? [pick(EMOTIONS)] : [],
+      occurredAt: new Date(start + i * 60_000).toISOString(),
+    };
+  });
+}
+
+/** The conversations' own questions (adversarial ones left out): what a mind would ask of such a store. */
+export function conversationalQuestions(conversations: readonly Conversation[]): string[] {
+  return conversations.flatMap((c) => c.questions.filter((q) => q.category !== 5 && typeof q.question === 'string').map((q) => q.question));
 }

@@ -8,8 +8,8 @@
  * in metadata). Every non-adversarial question is searched as it is.
  */
 import 'reflect-metadata';
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { loadConfig } from '../src/config.js';
 import { MODEL_NAME } from '../src/adapters/embeddings/index.js';
@@ -19,44 +19,15 @@ import { buildGraphQLSchema, startGraphQLServer } from '../src/adapters/graphql/
 import { Recall, confidenceFeatures, type RankedHit, type Signals } from '../src/contexts/recall/index.js';
 import { markdownTable, summarise, writeResults } from './lib.js';
 import { fitLogistic, reliability, type Example } from './calibrate.js';
+import { DEFAULT_LOCOMO_DIR, loadConversations } from './locomo-data.js';
 
 const args = process.argv.slice(2);
-const dir = resolve(args.find((a) => !a.startsWith('--')) ?? new URL('../../shared/data/locomo', import.meta.url).pathname);
+const dir = resolve(args.find((a) => !a.startsWith('--')) ?? DEFAULT_LOCOMO_DIR);
 const calibrate = args.includes('--calibrate');
 const ablation = !args.includes('--no-ablation');
 const KS = [1, 5, 10, 20] as const;
 
-interface Turn { speaker: string; dia_id: string; text: string; blip_caption?: string }
-interface Question { question: string; evidence?: string[]; category: number }
-interface Conversation { name: string; turns: { turn: Turn; session: number; at: number }[]; questions: Question[] }
-
-/** "1:56 pm on 8 May, 2023" → epoch ms (UTC). */
-export function parseLocomoDate(text: string): number {
-  const m = /(\d{1,2}):(\d{2})\s*(am|pm)\s+on\s+(\d{1,2})\s+(\w+),?\s+(\d{4})/i.exec(text);
-  if (!m) throw new Error(`unreadable date: ${text}`);
-  const [, hh, mm, ap, day, month, year] = m;
-  let hour = Number(hh) % 12;
-  if ((ap as string).toLowerCase() === 'pm') hour += 12;
-  const monthIndex = new Date(`${month} 1, 2000`).getMonth();
-  return Date.UTC(Number(year), monthIndex, Number(day), hour, Number(mm));
-}
-
-function load(file: string): Conversation {
-  const raw = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
-  const data = (raw.conversation as Record<string, unknown> | undefined) ?? raw;
-  const turns: Conversation['turns'] = [];
-  for (let n = 1; data[`session_${n}_date_time`] !== undefined || data[`session_${n}`] !== undefined; n++) {
-    const list = data[`session_${n}`] as Turn[] | undefined;
-    if (!Array.isArray(list)) continue;
-    const start = parseLocomoDate(String(data[`session_${n}_date_time`]));
-    // Turns of a session are a minute apart: the dataset gives only the session's time.
-    list.forEach((turn, i) => turns.push({ turn, session: n, at: start + i * 60_000 }));
-  }
-  return { name: file.split('/').pop()!.replace(/\.json$/, ''), turns, questions: (raw.qa as Question[]) ?? [] };
-}
-
-const files = readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
-const conversations = files.map((f) => load(join(dir, f)));
+const conversations = loadConversations(dir);
 const base = loadConfig();
 const stores = new Map(conversations.map((conv) => [conv.name, `locomo-${conv.name}-${randomUUID()}`]));
 // Its own queue keys, so a running service's workers never take this benchmark's jobs, and its own
@@ -164,20 +135,21 @@ for (const store of stores.values()) {
 }
 await new Promise((r) => setTimeout(r, 2000));
 
-const NONE: Signals = { text: false, people: false, semantic: false, activation: false, salience: false, usefulness: false };
-const LEXICAL: Signals = { ...NONE, text: true, people: true, activation: true, salience: true, usefulness: true };
-const FUSED: Signals = { text: true, people: true, semantic: true, activation: true, salience: true, usefulness: true };
+const NONE: Signals = { text: false, people: false, dates: false, semantic: false, activation: false, salience: false, usefulness: false };
+const LEXICAL: Signals = { ...NONE, text: true, people: true, dates: true, activation: true, salience: true, usefulness: true };
+const FUSED: Signals = { text: true, people: true, dates: true, semantic: true, activation: true, salience: true, usefulness: true };
 const ablations: Record<string, unknown> = {};
 if (ablation) {
   const rows: [string, Signals, boolean][] = [
     ['text only', { ...NONE, text: true }, false],
     ['+ salience', { ...NONE, text: true, salience: true }, false],
     ['+ people named in the question', { ...NONE, text: true, people: true, salience: true }, false],
+    ['+ dates named in the question', { ...NONE, text: true, people: true, dates: true, salience: true }, false],
     ['+ activation, without people named', { ...LEXICAL, people: false }, true],
     ['+ activation (lexical: the service without the model)', LEXICAL, true],
     ['vector only', { ...NONE, semantic: true }, false],
     ['text + vector (fusion)', { ...NONE, text: true, semantic: true, salience: true }, false],
-    ['fusion + people named', { ...NONE, text: true, people: true, semantic: true, salience: true }, false],
+    ['fusion + people and dates named', { ...NONE, text: true, people: true, dates: true, semantic: true, salience: true }, false],
     ['fusion + activation (all signals)', FUSED, true],
   ];
   for (const [name, signals, assoc] of rows) {
@@ -230,7 +202,7 @@ const latency = summarise(latencies);
 const o = fullScore.overall as Record<string, number>;
 const reliabilityRows = (t: ReturnType<typeof reliability>) => t.map((r) => [r.threshold, r.count, r.precision]);
 const md = [
-  `Data: ${files.length} conversations from ${dir.replace(/.*\/shared\//, '../shared/')}, ${ingested} turns, ${questions.length} questions (category 5 left out).`,
+  `Data: ${conversations.length} conversations from ${dir.replace(/.*\/shared\//, '../shared/')}, ${ingested} turns, ${questions.length} questions (category 5 left out).`,
   `Ingest through GraphQL storeMany (one call per session): ${Math.round(ingested / ingestSeconds)} memories/s including mechanical linking.`,
   `Embedding by the background job afterwards: ${ingested} turns in ${embedSeconds.toFixed(1)} s (${Math.round(ingested / embedSeconds)} memories/s, ${MODEL_NAME} on one CPU thread).`,
   '',

@@ -82,6 +82,13 @@ describe('search', () => {
     expect(strong[0]).toBe(ids.archived);
   });
 
+  it('puts first what happened on a date the question names', async () => {
+    const first = async (query: string) => (await search({ query })).search.hits[0]?.memory.id;
+    expect(await first('What about Lisbon on June 1, 2026?')).toBe(ids.lisbon2);
+    expect(await first('What about Lisbon on 10 May, 2026?')).toBe(ids.lisbon);
+    expect(await first('What about Lisbon on 2026-05-10?')).toBe(ids.lisbon);
+  });
+
   it('honours minConfidence and limit', async () => {
     const { search: r } = await search({ query: 'Lisbon', limit: 1 });
     expect(r.hits).toHaveLength(1);

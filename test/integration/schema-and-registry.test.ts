@@ -4,6 +4,7 @@ import { buildGraphQLSchema, schemaText } from '../../src/adapters/graphql/index
 import { cypherFilesOnDisk, parseStatement, registeredFiles, usedParams, CYPHER_ROOT, schemaStatements } from '../../src/adapters/neo4j/index.js';
 // Importing the composition root loads every context's statements.
 import '../../src/app.js';
+import { startTestApp } from '../helpers.js';
 
 describe('schema.graphql', () => {
   it('is exactly what the code generates (run `npm run schema` after changing the API)', async () => {
@@ -20,15 +21,37 @@ describe('cypher registry', () => {
   });
 
   it.each(statementFiles)('%s declares exactly the $params it uses and its returns', (file) => {
-    const statement = parseStatement(file, readFileSync(`${CYPHER_ROOT}/${file}`, 'utf8'));
+    const source = readFileSync(`${CYPHER_ROOT}/${file}`, 'utf8');
+    const statement = parseStatement(file, source);
     expect([...statement.params].sort()).toEqual(usedParams(statement.text));
-    expect(statement.text).toMatch(/^\/\/ returns: .+$/m);
+    expect(source).toMatch(/^\/\/ returns: .+$/m);
+    // Only the body is sent to Neo4j.
+    expect(statement.text).not.toMatch(/^\s*\/\//m);
+    expect(statement.text.length).toBeGreaterThan(0);
   });
 
   it('keeps schema statements parameter-free and idempotent', () => {
     for (const { file, text } of schemaStatements()) {
       expect(usedParams(text), file).toEqual([]);
       expect(text, file).toMatch(/IF NOT EXISTS/);
+    }
+  });
+
+  it('backs every node a statement finds or merges by id with a uniqueness constraint (never a label scan)', async () => {
+    const labels = new Set<string>();
+    for (const file of statementFiles) {
+      for (const m of readFileSync(`${CYPHER_ROOT}/${file}`, 'utf8').matchAll(/\(\w+:(\w+) \{id: /g)) labels.add(m[1]!);
+    }
+    expect(labels.has('Recall')).toBe(true);
+    const t = await startTestApp();
+    try {
+      const rows = await t.cypher<{ labels: string[]; properties: string[] }>(
+        "SHOW CONSTRAINTS YIELD type, labelsOrTypes, properties WHERE type = 'UNIQUENESS' RETURN labelsOrTypes AS labels, properties",
+      );
+      const unique = new Set(rows.filter((r) => r.properties.length === 1 && r.properties[0] === 'id').map((r) => r.labels[0]));
+      expect([...labels].filter((l) => !unique.has(l))).toEqual([]);
+    } finally {
+      await t.stop();
     }
   });
 });

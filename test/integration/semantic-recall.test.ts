@@ -84,12 +84,28 @@ describe('recall by meaning', () => {
     const hits = await viaIndex.rankOnly({ query: HOLIDAY, store, limit: 5, includeAssociations: false, minConfidence: null, filters });
     expect(hits[0]?.memory.content).toMatch(/^We spent two weeks in Lisbon/);
     expect(hits[0]?.similarity).toBeGreaterThan(0.2);
-    // A text match gets its similarity in the same pass (the full-text statement computes it).
+    // A text match gets its similarity too (read from its vector beside the vector search).
     const [report] = await viaIndex.rankOnly({ query: 'quarterly report', store, limit: 1, includeAssociations: false, minConfidence: null, filters });
     expect(report).toMatchObject({ memory: { content: MEMORIES[1]!.content }, lexical: 1 });
     expect(report?.similarity).toBeGreaterThan(0.75);
     const lexical = await viaIndex.rankOnly({ query: HOLIDAY, store, limit: 5, includeAssociations: false, minConfidence: null, filters, signals: { ...ALL_SIGNALS, semantic: false } });
     expect(lexical).toEqual([]);
+  });
+
+  it('spreads activation from the nearest memories by meaning when no word matches', async () => {
+    const lisbon = ids.get('We spent two') as string;
+    const build = ids.get('The build broke') as string;
+    await t.ok('mutation ($input: AssociateInput!) { associate(input: $input) { type } }', { input: { a: lisbon, b: build, type: 'CAUSAL', strength: 0.9 } });
+    const recall = new Recall(t.app.recallDeps);
+    const filters = { tiers: null, from: null, to: null, tags: null, people: null, sessionId: null };
+    const ask = (includeAssociations: boolean) => recall.rankOnly({ query: HOLIDAY, store, limit: 5, includeAssociations, minConfidence: null, filters });
+    await ask(false); // loads the store's vectors
+    await t.app.bus.idle();
+    // No memory shares a word with the question: the Lisbon memory is found by meaning alone, and seeds the spread.
+    expect((await ask(false)).every((h) => h.textScore === 0)).toBe(true);
+    const linked = (await ask(true)).find((h) => h.memory.id === build);
+    expect(linked?.activation).toBeGreaterThan(0);
+    expect((await ask(false)).find((h) => h.memory.id === build)?.activation ?? 0).toBe(0);
   });
 
   it('keeps filters for vector hits', async () => {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { MEMORY_RECORD_PROPERTIES, toMemoryRecord } from '../../src/contexts/hippocampus/index.js';
+import { MEMORY_RECORD_PROPERTIES, memoryFromValues, toMemoryRecord } from '../../src/contexts/hippocampus/index.js';
 import { CYPHER_ROOT } from '../../src/adapters/neo4j/statements.js';
 
 describe('the memory projection of Recall’s hot statements', () => {
@@ -23,10 +23,18 @@ describe('the memory projection of Recall’s hot statements', () => {
     expect(read.size).toBeGreaterThan(10);
   });
 
-  it.each(['search-candidates', 'vector-candidates', 'filter-memories'])('%s projects exactly those properties, never the embedding', (name) => {
+  it.each(['search-candidates', 'vector-candidates', 'filter-memories'])('%s projects exactly those properties (times as epoch ms), never the embedding', (name) => {
     const text = readFileSync(join(CYPHER_ROOT, 'recall', `${name}.cypher`), 'utf8');
-    const projection = /node \{([^}]*)\} AS memory/.exec(text)?.[1] ?? '';
-    const props = projection.split(',').map((p) => p.trim().replace(/^\./, ''));
+    const projection = /RETURN \[([^\]]*)\] AS memory/.exec(text)?.[1] ?? '';
+    // `node.name`, or `node.name.epochMillis` for a time (read as epoch ms)
+    const props = projection.split(',').map((p) => p.trim().replace(/^node\.(\w+)(\.epochMillis)?$/, '$1'));
     expect(props).toEqual([...MEMORY_RECORD_PROPERTIES]);
+  });
+
+  it('reads a list of those values as the memory they describe', () => {
+    const row: Record<string, unknown> = { id: 'mem_1', store: 's', content: 'hello', tier: 'LONG_TERM', tags: ['a'], people: ['Ana'], occurredAt: 5, createdAt: 7, usefulness: 0.25 };
+    const values = MEMORY_RECORD_PROPERTIES.map((k) => row[k] ?? null);
+    expect(memoryFromValues(values)).toEqual(toMemoryRecord(row));
+    expect(() => memoryFromValues(values.slice(1))).toThrow(/values/);
   });
 });

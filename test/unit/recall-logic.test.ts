@@ -10,7 +10,7 @@ const memory = (id: string, extra: Partial<MemoryRecord> = {}): MemoryRecord => 
   salience: null, salienceAt: null, usefulness: 0, ...extra,
 });
 const candidate = (id: string, textScore: number, extra: Partial<Candidate> = {}, tier: Tier = 'LONG_TERM'): Candidate => ({
-  memory: memory(id, { tier }), textScore, coverage: 0.5, personMatch: 0, similarity: null, activation: 0, path: [], salience: 0.5, usefulness: 0, ...extra,
+  memory: memory(id, { tier }), textScore, coverage: 0.5, personMatch: 0, dateMatch: 0, similarity: null, activation: 0, path: [], salience: 0.5, usefulness: 0, ...extra,
 });
 
 describe('query text', () => {
@@ -77,6 +77,13 @@ describe('ranking', () => {
     expect(hits[0]?.memory.id).toBe('named');
     expect(hits[0]!.score - hits[1]!.score).toBeCloseTo(DEFAULT_WEIGHTS.person - 0.05 / 1.05, 6);
     expect(rank([candidate('other', 1.05), candidate('named', 1, { personMatch: 1 })], undefined, { ...ALL_SIGNALS, people: false })[0]?.memory.id).toBe('other');
+  });
+
+  it('ranks a memory from a date the question names above an equal text match, unless the signal is off', () => {
+    const hits = rank([candidate('other', 1.05), candidate('dated', 1, { dateMatch: 1 })]);
+    expect(hits[0]?.memory.id).toBe('dated');
+    expect(hits[0]!.score - hits[1]!.score).toBeCloseTo(DEFAULT_WEIGHTS.date - 0.05 / 1.05, 6);
+    expect(rank([candidate('other', 1.05), candidate('dated', 1, { dateMatch: 1 })], undefined, { ...ALL_SIGNALS, dates: false })[0]?.memory.id).toBe('other');
   });
 
   it('admits ARCHIVE only with enough relevance or association signal', () => {

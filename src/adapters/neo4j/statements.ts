@@ -11,6 +11,7 @@ export const CYPHER_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../
 
 export interface Statement {
   readonly file: string;
+  /** What is sent to Neo4j: the file without its comment lines. */
   readonly text: string;
   readonly params: readonly string[];
   readonly returns: readonly string[];
@@ -24,9 +25,16 @@ function headerList(lines: string[], key: string): string[] {
   return value.split(',').map((p) => p.trim().replace(/^\$/, ''));
 }
 
+/**
+ * A statement file's header and body. Only the body travels: the driver
+ * writes a statement in 1400-byte pieces, one system call each, and the
+ * comments were half of a hot statement's bytes (filter-memories: 3 writes → 2).
+ */
 export function parseStatement(file: string, text: string): Statement {
-  const header = text.split('\n').filter((l) => l.startsWith('//'));
-  return { file, text, params: headerList(header, 'params'), returns: headerList(header, 'returns') };
+  const lines = text.split('\n');
+  const header = lines.filter((l) => l.startsWith('//'));
+  const body = lines.filter((l) => l.trim() !== '' && !l.trimStart().startsWith('//')).join('\n');
+  return { file, text: body, params: headerList(header, 'params'), returns: headerList(header, 'returns') };
 }
 
 /** The `$name` parameters a statement's body really uses. */

@@ -20,21 +20,21 @@ export interface Calibration {
 }
 
 export const LEXICAL_CALIBRATION: Calibration = {
-  bias: -7.7228,
-  relevance: 1.9604,
-  coverage: 1.8528,
-  activation: 5.1579,
-  textScore: 0.5666,
+  bias: -7.6556,
+  relevance: 1.9546,
+  coverage: 1.8143,
+  activation: 5.0061,
+  textScore: 0.5498,
   similarity: 0,
-  person: 1.931
+  person: 1.946
 };
 
 export const FUSED_CALIBRATION: Calibration = {
-  bias: -7.507,
-  relevance: 1.8016,
-  coverage: 1.3497,
-  activation: 4.1648,
-  textScore: 0.3009,
-  similarity: 3.5837,
-  person: 1.5954
+  bias: -7.0331,
+  relevance: 1.8179,
+  coverage: 1.3087,
+  activation: 3.9629,
+  textScore: 0.3273,
+  similarity: 3.2384,
+  person: 1.5127
 };

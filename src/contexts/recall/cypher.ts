@@ -15,5 +15,6 @@ export const Q = loadStatements('recall', {
   storeVectors: 'store-vectors',
   vectorsSince: 'vectors-since',
   vectorCandidates: 'vector-candidates',
+  similarities: 'similarities',
   memoryCount: 'memory-count',
 });

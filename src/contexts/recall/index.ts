@@ -6,6 +6,8 @@ export { frameLine } from './frame.js';
 export { pack, estimateTokens, memoryLine, DEFAULT_INJECT_FLOOR, DEFAULT_LIVE_FLOOR } from './packing.js';
 export type { Pack, PackOptions } from './packing.js';
 export { queryTerms, tokenize, coverage, luceneQuery, namesPerson, stem, withIrregularForms, QUERY_STOP_WORDS } from './query-text.js';
+export { datesNamed, inSpans, ZONE_SLACK_MS } from './query-dates.js';
+export type { TimeSpan } from './query-dates.js';
 export { FUSED_CALIBRATION, LEXICAL_CALIBRATION } from './calibration.js';
 export { StoreVectors } from './store-vectors.js';
 export { LruMap } from './lru.js';

@@ -2,13 +2,14 @@
  * Ranking and confidence: pure functions, documented in docs/recall.md.
  *
  *   relevance = (1 − wV)·lexical + wV·semantic      (lexical alone without a query vector)
- *   score     = relevance + wA·activation + wP·person + wS·salience + wU·usefulness + tierBias
+ *   score     = relevance + wA·activation + wP·person + wD·date + wS·salience + wU·usefulness + tierBias
  *
  * lexical is the BM25 score relative to the query's best direct match, and
  * semantic the cosine similarity to the query's vector above a floor,
  * relative to the best one (both in [0,1]); activation is what spreading
  * activation over associations delivered (in [0,1]); person is 1 when the
- * memory involves a person the query names (else 0); salience is the score
+ * memory involves a person the query names (else 0); date is 1 when it
+ * happened on a day or in a month the query names (else 0); salience is the score
  * decayed to now; usefulness in [-1,1] comes from reported outcomes.
  * Confidence is a separate, calibrated probability that the hit is what was
  * asked for: a logistic model over absolute features, fitted on LoCoMo
@@ -26,6 +27,8 @@ export interface Candidate {
   readonly coverage: number;
   /** 1 when the memory involves a person the query names (namesPerson in query-text.ts), else 0. */
   readonly personMatch: number;
+  /** 1 when the memory happened within a date the query names (datesNamed in query-dates.ts), else 0. */
+  readonly dateMatch: number;
   /** Cosine similarity to the query's vector; null when either has none. */
   readonly similarity: number | null;
   readonly activation: number;
@@ -55,6 +58,8 @@ export interface RecallWeights {
   readonly activation: number;
   /** wP: a memory that involves a person the query names. */
   readonly person: number;
+  /** wD: a memory that happened on a day or in a month the query names. */
+  readonly date: number;
   readonly salience: number;
   readonly usefulness: number;
   readonly tierBias: Readonly<Record<Tier, number>>;
@@ -77,10 +82,11 @@ export interface RecallWeights {
 
 export const DEFAULT_WEIGHTS: RecallWeights = {
   semantic: 0.5,
-  similarityFloor: 0.75,
-  semanticCandidates: 60,
+  similarityFloor: 0.78,
+  semanticCandidates: 40,
   activation: 3.0,
   person: 0.5,
+  date: 0.5,
   salience: 0.1,
   usefulness: 0.15,
   tierBias: { IDENTITY_CORE: 0.1, ACTIVE_CONTEXT: 0.05, LONG_TERM: 0, ARCHIVE: -0.05 },
@@ -97,6 +103,8 @@ export interface Signals {
   readonly text: boolean;
   /** Memories that involve a person the query names. */
   readonly people: boolean;
+  /** Memories that happened on a date the query names. */
+  readonly dates: boolean;
   /** Vector similarity (when the query has a vector). */
   readonly semantic: boolean;
   readonly activation: boolean;
@@ -104,7 +112,7 @@ export interface Signals {
   readonly usefulness: boolean;
 }
 
-export const ALL_SIGNALS: Signals = { text: true, people: true, semantic: true, activation: true, salience: true, usefulness: true };
+export const ALL_SIGNALS: Signals = { text: true, people: true, dates: true, semantic: true, activation: true, salience: true, usefulness: true };
 
 const sigmoid = (x: number) => 1 / (1 + Math.exp(-x));
 
@@ -172,6 +180,7 @@ export function rank(
       relevance +
       w.activation * activation +
       (signals.people ? w.person * c.personMatch : 0) +
+      (signals.dates ? w.date * c.dateMatch : 0) +
       (signals.salience ? w.salience * c.salience : 0) +
       (signals.usefulness ? w.usefulness * c.usefulness : 0) +
       w.tierBias[c.memory.tier];

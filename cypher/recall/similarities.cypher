@@ -1,0 +1,10 @@
+// The cosine similarity to the query's $vector of memories of $store by id: the
+// full-text matches of a store whose vectors are searched through the index
+// (their records came with the full-text statement, before the vector existed).
+// Neo4j reports cosine as (1 + cos) / 2; this returns cos itself.
+// params: $ids, $store, $vector
+// returns: id, similarity
+UNWIND $ids AS id
+MATCH (m:Memory {id: id})
+WHERE m.store = $store AND m.embedding IS NOT NULL
+RETURN m.id AS id, vector.similarity.cosine(m.embedding, $vector) * 2 - 1 AS similarity
