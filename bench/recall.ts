@@ -29,14 +29,15 @@ if (CORPUS !== 'conversational' && CORPUS !== 'synthetic') throw new Error(`BENC
 const conversations = CORPUS === 'conversational' ? loadConversations(LOCOMO_DIR) : [];
 const memoriesFor = (count: number, seed: number) => (CORPUS === 'conversational' ? conversationalMemories(conversations, count, seed) : syntheticMemories(count, seed));
 
-const base = loadConfig();
-// Its own queue keys, so a running service's workers never take this benchmark's jobs.
-const config = { ...base, port: 0, subconscious: { ...base.subconscious, queuePrefix: `bench-recall-${randomUUID().slice(0, 8)}` } };
-const app = await createApp(config, { embeddingWorker: true });
-const server = await startGraphQLServer(await buildGraphQLSchema(), app.ports, '127.0.0.1', 0);
 // BENCH_RECALL_STORE reuses a store kept by an earlier run (BENCH_KEEP=1): no seeding, for quick re-measures.
 const reused = process.env.BENCH_RECALL_STORE ?? null;
 const store = reused ?? `bench-recall-${randomUUID()}`;
+const base = loadConfig();
+// Its own queue keys, so a running service's workers never take this benchmark's jobs.
+// Its own store only: the embedding backfill never walks other stores' memories while the benchmark waits.
+const config = { ...base, port: 0, scopeStores: [store], subconscious: { ...base.subconscious, queuePrefix: `bench-recall-${randomUUID().slice(0, 8)}` } };
+const app = await createApp(config, { embeddingWorker: true });
+const server = await startGraphQLServer(await buildGraphQLSchema(), app.ports, '127.0.0.1', 0);
 
 const gql = graphqlClient(server.url);
 

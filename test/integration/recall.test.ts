@@ -89,6 +89,13 @@ describe('search', () => {
     expect(await first('What about Lisbon on 2026-05-10?')).toBe(ids.lisbon);
   });
 
+  it('answers a question that names only a date with what happened then, under the filters', async () => {
+    const { search: r } = await search({ query: 'What happened on 1 March 2026?' });
+    expect(r.hits.map((h: any) => h.memory.id)).toEqual([ids.bike]);
+    const { search: filtered } = await search({ query: 'What happened on 1 March 2026?', tags: ['travel'] });
+    expect(filtered.hits).toEqual([]);
+  });
+
   it('honours minConfidence and limit', async () => {
     const { search: r } = await search({ query: 'Lisbon', limit: 1 });
     expect(r.hits).toHaveLength(1);

@@ -86,6 +86,12 @@ describe('ranking', () => {
     expect(rank([candidate('other', 1.05), candidate('dated', 1, { dateMatch: 1 })], undefined, { ...ALL_SIGNALS, dates: false })[0]?.memory.id).toBe('other');
   });
 
+  it('admits a memory from a named date without any word or meaning in common, and only then', () => {
+    expect(rank([candidate('dated', 0, { dateMatch: 1 })]).map((h) => h.memory.id)).toEqual(['dated']);
+    expect(rank([candidate('dated', 0, { dateMatch: 1 })], undefined, { ...ALL_SIGNALS, dates: false })).toEqual([]);
+    expect(rank([candidate('undated', 0)])).toEqual([]);
+  });
+
   it('admits ARCHIVE only with enough relevance or association signal', () => {
     const hits = rank([candidate('best', 10), candidate('old-weak', 1, {}, 'ARCHIVE'), candidate('old-strong', 9, {}, 'ARCHIVE'), candidate('old-linked', 0, { activation: 0.8 }, 'ARCHIVE')]);
     expect(hits.map((h) => h.memory.id).sort()).toEqual(['best', 'old-linked', 'old-strong']);

@@ -20,21 +20,21 @@ export interface Calibration {
 }
 
 export const LEXICAL_CALIBRATION: Calibration = {
-  bias: -7.6556,
-  relevance: 1.9546,
-  coverage: 1.8143,
-  activation: 5.0061,
-  textScore: 0.5498,
+  bias: -7.586,
+  relevance: 1.9453,
+  coverage: 1.8196,
+  activation: 4.9459,
+  textScore: 0.5267,
   similarity: 0,
-  person: 1.946
+  person: 1.9379
 };
 
 export const FUSED_CALIBRATION: Calibration = {
-  bias: -7.0331,
-  relevance: 1.8179,
-  coverage: 1.3087,
-  activation: 3.9629,
-  textScore: 0.3273,
-  similarity: 3.2384,
-  person: 1.5127
+  bias: -6.9238,
+  relevance: 1.8408,
+  coverage: 1.2435,
+  activation: 3.9006,
+  textScore: 0.2911,
+  similarity: 3.2498,
+  person: 1.5056
 };

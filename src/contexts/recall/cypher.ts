@@ -16,5 +16,6 @@ export const Q = loadStatements('recall', {
   vectorsSince: 'vectors-since',
   vectorCandidates: 'vector-candidates',
   similarities: 'similarities',
+  datedMemories: 'dated-memories',
   memoryCount: 'memory-count',
 });

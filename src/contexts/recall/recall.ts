@@ -98,6 +98,8 @@ const DAY = 86_400_000;
 const STEMS_KEPT = 50_000;
 /** Memories reached only by association that are fetched and ranked: the most activated, this many per hit asked for (at least 30). */
 const REACHED_PER_HIT = 3;
+/** Memories from the dates a question names that join the candidates (newest first); LoCoMo: 50 → 0.873, 100 → 0.874. */
+const DATED_CANDIDATES = 100;
 
 /** The query as candidates are scored against it: its stems (BM25, coverage), its words but stop words (the people it names) and the dates it names. */
 interface QueryWords {
@@ -164,31 +166,41 @@ export class Recall {
     // The query is embedded while the full-text index answers and activation
     // spreads from its matches; only the nearest memories by vector wait for it.
     const embedding = wantVector ? this.queryVectors!.of(request.query) : Promise.resolve(null);
-    const direct = searchText
-      ? await this.deps.graph.read<{ memory: unknown[]; score: number }>(Q.searchCandidates, {
-          query: luceneQuery(withIrregularForms(searched), storeKeyOf(request.store)),
-          limit,
-          ...filters,
-        })
-      : [];
     const query: QueryWords = {
       stems: fallback.map(stem),
       words: new Set(tokenize(request.query).filter((w) => !QUERY_STOP_WORDS.has(w))),
       dates: datesNamed(request.query),
     };
+    const [direct, dated] = await Promise.all([
+      searchText
+        ? this.deps.graph.read<{ memory: unknown[]; score: number }>(Q.searchCandidates, {
+            query: luceneQuery(withIrregularForms(searched), storeKeyOf(request.store)),
+            limit,
+            ...filters,
+          })
+        : [],
+      signals.dates && query.dates.length > 0
+        ? this.deps.graph.read<{ memory: unknown[] }>(Q.datedMemories, { spans: query.dates.map((d) => ({ from: d.from, to: d.to })), limit: DATED_CANDIDATES, ...filters })
+        : [],
+    ]);
     const candidates = new Map<string, Candidate>();
     for (const row of direct) {
       const candidate = this.candidate(memoryFromValues(row.memory), query, stats, now, 0, []);
       if (candidate.textScore > 0) candidates.set(candidate.memory.id, candidate);
     }
+    for (const row of dated) {
+      const memory = memoryFromValues(row.memory);
+      if (!candidates.has(memory.id)) candidates.set(memory.id, this.candidate(memory, query, stats, now, 0, []));
+    }
     const associate = request.includeAssociations && signals.activation && this.deps.activate !== undefined;
     // Seeds are the best text matches: measured on LoCoMo as good as seeds of text and meaning fused
     // (recall_any@10 0.841 against 0.840), and they need not wait for the query's vector.
-    const spreading = associate && candidates.size > 0 ? this.spread(request, [...candidates.values()], signals, false, filters) : null;
+    const textMatches = [...candidates.values()].filter((c) => c.textScore > 0);
+    const spreading = associate && textMatches.length > 0 ? this.spread(request, textMatches, signals, false, filters) : null;
     spreading?.catch(() => undefined); // awaited below; a failure must not go unobserved meanwhile
     const semantic = await this.semanticMatches(request.store, embedding, candidates, stats, filters, filtered);
     const vector = semantic.vector;
-    if (!searchText && !vector) return [];
+    if (!searchText && !vector && dated.length === 0) return [];
     for (const [id, similarity] of semantic.similarities) {
       const known = candidates.get(id);
       if (known) candidates.set(id, { ...known, similarity });
@@ -198,7 +210,7 @@ export class Recall {
       const c = this.candidate(memory, query, stats, now, 0, []);
       candidates.set(memory.id, { ...c, textScore: signals.text ? c.textScore : 0, similarity });
     }
-    // Nothing matched by text: activation spreads from the nearest memories by meaning instead.
+    // Nothing matched by text: activation spreads from the nearest memories by meaning (or from the date) instead.
     const spread = spreading ?? (associate && candidates.size > 0 ? this.spread(request, [...candidates.values()], signals, vector !== null, filters) : null);
     if (spread) {
       const { activations, byId } = await spread;

@@ -174,7 +174,9 @@ export function rank(
     const semantic = fused ? semanticOf(c.similarity, bestSimilarity, w.similarityFloor) : 0;
     const relevance = (1 - share) * lexical + share * semantic;
     const activation = signals.activation ? c.activation : 0;
-    if (relevance === 0 && activation === 0) continue;
+    const dated = signals.dates && c.dateMatch > 0;
+    // A memory from a date the question names needs no word or meaning in common ("what happened on 3 June 2023?").
+    if (relevance === 0 && activation === 0 && !dated) continue;
     if (!admitted(c.memory.tier, relevance, activation, w)) continue;
     const score =
       relevance +
