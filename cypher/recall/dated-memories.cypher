@@ -3,8 +3,7 @@
 // the search's filters, at most $limit, newest first. They join the candidates
 // beside the full-text matches, and the date admits them even without a word
 // or a meaning in common ("what happened on 3 June 2023?").
-// The memory comes back as the values of MemoryRecord's properties, in the order
-// of MEMORY_RECORD_PROPERTIES (memoryFromValues reads them).
+// The memory comes back as the list memoryFromValues reads (records.ts says why).
 // params: $spans, $limit, $store, $tiers, $from, $to, $tags, $people, $sessionId
 // returns: memory
 UNWIND $spans AS span

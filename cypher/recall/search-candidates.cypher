@@ -2,12 +2,7 @@
 // (the query carries the store's key), then filtered, with their BM25 scores.
 // It runs while the query is still being embedded: the matches' similarity to
 // the query's vector comes later, from the store's vectors (similarities.cypher).
-// The memory comes back as the values of MemoryRecord's properties, in the order of
-// MEMORY_RECORD_PROPERTIES (memoryFromValues reads them): reading the whole node
-// would read its 384-float embedding too (measured at 100k memories, 60 full-text
-// matches: 13.7 → 11.9 ms median). Decoding dominates Node's CPU here (60 memories,
-// per statement): times as epoch ms rather than DateTime values 2.7 → 1.7 ms, a
-// list rather than a map of 26 named properties 2.3 → 1.3 ms.
+// The memory comes back as the list memoryFromValues reads (records.ts says why).
 // params: $query, $limit, $store, $tiers, $from, $to, $tags, $people, $sessionId
 // returns: memory, score
 CALL db.index.fulltext.queryNodes('memory_text', $query, {limit: $limit}) YIELD node, score

@@ -1,6 +1,6 @@
 // The cosine similarity to the query's $vector of memories of $store by id: the
-// full-text matches of a store whose vectors are searched through the index
-// (their records came with the full-text statement, before the vector existed).
+// direct candidates (full-text matches, memories of named dates) of a store whose
+// vectors are searched through the index (their records came before the vector).
 // Neo4j reports cosine as (1 + cos) / 2; this returns cos itself.
 // params: $ids, $store, $vector
 // returns: id, similarity

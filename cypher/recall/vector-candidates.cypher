@@ -2,12 +2,7 @@
 // index's $k nearest memories across all stores (Neo4j 5's index cannot filter
 // inside the search), kept when they belong to $store and pass the filters.
 // Neo4j reports cosine as (1 + cos) / 2; this returns cos itself.
-// The memory comes back as the values of MemoryRecord's properties, in the order of
-// MEMORY_RECORD_PROPERTIES (memoryFromValues reads them): reading the whole node
-// would read its 384-float embedding too (measured at 100k memories, 60 full-text
-// matches: 13.7 → 11.9 ms median). Decoding dominates Node's CPU here (60 memories,
-// per statement): times as epoch ms rather than DateTime values 2.7 → 1.7 ms, a
-// list rather than a map of 26 named properties 2.3 → 1.3 ms.
+// The memory comes back as the list memoryFromValues reads (records.ts says why).
 // params: $vector, $k, $limit, $store, $tiers, $from, $to, $tags, $people, $sessionId
 // returns: memory, similarity
 CALL db.index.vector.queryNodes('memory_embedding', $k, $vector) YIELD node, score

@@ -23,7 +23,7 @@ describe('the memory projection of Recall’s hot statements', () => {
     expect(read.size).toBeGreaterThan(10);
   });
 
-  it.each(['search-candidates', 'vector-candidates', 'filter-memories'])('%s projects exactly those properties (times as epoch ms), never the embedding', (name) => {
+  it.each(['search-candidates', 'vector-candidates', 'filter-memories', 'dated-memories'])('%s projects exactly those properties (times as epoch ms), never the embedding', (name) => {
     const text = readFileSync(join(CYPHER_ROOT, 'recall', `${name}.cypher`), 'utf8');
     const projection = /RETURN \[([^\]]*)\] AS memory/.exec(text)?.[1] ?? '';
     // `node.name`, or `node.name.epochMillis` for a time (read as epoch ms)

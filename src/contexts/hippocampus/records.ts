@@ -39,9 +39,12 @@ export const MEMORY_RECORD_PROPERTIES = [
 ] as const;
 
 /**
- * A memory from the values of MEMORY_RECORD_PROPERTIES in that order (times
- * in epoch ms): hot statements return lists, which cost the driver far less
- * to decode than maps that name every property.
+ * A memory from the values of MEMORY_RECORD_PROPERTIES in that order, times
+ * as epoch ms: what Recall's hot statements return. Not the whole node: that
+ * would read its 384-float embedding too (100k memories, 60 full-text matches:
+ * 13.7 → 11.9 ms median). Not a map: decoding dominates Node's CPU there (60
+ * memories a statement): epoch ms rather than DateTime values 2.7 → 1.7 ms, a
+ * list rather than a map naming 26 properties 2.3 → 1.3 ms.
  */
 export function memoryFromValues(values: unknown): MemoryRecord {
   if (!Array.isArray(values) || values.length !== MEMORY_RECORD_PROPERTIES.length) {

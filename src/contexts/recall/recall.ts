@@ -180,7 +180,7 @@ export class Recall {
           })
         : [],
       signals.dates && query.dates.length > 0
-        ? this.deps.graph.read<{ memory: unknown[] }>(Q.datedMemories, { spans: query.dates.map((d) => ({ from: d.from, to: d.to })), limit: DATED_CANDIDATES, ...filters })
+        ? this.deps.graph.read<{ memory: unknown[] }>(Q.datedMemories, { spans: query.dates, limit: DATED_CANDIDATES, ...filters })
         : [],
     ]);
     const candidates = new Map<string, Candidate>();
@@ -200,7 +200,6 @@ export class Recall {
     spreading?.catch(() => undefined); // awaited below; a failure must not go unobserved meanwhile
     const semantic = await this.semanticMatches(request.store, embedding, candidates, stats, filters, filtered);
     const vector = semantic.vector;
-    if (!searchText && !vector && dated.length === 0) return [];
     for (const [id, similarity] of semantic.similarities) {
       const known = candidates.get(id);
       if (known) candidates.set(id, { ...known, similarity });
@@ -364,13 +363,13 @@ export class Recall {
 
   /**
    * The query's vector (null without one), the nearest memories by it and
-   * the text matches' similarity to it: from the store's copy in process when
-   * it is small, else from the vector index.
+   * the direct candidates' (text matches', named dates') similarity to it:
+   * from the store's copy in process when it is small, else from the index.
    */
   private async semanticMatches(
     store: string,
     embedding: Promise<Float32Array | null>,
-    text: ReadonlyMap<string, Candidate>,
+    direct: ReadonlyMap<string, Candidate>,
     stats: StoreTermStats,
     filters: ReturnType<typeof filterParams>,
     filtered: boolean,
@@ -379,8 +378,8 @@ export class Recall {
     if (!vector) return { vector: null, near: [], similarities: new Map() };
     const copy = this.vectors && !this.vectors.tooLarge(stats.documents) ? await this.vectors.get(store, stats.documents) : null;
     if (copy) {
-      const similarities = new Map([...text.keys()].map((id) => [id, copy.similarity(id, vector)] as const));
-      const top = copy.top(vector, this.weights.semanticCandidates * (filtered ? 4 : 1)).filter((t) => !text.has(t.id));
+      const similarities = new Map([...direct.keys()].map((id) => [id, copy.similarity(id, vector)] as const));
+      const top = copy.top(vector, this.weights.semanticCandidates * (filtered ? 4 : 1)).filter((t) => !direct.has(t.id));
       const byId = await this.fetch(top.map((t) => t.id), filters);
       const near = top.flatMap((t) => {
         const memory = byId.get(t.id);
@@ -388,13 +387,13 @@ export class Recall {
       });
       return { vector, near, similarities };
     }
-    // A large store (or a small one whose copy is still loading): the vector index, beside the text matches' own vectors.
+    // A large store (or a small one whose copy is still loading): the vector index, beside the direct candidates' own vectors.
     const indexVector = Array.from(vector);
     const [near, similarities] = await Promise.all([
       this.nearestInIndex(indexVector, stats, filters, filtered),
-      text.size > 0
+      direct.size > 0
         ? this.deps.graph
-            .read<{ id: string; similarity: number }>(Q.similarities, { ids: [...text.keys()], store, vector: indexVector })
+            .read<{ id: string; similarity: number }>(Q.similarities, { ids: [...direct.keys()], store, vector: indexVector })
             .then((rows) => new Map<string, number | null>(rows.map((r) => [r.id, r.similarity])))
         : new Map<string, number | null>(),
     ]);
