@@ -16,6 +16,7 @@ import { loadConfig } from '../src/config.js';
 import { createApp } from '../src/app.js';
 import { buildGraphQLSchema, startGraphQLServer } from '../src/adapters/graphql/index.js';
 import { MODEL_NAME, OnnxModel, missingModelFiles } from '../src/adapters/embeddings/index.js';
+import { embeddingText } from '../src/contexts/hippocampus/index.js';
 import { markdownTable, summarise, writeResults } from './lib.js';
 import { syntheticMemories } from './corpus.js';
 
@@ -32,6 +33,8 @@ if (missingModelFiles(dir).length > 0) {
 
 const memoryTexts = syntheticMemories(SENTENCES, 11).map((m) => m.content);
 const longTexts = syntheticMemories(SENTENCES / 4, 12).map((m, i, all) => [m.content, ...all.slice(i + 1, i + 8).map((o) => o.content)].join(' '));
+// What the service embeds for a memory of a session: the memory before it, then its own content.
+const inContextTexts = memoryTexts.map((text, i) => embeddingText(text, i > 0 ? (memoryTexts[i - 1] as string) : null));
 
 interface Row {
   readonly texts: string;
@@ -66,6 +69,7 @@ for (const threads of [1, 2]) {
   const meanTokens = (texts: readonly string[]) => Math.round(texts.reduce((n, t) => n + model.tokenizer.encode(t).ids.length, 0) / texts.length);
   for (const [name, texts, batches] of [
     ['memory-sized', memoryTexts, [1, 8, 32]],
+    ['memory in context', inContextTexts, [32]],
     ['long', longTexts, [32]],
   ] as const) {
     for (const batch of batches) {
@@ -91,7 +95,8 @@ try {
   const ready = await (app.embedder as { start?: () => Promise<{ state: string }> }).start?.();
   if (ready?.state !== 'ready') throw new Error(`the embedder is not ready: ${JSON.stringify(ready)}`);
   await app.embeddings!.idle();
-  const inputs = syntheticMemories(PIPELINE, 13).map((m) => ({ ...m, store }));
+  // Sessions of 20, one memory a minute: each is embedded after the one before it (embeddingText).
+  const inputs = syntheticMemories(PIPELINE, 13).map((m, i) => ({ ...m, store, sessionId: `${store}:s${Math.floor(i / 20)}`, occurredAt: new Date(Date.UTC(2025, 0, 1) + i * 60_000).toISOString() }));
   const storeMs: number[] = [];
   const start = performance.now();
   for (let i = 0; i < inputs.length; i += 100) {
@@ -140,6 +145,6 @@ writeResults(
       rows.map((r) => [r.texts, r.tokens, r.threads, r.batch, r.sentencesPerSecond, r.batchMs.p50, r.batchMs.p95]),
     ),
     '',
-    `Service path (GraphQL storeMany of 100 → MemoryStored → one \`embeddings\` job per ${pipeline.batch} memories → worker thread with ${pipeline.threads} inference thread(s) → vectors attached in Neo4j): ${pipeline.memories} memories stored in ${pipeline.storeSeconds} s (storeMany p50 ${pipeline.storeManyP50Ms} ms while embedding runs), all embedded at **${pipeline.embeddedPerSecond} memories/s**.`,
+    `Service path (GraphQL storeMany of 100, sessions of 20, each memory embedded in context → MemoryStored → one \`embeddings\` job per ${pipeline.batch} memories → worker thread with ${pipeline.threads} inference thread(s) → vectors attached in Neo4j): ${pipeline.memories} memories stored in ${pipeline.storeSeconds} s (storeMany p50 ${pipeline.storeManyP50Ms} ms while embedding runs), all embedded at **${pipeline.embeddedPerSecond} memories/s**.`,
   ].join('\n'),
 );

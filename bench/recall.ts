@@ -19,7 +19,8 @@ import { buildGraphQLSchema, startGraphQLServer } from '../src/adapters/graphql/
 import { graphqlClient, markdownTable, rng, summarise, writeResults } from './lib.js';
 import { conversationalMemories, conversationalQuestions, syntheticMemories } from './corpus.js';
 import { DEFAULT_LOCOMO_DIR, loadConversations } from './locomo-data.js';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 
 const SIZE = Number(process.env.BENCH_RECALL_MEMORIES ?? 100_000);
 const SAMPLES = Number(process.env.BENCH_RECALL_SAMPLES ?? 500);
@@ -114,12 +115,23 @@ await server.stop();
 await app.close();
 await deleteKeysWithPrefix(config.redisUrl, config.subconscious.queuePrefix);
 
+/** The vector index's Lucene segments (each search walks every one), when this machine runs Neo4j. */
+function vectorSegments(): number | null {
+  const dir = join(process.env.TOTAL_RECALL_DATA || '.data', 'neo4j', 'data', 'databases', 'neo4j', 'schema', 'index', 'vector-2.0');
+  if (process.env.NEO4J_URI || !existsSync(dir)) return null;
+  return readdirSync(dir).reduce((n, index) => {
+    const segments = join(dir, index, '1');
+    return n + (existsSync(segments) ? readdirSync(segments).filter((f) => f.endsWith('.si')).length : 0);
+  }, 0);
+}
+const segments = vectorSegments();
+
 writeResults(
   CORPUS === 'conversational' ? 'recall' : 'recall-synthetic',
-  { memories: SIZE, corpus: CORPUS, seedSeconds, embeddedSeconds, withVectors, target: { searchP95Ms: 30 }, results },
+  { memories: SIZE, corpus: CORPUS, seedSeconds, embeddedSeconds, withVectors, vectorIndexSegments: segments, target: { searchP95Ms: 30 }, results },
   `Store of ${SIZE.toLocaleString('en')} memories, corpus ${CORPUS} (bench/corpus.ts), every one embedded by the service's embedding job ` +
     `(${withVectors.toLocaleString('en')} vectors; ${reused ? 'seeded and embedded by an earlier run and reused (BENCH_RECALL_STORE)' : `stored in ${seedSeconds.toFixed(0)} s, all embedded after ${embeddedSeconds.toFixed(0)} s`}). ` +
-    `A store this large is searched through the Neo4j vector index (docs/recall.md). ${SAMPLES} searches per row, limit 10, ` +
+    `A store this large is searched through the Neo4j vector index (docs/recall.md)${segments === null ? '' : `, here in ${segments} Lucene segments`}. ${SAMPLES} searches per row, limit 10, ` +
     (CORPUS === 'conversational'
       ? `memories recombined from the ${conversations.length} LoCoMo conversations' turns (one turn each, four in ten with a sentence of another turn), questions drawn from their ${asked.length} non-adversarial questions`
       : 'questions generated from 5 forms × 10 people × 15 topics (750 distinct)') +

@@ -1,8 +1,18 @@
 // The memories among $ids without an embedding of $model (a client-supplied
-// vector is never recomputed; one of an earlier model is), with the text to embed.
+// vector is never recomputed; one of an earlier model is), each with its
+// context: the content of the memory just before it in its session (by
+// occurredAt, range index memory_session_time), or null. A short reply ("yes,
+// last week!") means little without what it answers (docs/recall.md).
+// The context's id comes back too: attach-embeddings attaches the vector only
+// if that is still the memory before it (one forgotten meanwhile is not).
 // params: $ids, $model
-// returns: id, content
+// returns: id, content, before, beforeId
 MATCH (m:Memory)
 WHERE m.id IN $ids AND (m.embedding IS NULL OR (m.embeddingModel IS NOT NULL AND m.embeddingModel <> $model AND m.embeddingModel <> 'client'))
-RETURN m.id AS id, m.content AS content
+WITH m, COLLECT {
+  MATCH (p:Memory)
+  WHERE m.sessionId IS NOT NULL AND p.sessionId = m.sessionId AND p.occurredAt < m.occurredAt AND p.store = m.store
+  RETURN p ORDER BY p.occurredAt DESC, p.id DESC LIMIT 1
+} AS before
+RETURN m.id AS id, m.content AS content, before[0].content AS before, before[0].id AS beforeId
 ORDER BY m.id

@@ -1,4 +1,4 @@
-// Semantic candidates for recall: memory embeddings (all-MiniLM-L6-v2 or a
+// Semantic candidates for recall: memory embeddings (e5-small-v2 or a
 // client's own, 384 dimensions, unit length) compared by cosine similarity.
 // params: none
 // returns: none

@@ -157,7 +157,16 @@ export type MemoryReclassified = Message<
   'MemoryReclassified',
   { readonly id: string; readonly store: string; readonly from: Tier; readonly to: Tier; readonly reason: string }
 >;
-export type MemoryForgotten = Message<'MemoryForgotten', { readonly id: string; readonly store: string; readonly reason: string }>;
+export type MemoryForgotten = Message<
+  'MemoryForgotten',
+  {
+    readonly id: string;
+    readonly store: string;
+    readonly reason: string;
+    /** Memories whose embedding was computed with this one's content as context: cleared, to be embedded again. */
+    readonly embeddedWith: readonly string[];
+  }
+>;
 export type MemoryConsolidated = Message<
   'MemoryConsolidated',
   { readonly memory: MemoryRecord; readonly from: readonly string[]; readonly strategy: MergeStrategy }

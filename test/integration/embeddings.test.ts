@@ -12,12 +12,14 @@ import { randomStore, startTestApp, type TestApp } from '../helpers.js';
 import { dropQueues, queuePrefix, startBackgroundApp } from '../background.js';
 import { MODEL_FILE, MODEL_NAME, TOKENIZER_FILE, ThreadedEmbedder, cosine, missingModelFiles } from '../../src/adapters/embeddings/index.js';
 import { loadConfig } from '../../src/config.js';
+import { embeddingText } from '../../src/contexts/hippocampus/index.js';
 
 const stores = {
   fresh: randomStore('emb'),
   client: randomStore('emb-client'),
   backfill: randomStore('emb-backfill'),
   late: randomStore('emb-late'),
+  context: randomStore('emb-context'),
   api: randomStore('emb-api'),
 };
 const MODEL_DIR = loadConfig({ ...process.env, TOTAL_RECALL_EMBEDDINGS: 'on' }).embeddings.modelDir;
@@ -156,6 +158,45 @@ describe('embedding job', () => {
     for (const row of after) expect(row).toMatchObject({ dims: 384, status: 'DONE', model: MODEL_NAME });
     const pages = (await t.app.embeddings!.queue.getJobs(['completed'])).filter((j) => j.name === 'backfill' && j.data.kind === 'backfill' && j.data.after > '');
     expect(pages.length).toBeGreaterThanOrEqual(2); // pages 2 and 3 were enqueued by the pages before them
+  });
+});
+
+describe('embedding in context', () => {
+  it("embeds a memory after the one before it in its session; forgetting that one re-embeds it without the forgotten words", async () => {
+    const session = `${stores.context}:chat`;
+    const turns = ['Did you ever finish the pottery class?', 'I signed up for a trip to Norway instead.', 'Yes! I made a blue vase last week.'];
+    const { storeMany } = await t.ok<{ storeMany: { id: string }[] }>(STORE_MANY, {
+      inputs: [
+        ...turns.map((content, i) => ({ store: stores.context, content, sessionId: session, occurredAt: new Date(Date.UTC(2025, 0, 1, 10, i)).toISOString() })),
+        { store: stores.context, content: 'A note with no session.' },
+      ],
+    });
+    const [question, norway, vase, alone] = storeMany.map((m) => m.id) as [string, string, string, string];
+    await t.app.bus.idle();
+    await t.app.embeddings!.idle();
+    const similarity = async (id: string, text: string) => cosine(await embeddingOf(t, id), (await t.app.embedder.embed([text]))[0] as Float32Array);
+    expect(await similarity(question, turns[0]!)).toBeGreaterThan(0.99); // first of its session: no context
+    expect(await similarity(norway, embeddingText(turns[1]!, turns[0]!))).toBeGreaterThan(0.99);
+    expect(await similarity(vase, embeddingText(turns[2]!, turns[1]!))).toBeGreaterThan(0.99);
+    expect(await similarity(alone, 'A note with no session.')).toBeGreaterThan(0.99);
+
+    await t.ok('mutation ($input: ForgetInput!) { forget(input: $input) { id } }', { input: { id: norway, confirmId: norway, reason: 'test of forgetting a context' } });
+    await t.app.bus.idle();
+    await t.app.embeddings!.flush();
+    await t.app.embeddings!.idle();
+    const [row] = await t.cypher<{ status: string; model: string }>('MATCH (m:Memory {id: $id}) RETURN m.embeddingStatus AS status, m.embeddingModel AS model', { id: vase });
+    expect(row).toEqual({ status: 'DONE', model: MODEL_NAME });
+    expect(await similarity(vase, embeddingText(turns[2]!, turns[0]!))).toBeGreaterThan(0.99); // now after the question
+    expect(await similarity(vase, embeddingText(turns[2]!, turns[1]!))).toBeLessThan(0.98);
+    expect(await similarity(question, turns[0]!)).toBeGreaterThan(0.99); // before it in time: untouched
+
+    // A vector computed before the forget, with the forgotten memory as context, is not attached after it.
+    await t.cypher("MATCH (m:Memory {id: $id}) SET m.embedding = null, m.embeddingStatus = 'PENDING', m.embeddingModel = null", { id: vase });
+    const [work] = await t.app.hippocampus.memoriesToEmbed([vase], MODEL_NAME);
+    expect(work).toMatchObject({ id: vase, contextId: question, text: embeddingText(turns[2]!, turns[0]!) });
+    const vector = (await t.app.embedder.embed([work!.text]))[0] as Float32Array;
+    expect(await t.app.hippocampus.attachEmbeddings([{ id: vase, embedding: vector, contextId: norway }], MODEL_NAME)).toEqual([]);
+    expect(await t.app.hippocampus.attachEmbeddings([{ id: vase, embedding: vector, contextId: question }], MODEL_NAME)).toEqual([vase]);
   });
 });
 

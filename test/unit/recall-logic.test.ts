@@ -72,6 +72,14 @@ describe('ranking', () => {
     expect(noActivation[0]?.memory.id).toBe('text');
   });
 
+  it('weighs activation by lexicalActivation without a query vector and by activation with one', () => {
+    const pair = (similarity: number) => [candidate('text', 2, { similarity }), candidate('linked', 2, { activation: 0.1, similarity })];
+    const gap = (hits: ReturnType<typeof rank>) => hits.find((h) => h.memory.id === 'linked')!.score - hits.find((h) => h.memory.id === 'text')!.score;
+    expect(gap(rank(pair(0.9)))).toBeCloseTo(0.1 * DEFAULT_WEIGHTS.lexicalActivation, 6);
+    expect(gap(rank(pair(0.9), undefined, ALL_SIGNALS, true))).toBeCloseTo(0.1 * DEFAULT_WEIGHTS.activation, 6);
+    expect(DEFAULT_WEIGHTS.activation).toBeLessThan(DEFAULT_WEIGHTS.lexicalActivation); // vectors carry context already
+  });
+
   it('ranks a memory that involves a person the question names above an equal text match, unless the signal is off', () => {
     const hits = rank([candidate('other', 1.05), candidate('named', 1, { personMatch: 1 })]);
     expect(hits[0]?.memory.id).toBe('named');

@@ -20,11 +20,18 @@ import { redisConnection } from '../redis.js';
 
 export const EMBEDDINGS_QUEUE = 'embeddings';
 
+/** A memory's text to embed, and the memory before it that the text took as context (attached only while it still is). */
+export interface TextToEmbed {
+  readonly id: string;
+  readonly text: string;
+  readonly contextId: string | null;
+}
+
 /** What the queue needs from Hippocampus (which alone writes Memory nodes). */
 export interface EmbeddingTarget {
-  memoriesToEmbed(ids: readonly string[], model: string): Promise<readonly { readonly id: string; readonly content: string }[]>;
-  pendingEmbeddings(after: string, limit: number, stores: readonly string[] | null, model: string): Promise<readonly { readonly id: string; readonly content: string }[]>;
-  attachEmbeddings(vectors: readonly { readonly id: string; readonly embedding: Float32Array }[], model: string): Promise<readonly string[]>;
+  memoriesToEmbed(ids: readonly string[], model: string): Promise<readonly TextToEmbed[]>;
+  pendingEmbeddings(after: string, limit: number, stores: readonly string[] | null, model: string): Promise<readonly { readonly id: string }[]>;
+  attachEmbeddings(vectors: readonly { readonly id: string; readonly embedding: Float32Array; readonly contextId: string | null }[], model: string): Promise<readonly string[]>;
   failEmbeddings(ids: readonly string[], reason: string): Promise<readonly string[]>;
 }
 
@@ -92,6 +99,8 @@ export class EmbeddingQueue {
   /** New memories are embedded in the background (Subconscious runs background work). */
   subscribe(bus: Bus): this {
     bus.subscribe('subconscious', 'MemoryStored', async (event) => this.request([event.data.memory.id]));
+    // Their vectors had the forgotten memory's content as context.
+    bus.subscribe('subconscious', 'MemoryForgotten', async (event) => this.request(event.data.embeddedWith));
     return this;
   }
 
@@ -219,7 +228,7 @@ export class EmbeddingQueue {
           const next = createHash('sha1').update(last.id).digest('hex').slice(0, 20);
           await this.queue.add('backfill', { kind: 'backfill', run: data.run, after: last.id }, { priority: BACKFILL_PRIORITY, jobId: `backfill-${data.run}-${next}` });
         }
-        return this.embed(page, job);
+        return this.embed(await this.options.target.memoriesToEmbed(page.map((p) => p.id), this.options.embedder.model), job);
       }
       default: {
         const never: never = data;
@@ -228,11 +237,11 @@ export class EmbeddingQueue {
     }
   }
 
-  private async embed(work: readonly { readonly id: string; readonly content: string }[], job: Job<EmbeddingJob, EmbeddingJobResult>): Promise<EmbeddingJobResult> {
+  private async embed(work: readonly TextToEmbed[], job: Job<EmbeddingJob, EmbeddingJobResult>): Promise<EmbeddingJobResult> {
     if (work.length === 0) return { embedded: 0 };
     let vectors: Float32Array[];
     try {
-      vectors = await this.options.embedder.embed(work.map((w) => w.content));
+      vectors = await this.options.embedder.embed(work.map((w) => w.text));
     } catch (error) {
       if (job.attemptsMade + 1 >= (job.opts.attempts ?? 1)) {
         await this.options.target.failEmbeddings(
@@ -243,7 +252,7 @@ export class EmbeddingQueue {
       throw error;
     }
     const attached = await this.options.target.attachEmbeddings(
-      work.map((w, i) => ({ id: w.id, embedding: vectors[i] as Float32Array })),
+      work.map((w, i) => ({ id: w.id, embedding: vectors[i] as Float32Array, contextId: w.contextId })),
       this.options.embedder.model,
     );
     return { embedded: attached.length };

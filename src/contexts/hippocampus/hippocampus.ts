@@ -34,6 +34,7 @@ import { toEventRecord, toMemoryRecord } from './records.js';
 import { validateBatch, validateReason, sameMemory, type StoreLimits } from './validation.js';
 import { checkTierChange } from './tier-rules.js';
 import { consolidate } from './consolidation.js';
+import { embeddingText } from './embedding-text.js';
 
 export interface HippocampusDeps {
   readonly graph: GraphPort;
@@ -56,15 +57,18 @@ export interface TierMove {
   readonly to: Tier;
 }
 
-/** A memory's text waiting for its embedding. */
+/** A memory waiting for its embedding, with the text to embed (embeddingText) and the memory that text took as context. */
 export interface EmbeddingWork {
   readonly id: string;
-  readonly content: string;
+  readonly text: string;
+  readonly contextId: string | null;
 }
 
 export interface MemoryVector {
   readonly id: string;
   readonly embedding: readonly number[] | Float32Array;
+  /** The context the vector was computed with (EmbeddingWork.contextId): attached only while it still is. */
+  readonly contextId: string | null;
 }
 
 export interface ForgetOutcome {
@@ -263,8 +267,8 @@ export class Hippocampus {
     const reason = validateReason(command.data.reason);
     const now = this.clock();
     const eventId = sortableId('evt', now);
-    const store = await this.graph.transaction(async (tx) => {
-      const rows = await tx.run<{ store: string }>(Q.forgetMemory, {
+    const { store, embeddedWith } = await this.graph.transaction(async (tx) => {
+      const rows = await tx.run<{ store: string; embeddedWith: string[] }>(Q.forgetMemory, {
         id,
         now,
         eventId,
@@ -272,13 +276,14 @@ export class Hippocampus {
         sessionId: command.meta.sessionId,
         ...auditParams(command.meta),
       });
-      if (rows[0]) return rows[0].store;
-      // A replay of a transaction that did commit finds its own tombstone.
+      if (rows[0]) return rows[0];
+      // A replay of a transaction that did commit finds its own tombstone (the
+      // memories it cleared wait as PENDING for the next backfill).
       const tombstone = await tx.run<{ event: Record<string, unknown> }>(Q.getEvent, { id: eventId });
-      if (tombstone[0]) return String(tombstone[0].event.store);
+      if (tombstone[0]) return { store: String(tombstone[0].event.store), embeddedWith: [] };
       throw notFound(id);
     });
-    this.publish(message('MemoryForgotten', { id, store, reason }, 'hippocampus', { cause: command.meta }), eventId);
+    this.publish(message('MemoryForgotten', { id, store, reason, embeddedWith }, 'hippocampus', { cause: command.meta }), eventId);
     return { id, forgotten: true };
   }
 
@@ -388,15 +393,16 @@ export class Hippocampus {
 
   // ── embeddings (derived data: computed off the request path, written here) ──
 
-  /** Of these memories, the ones without an embedding of `model` (a client's own counts as done), with their text. */
+  /** Of these memories, the ones without an embedding of `model` (a client's own counts as done), with the text to embed. */
   async memoriesToEmbed(ids: readonly string[], model: string): Promise<EmbeddingWork[]> {
     if (ids.length === 0) return [];
-    return this.graph.read<{ id: string; content: string }>(Q.memoriesToEmbed, { ids: [...ids], model });
+    const rows = await this.graph.read<{ id: string; content: string; before: string | null; beforeId: string | null }>(Q.memoriesToEmbed, { ids: [...ids], model });
+    return rows.map((r) => ({ id: r.id, text: embeddingText(r.content, r.before), contextId: r.beforeId }));
   }
 
-  /** A page of memories needing an embedding of `model` after `after` in id order (the backfill); `stores` null = all. */
-  async pendingEmbeddings(after: string, limit: number, stores: readonly string[] | null, model: string): Promise<EmbeddingWork[]> {
-    return this.graph.read<{ id: string; content: string }>(Q.pendingEmbeddings, {
+  /** A page of the ids of memories needing an embedding of `model` after `after` in id order (the backfill); `stores` null = all. */
+  async pendingEmbeddings(after: string, limit: number, stores: readonly string[] | null, model: string): Promise<{ id: string }[]> {
+    return this.graph.read<{ id: string }>(Q.pendingEmbeddings, {
       after,
       limit: clampLimit(limit),
       stores: stores ? [...stores] : null,
@@ -417,7 +423,7 @@ export class Hippocampus {
       }
     }
     const rows = await this.graph.write<{ id: string; store: string }>(Q.attachEmbeddings, {
-      vectors: vectors.map((v) => ({ id: v.id, embedding: Array.from(v.embedding) })),
+      vectors: vectors.map((v) => ({ id: v.id, embedding: Array.from(v.embedding), contextId: v.contextId })),
       model,
       now: this.clock(),
     });

@@ -7,3 +7,4 @@ export type { StoreLimits } from './validation.js';
 export { consolidate } from './consolidation.js';
 export { toMemoryRecord, toEventRecord, memoryFromValues, MEMORY_RECORD_PROPERTIES } from './records.js';
 export type { EmbeddingWork, MemoryVector } from './hippocampus.js';
+export { embeddingText, CONTEXT_MAX_CHARS } from './embedding-text.js';

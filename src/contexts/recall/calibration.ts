@@ -20,21 +20,21 @@ export interface Calibration {
 }
 
 export const LEXICAL_CALIBRATION: Calibration = {
-  bias: -7.586,
-  relevance: 1.9453,
-  coverage: 1.8196,
-  activation: 4.9459,
-  textScore: 0.5267,
+  bias: -7.538,
+  relevance: 1.9234,
+  coverage: 1.8006,
+  activation: 5.0861,
+  textScore: 0.527,
   similarity: 0,
-  person: 1.9379
+  person: 1.907
 };
 
 export const FUSED_CALIBRATION: Calibration = {
-  bias: -6.9238,
-  relevance: 1.8408,
-  coverage: 1.2435,
-  activation: 3.9006,
-  textScore: 0.2911,
-  similarity: 3.2498,
-  person: 1.5056
+  bias: -7.2695,
+  relevance: 1.844,
+  coverage: 1.3886,
+  activation: 3.5432,
+  textScore: 0.2489,
+  similarity: 3.6287,
+  person: 1.8262
 };

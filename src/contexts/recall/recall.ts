@@ -140,7 +140,7 @@ export class Recall {
     this.deps.bus.subscribe('recall', 'MemoryStored', (e) => this.stats.stored(e.data.memory), (e) => e.data.memory.store);
     this.deps.bus.subscribe('recall', 'MemoryForgotten', async (e) => {
       this.stats.invalidate(e.data.store);
-      this.vectors?.forgotten(e.data.store, e.data.id);
+      for (const id of [e.data.id, ...e.data.embeddedWith]) this.vectors?.forgotten(e.data.store, id);
       this.stems.delete(e.data.id); // nothing derived from forgotten content stays behind
     }, (e) => e.data.store);
     this.deps.bus.subscribe('recall', 'MemoriesEmbedded', (e) => this.vectors?.changed(e.data.store) ?? Promise.resolve(), (e) => e.data.store);

@@ -55,7 +55,10 @@ export interface RecallWeights {
   readonly similarityFloor: number;
   /** How many nearest memories by vector join the candidates. */
   readonly semanticCandidates: number;
+  /** wA when the query has a vector: a memory's vector already carries its session context (embedding-text.ts), so association counts less. */
   readonly activation: number;
+  /** wA of a lexical ranking (no query vector): words alone miss the context that activation brings. */
+  readonly lexicalActivation: number;
   /** wP: a memory that involves a person the query names. */
   readonly person: number;
   /** wD: a memory that happened on a day or in a month the query names. */
@@ -84,7 +87,8 @@ export const DEFAULT_WEIGHTS: RecallWeights = {
   semantic: 0.5,
   similarityFloor: 0.78,
   semanticCandidates: 40,
-  activation: 3.0,
+  activation: 1.75,
+  lexicalActivation: 3.0,
   person: 0.5,
   date: 0.5,
   salience: 0.1,
@@ -168,6 +172,7 @@ export function rank(
   const bestSimilarity = fused ? Math.max(w.similarityFloor, ...candidates.map((c) => c.similarity ?? -1)) : 0;
   const share = fused ? (signals.text ? w.semantic : 1) : 0;
   const model = fused ? calibration.fused : calibration.lexical;
+  const activationWeight = fused ? w.activation : w.lexicalActivation;
   const hits: RankedHit[] = [];
   for (const c of candidates) {
     const lexical = bestText > 0 ? c.textScore / bestText : 0;
@@ -180,7 +185,7 @@ export function rank(
     if (!admitted(c.memory.tier, relevance, activation, w)) continue;
     const score =
       relevance +
-      w.activation * activation +
+      activationWeight * activation +
       (signals.people ? w.person * c.personMatch : 0) +
       (signals.dates ? w.date * c.dateMatch : 0) +
       (signals.salience ? w.salience * c.salience : 0) +
