@@ -72,18 +72,22 @@ describe('ranking', () => {
     expect(noActivation[0]?.memory.id).toBe('text');
   });
 
-  it('weighs activation by lexicalActivation without a query vector and by activation with one', () => {
-    const pair = (similarity: number) => [candidate('text', 2, { similarity }), candidate('linked', 2, { activation: 0.1, similarity })];
-    const gap = (hits: ReturnType<typeof rank>) => hits.find((h) => h.memory.id === 'linked')!.score - hits.find((h) => h.memory.id === 'text')!.score;
-    expect(gap(rank(pair(0.9)))).toBeCloseTo(0.1 * DEFAULT_WEIGHTS.lexicalActivation, 6);
-    expect(gap(rank(pair(0.9), undefined, ALL_SIGNALS, true))).toBeCloseTo(0.1 * DEFAULT_WEIGHTS.activation, 6);
-    expect(DEFAULT_WEIGHTS.activation).toBeLessThan(DEFAULT_WEIGHTS.lexicalActivation); // vectors carry context already
+  it('weighs activation and person by their lexical weights without a query vector, and by their own with one', () => {
+    const pair = (extra: Partial<Candidate>) => [candidate('text', 2, { similarity: 0.9 }), candidate('other', 2, { similarity: 0.9, ...extra })];
+    const gap = (hits: ReturnType<typeof rank>) => hits.find((h) => h.memory.id === 'other')!.score - hits.find((h) => h.memory.id === 'text')!.score;
+    expect(gap(rank(pair({ activation: 0.1 })))).toBeCloseTo(0.1 * DEFAULT_WEIGHTS.lexicalActivation, 6);
+    expect(gap(rank(pair({ activation: 0.1 }), undefined, ALL_SIGNALS, true))).toBeCloseTo(0.1 * DEFAULT_WEIGHTS.activation, 6);
+    expect(gap(rank(pair({ personMatch: 1 })))).toBeCloseTo(DEFAULT_WEIGHTS.lexicalPerson, 6);
+    expect(gap(rank(pair({ personMatch: 1 }), undefined, ALL_SIGNALS, true))).toBeCloseTo(DEFAULT_WEIGHTS.person, 6);
+    // Vectors carry a memory's context and speaker already.
+    expect(DEFAULT_WEIGHTS.activation).toBeLessThan(DEFAULT_WEIGHTS.lexicalActivation);
+    expect(DEFAULT_WEIGHTS.person).toBeLessThan(DEFAULT_WEIGHTS.lexicalPerson);
   });
 
   it('ranks a memory that involves a person the question names above an equal text match, unless the signal is off', () => {
     const hits = rank([candidate('other', 1.05), candidate('named', 1, { personMatch: 1 })]);
     expect(hits[0]?.memory.id).toBe('named');
-    expect(hits[0]!.score - hits[1]!.score).toBeCloseTo(DEFAULT_WEIGHTS.person - 0.05 / 1.05, 6);
+    expect(hits[0]!.score - hits[1]!.score).toBeCloseTo(DEFAULT_WEIGHTS.lexicalPerson - 0.05 / 1.05, 6);
     expect(rank([candidate('other', 1.05), candidate('named', 1, { personMatch: 1 })], undefined, { ...ALL_SIGNALS, people: false })[0]?.memory.id).toBe('other');
   });
 

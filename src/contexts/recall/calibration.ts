@@ -20,21 +20,21 @@ export interface Calibration {
 }
 
 export const LEXICAL_CALIBRATION: Calibration = {
-  bias: -7.538,
-  relevance: 1.9234,
-  coverage: 1.8006,
-  activation: 5.0861,
-  textScore: 0.527,
+  bias: -7.6365,
+  relevance: 1.9719,
+  coverage: 1.7733,
+  activation: 5.0647,
+  textScore: 0.5426,
   similarity: 0,
-  person: 1.907
+  person: 1.9521
 };
 
 export const FUSED_CALIBRATION: Calibration = {
-  bias: -7.2695,
-  relevance: 1.844,
-  coverage: 1.3886,
-  activation: 3.5432,
-  textScore: 0.2489,
-  similarity: 3.6287,
-  person: 1.8262
+  bias: -7.3768,
+  relevance: 1.8214,
+  coverage: 1.3582,
+  activation: 3.5354,
+  textScore: 0.2856,
+  similarity: 3.4811,
+  person: 1.9354
 };

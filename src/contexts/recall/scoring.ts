@@ -59,8 +59,10 @@ export interface RecallWeights {
   readonly activation: number;
   /** wA of a lexical ranking (no query vector): words alone miss the context that activation brings. */
   readonly lexicalActivation: number;
-  /** wP: a memory that involves a person the query names. */
+  /** wP: a memory that involves a person the query names, when the query has a vector (a memory's vector already carries who spoke). */
   readonly person: number;
+  /** wP of a lexical ranking (no query vector). */
+  readonly lexicalPerson: number;
   /** wD: a memory that happened on a day or in a month the query names. */
   readonly date: number;
   readonly salience: number;
@@ -89,7 +91,8 @@ export const DEFAULT_WEIGHTS: RecallWeights = {
   semanticCandidates: 40,
   activation: 1.75,
   lexicalActivation: 3.0,
-  person: 0.5,
+  person: 0.35,
+  lexicalPerson: 0.5,
   date: 0.5,
   salience: 0.1,
   usefulness: 0.15,
@@ -173,6 +176,7 @@ export function rank(
   const share = fused ? (signals.text ? w.semantic : 1) : 0;
   const model = fused ? calibration.fused : calibration.lexical;
   const activationWeight = fused ? w.activation : w.lexicalActivation;
+  const personWeight = fused ? w.person : w.lexicalPerson;
   const hits: RankedHit[] = [];
   for (const c of candidates) {
     const lexical = bestText > 0 ? c.textScore / bestText : 0;
@@ -186,7 +190,7 @@ export function rank(
     const score =
       relevance +
       activationWeight * activation +
-      (signals.people ? w.person * c.personMatch : 0) +
+      (signals.people ? personWeight * c.personMatch : 0) +
       (signals.dates ? w.date * c.dateMatch : 0) +
       (signals.salience ? w.salience * c.salience : 0) +
       (signals.usefulness ? w.usefulness * c.usefulness : 0) +
