@@ -1,8 +1,9 @@
 // Forgets a memory with the mind's consent: earlier events about it lose their
 // payloads, a MemoryForgotten tombstone is recorded, and the node with its
 // content and links is removed. The memories embedded with its content as
-// context (the next ones in its session: memories-to-embed) lose that vector
-// and wait to be embedded again, so nothing derived from the content stays.
+// context (embeddingContextId, set by attach-embeddings; the next one in its
+// session) lose that vector and wait to be embedded again, so nothing derived
+// from the content stays.
 // Returns nothing when the memory is gone already.
 // params: $id, $now, $eventId, $payload, $commandId, $correlationId, $sessionId
 // returns: store, embeddedWith
@@ -20,18 +21,11 @@ MERGE (t:Event {id: $eventId})
     t.causationId = $commandId,
     t.correlationId = $correlationId,
     t.payload = $payload
-WITH m, m.store AS store, COLLECT {
+WITH m, m.store AS store
+CALL (m) {
   MATCH (n:Memory)
-  WHERE m.sessionId IS NOT NULL AND n.sessionId = m.sessionId AND n.occurredAt > m.occurredAt AND n.store = m.store
-  RETURN n ORDER BY n.occurredAt LIMIT 1
-} AS next
-// Every memory at that moment: one of them may have had m as its context.
-CALL (m, next) {
-  UNWIND next AS first
-  MATCH (n:Memory)
-  WHERE n.sessionId = m.sessionId AND n.occurredAt = first.occurredAt AND n.store = m.store
-    AND n.embedding IS NOT NULL AND n.embeddingModel <> 'client'
-  SET n.embedding = null, n.embeddingStatus = 'PENDING', n.embeddingModel = null, n.embeddedAt = null
+  WHERE m.sessionId IS NOT NULL AND n.sessionId = m.sessionId AND n.store = m.store AND n.embeddingContextId = m.id
+  SET n.embedding = null, n.embeddingStatus = 'PENDING', n.embeddingModel = null, n.embeddedAt = null, n.embeddingContextId = null
   RETURN collect(n.id) AS embeddedWith
 }
 DETACH DELETE m

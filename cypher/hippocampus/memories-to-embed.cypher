@@ -4,7 +4,7 @@
 // occurredAt, range index memory_session_time), or null. A short reply ("yes,
 // last week!") means little without what it answers (docs/recall.md).
 // The context's id comes back too: attach-embeddings attaches the vector only
-// if that is still the memory before it (one forgotten meanwhile is not).
+// while that memory exists (one forgotten meanwhile has not) and keeps the id.
 // params: $ids, $model
 // returns: id, content, before, beforeId
 MATCH (m:Memory)

@@ -20,7 +20,7 @@ import { redisConnection } from '../redis.js';
 
 export const EMBEDDINGS_QUEUE = 'embeddings';
 
-/** A memory's text to embed, and the memory before it that the text took as context (attached only while it still is). */
+/** A memory's text to embed, and the memory before it that the text took as context (attached only while it exists). */
 export interface TextToEmbed {
   readonly id: string;
   readonly text: string;

@@ -67,7 +67,7 @@ export interface EmbeddingWork {
 export interface MemoryVector {
   readonly id: string;
   readonly embedding: readonly number[] | Float32Array;
-  /** The context the vector was computed with (EmbeddingWork.contextId): attached only while it still is. */
+  /** The memory whose content the vector's text took in (EmbeddingWork.contextId): attached only while it exists. */
   readonly contextId: string | null;
 }
 
