@@ -6,7 +6,8 @@
  * up to about BENCH_ASSOCIATIONS (1M) associations with direct Cypher if the
  * mechanical links fall short, then measures:
  *   - store latency with mechanical linking on and off (two apps on the same
- *     store, alternating blocks): back to back, paced at 50/s, and until its
+ *     store, alternating blocks): back to back, paced (50/s unless
+ *     BENCH_PACE_MS says otherwise), and until its
  *     links exist; process CPU per store;
  *   - activation from 5 seeds over 2 hops, and neighbourhood(depth 2).
  * Run: flock /tmp/total-recall-bench.lock npm run bench:synapse
@@ -140,15 +141,16 @@ console.log(`graph: ${made} memories, ${total} associations (${topUp} added dire
 //   back to back: the next store as soon as the last returned (closed loop: the
 //     client saturates the machine, and linking's work competes with the next
 //     store for the two cores);
-//   paced: a store every PACE_MS whatever the last took (open loop, 50/s,
-//     about half what this machine takes back to back with linking);
+//   paced: a store every PACE_MS whatever the last took (open loop, 50/s by
+//     default: below what the machine takes back to back, so the stores
+//     leave linking idle CPU to use);
 //   store then wait until the bus is idle, i.e. until its links exist.
 // After each block the app's bus goes idle (its links written) before the
 // other's block starts, so linking of one block never spills into the other's.
 // Process CPU per store (Neo4j's from /proc, this process's from cpuUsage) is
 // summed over the back-to-back blocks, idle wait included.
 const BLOCK = 50;
-const PACE_MS = 20;
+const PACE_MS = Number(process.env.BENCH_PACE_MS ?? 20);
 type Mode = 'on' | 'off';
 const modes: [Mode, App][] = [['on', on], ['off', off]];
 const calls: Record<Mode, number[]> = { on: [], off: [] };
@@ -269,8 +271,8 @@ writeResults(
     targets: { activationP95Ms: 20, linkingAddsToStoreP95Ms: 5 },
     graph: { memories: made, associations: total, byType, mechanical, addedDirectly: topUp, reused: reused !== null, seedSeconds: Math.round(seedSeconds), seedPerSecond: reused ? null : Math.round(MEMORIES / seedSeconds) },
     settings,
-    store: store95,
-    linkingAddsToStoreP95Ms: { backToBack: added, paced50PerSecond: addedPaced, storeThenLinked: addedLinked },
+    store: { ...store95, paceMs: PACE_MS },
+    linkingAddsToStoreP95Ms: { backToBack: added, paced: addedPaced, storeThenLinked: addedLinked },
     cpuPerStoreBackToBack: neo4jPid ? cpuPerStore : null,
     loadAverage: { before: loadBefore, after: loadAfter },
     activation: { ...act, seeds: WEIGHTS.length, maxHops: 2, meanReached },
