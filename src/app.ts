@@ -73,7 +73,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   bus.onFailure((error, message, actor) => console.error(`[${actor}] failed on ${message.type}:`, error));
   const hippocampus = new Hippocampus({ graph, bus, limits: config, clock }).register();
   const salience = new Salience({ graph, bus, config: config.salience, clock }).register();
-  const synapse = new Synapse({ graph, bus, settings: config.synapse, clock }).register();
+  const synapse = new Synapse({ graph, bus, settings: config.synapse, clock, linkingThread: config.synapse.linkingThread ? config.neo4j : null }).register();
   // Vectors are computed off the request path; a missing model leaves recall lexical.
   const { embeddings: emb } = config;
   const embedder: Embedder = emb.enabled
@@ -164,6 +164,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       await jobs.close();
       await recall.flush();
       await bus.idle();
+      await synapse.close();
       await embeddings?.close();
       await embedder.close();
       await live.close();

@@ -140,6 +140,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     synapse: {
       mechanicalLinking: flag(env, 'TOTAL_RECALL_SYNAPSE_MECHANICAL', true),
+      linkingThread: flag(env, 'TOTAL_RECALL_SYNAPSE_THREAD', true),
       temporalWindowMs: int(env, 'TOTAL_RECALL_SYNAPSE_TEMPORAL_WINDOW_MS', 30 * MINUTE),
       linksPerType: int(env, 'TOTAL_RECALL_SYNAPSE_LINKS_PER_TYPE', 5),
       maxDegree: int(env, 'TOTAL_RECALL_SYNAPSE_MAX_DEGREE', 50),

@@ -4,7 +4,8 @@
  * recall, `status()` says why, one log line says so, and the files are looked
  * for again until they appear (then listeners hear `ready` and backfill).
  */
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { tsWorker } from '../threads/index.js';
 import { MODEL_NAME, missingModelFiles } from './onnx-model.js';
 import type { FromWorker, ToWorker, WorkerInit } from './embed-worker.js';
 import type { Role } from './onnx-model.js';
@@ -79,7 +80,7 @@ export interface ThreadedEmbedderOptions {
   readonly log?: (line: string) => void;
 }
 
-const WORKER_URL = new URL('./embed-worker.mjs', import.meta.url);
+const WORKER_URL = new URL('./embed-worker.ts', import.meta.url);
 const FETCH_HINT = 'fetch it with `node scripts/services/model.mjs` (npm start and npm test do)';
 
 export class ThreadedEmbedder implements Embedder {
@@ -175,7 +176,7 @@ export class ThreadedEmbedder implements Embedder {
 
   private spawn(): Promise<{ worker: Worker; dimensions: number }> {
     const init: WorkerInit = { dir: this.options.dir, threads: this.options.threads ?? 1, subBatch: this.options.subBatch ?? 16 };
-    const worker = new Worker(WORKER_URL, { workerData: init });
+    const worker = tsWorker(WORKER_URL, { workerData: init });
     worker.unref();
     return new Promise((resolve, reject) => {
       let settled = false;

@@ -17,6 +17,9 @@ import { MECHANICAL_TYPES, planLinks, type Candidate, type Degrees, type LinkBat
 import { TEXT_CANDIDATES, type SynapseSettings } from './settings.js';
 import { RecentPool } from './recent-pool.js';
 
+/** What linking reads of a stored memory (all the linking thread is sent). */
+export type LinkSource = Pick<MemoryRecord, 'id' | 'store' | 'content' | 'tags' | 'people' | 'emotions' | 'occurredAt' | 'sessionId'>;
+
 export type CreatedLink = {
   readonly a: string;
   readonly b: string;
@@ -73,9 +76,9 @@ export class Linker {
   ) {}
 
   /** The links a batch of stored memories should get, besides `pending` ones not yet written. */
-  async plan(memories: readonly MemoryRecord[], now: number, pending: () => readonly PlannedLink[]): Promise<PlannedLink[]> {
+  async plan(memories: readonly LinkSource[], now: number, pending: () => readonly PlannedLink[]): Promise<PlannedLink[]> {
     const settings = this.settings;
-    const store = (memories[0] as MemoryRecord).store;
+    const store = (memories[0] as LinkSource).store;
     const common = await this.commonOf(store, now);
     // The batch is the newest part of the store (later in the batch = newer).
     common.pool.add([...memories].reverse());

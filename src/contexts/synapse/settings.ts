@@ -4,6 +4,8 @@ import { ASSOCIATION_TYPES, InvalidInputError, type AssociationType } from '../.
 export interface SynapseSettings {
   /** Off: MemoryStored makes no links (the benchmark's baseline). */
   readonly mechanicalLinking: boolean;
+  /** Link on a worker thread of its own (off: on the thread that stores). */
+  readonly linkingThread: boolean;
   readonly temporalWindowMs: number;
   /** New mechanical links per stored memory and type. */
   readonly linksPerType: number;
@@ -24,6 +26,8 @@ export interface SynapseSettings {
 export const TEXT_CANDIDATES = 15;
 /** Stored memories linked per statement; more wait for the next batch. */
 export const LINK_BATCH = 100;
+/** The linking thread runs this much nicer than the service (Linux nice values: 10 of 19). */
+export const LINKING_NICE = 10;
 /** Links read per memory and hop when spreading activation (strongest first). */
 export const ACTIVATION_PER_NODE = 24;
 /** Memories that pass activation on at each hop. */

@@ -11,7 +11,6 @@ import {
   NotFoundError,
   assertNever,
   message,
-  sortableId,
   type AssociateCommand,
   type AssociationOrigin,
   type AssociationType,
@@ -25,10 +24,9 @@ import type { GraphPort } from '../../adapters/neo4j/index.js';
 import { Q } from './cypher.js';
 import { canonical, toAssociation, type AssociationRecord } from './records.js';
 import { DEFAULT_SEMANTIC_STRENGTH, DEFAULT_STEP, storedStrength, strengthen, validateStrength, weaken } from './strength.js';
-import { Coalescer } from './coalescer.js';
-import { Linker } from './mechanical.js';
-import { LinkWriter } from './link-writer.js';
-import { isAssociationType, LINK_BATCH, MAX_LIMIT, type SynapseSettings } from './settings.js';
+import { LinkPipeline, linkSourceOf, type Linking } from './link-pipeline.js';
+import { LinkingThread } from './linking-thread.js';
+import { isAssociationType, LINKING_NICE, MAX_LIMIT, type SynapseSettings } from './settings.js';
 import * as read from './traversal.js';
 import type { Activated, Seed } from './activation.js';
 
@@ -37,16 +35,11 @@ export interface SynapseDeps {
   readonly bus: Bus;
   readonly settings: SynapseSettings;
   readonly clock?: () => number;
+  /** Where the linking thread connects; without it, mechanical linking runs on the calling thread. */
+  readonly linkingThread?: { readonly uri: string; readonly user: string; readonly password: string; readonly database: string } | null;
 }
 
 type Link = AssociationsFound['data']['links'][number];
-
-interface Stored {
-  readonly memory: MemoryRecord;
-  readonly meta: Meta;
-  /** Settled when the memory's links are written (or their write failed). */
-  readonly written: { resolve: () => void; reject: (error: unknown) => void };
-}
 
 type AssociationRow = {
   readonly origin: AssociationOrigin;
@@ -63,21 +56,18 @@ export class Synapse {
   private readonly bus: Bus;
   readonly settings: SynapseSettings;
   private readonly clock: () => number;
-  private readonly linker: Coalescer<Stored>;
-  private readonly mechanical: Linker;
-  private readonly writer: LinkWriter;
+  private readonly linking: Linking<Meta>;
 
   constructor(deps: SynapseDeps) {
     this.graph = deps.graph;
     this.bus = deps.bus;
     this.settings = deps.settings;
     this.clock = deps.clock ?? Date.now;
-    this.mechanical = new Linker(this.graph, this.settings);
-    this.linker = new Coalescer((_store, batch) => this.link(batch), LINK_BATCH);
-    this.writer = new LinkWriter((links) => {
-      const now = this.clock();
-      return this.mechanical.write(links, now, sortableId('lnk', now));
-    }, this.settings.linkWriteMs);
+    // A batch's links are reported once, caused by its first memory's MemoryStored.
+    const linked = (store: string, links: Link[], causes: Meta[]) => this.found(store, links, causes[0] as Meta);
+    this.linking = deps.linkingThread
+      ? new LinkingThread({ neo4j: deps.linkingThread, settings: this.settings, nice: LINKING_NICE }, linked)
+      : new LinkPipeline(this.graph, this.settings, linked);
   }
 
   /** Puts the handlers on the bus; commands about one pair keep their order. */
@@ -98,33 +88,9 @@ export class Synapse {
 
   // ── events ────────────────────────────────────────────────────────────────
 
+  /** Settles when the memory's mechanical links are written (or their write failed). */
   private stored(memory: MemoryRecord, meta: Meta): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
-      this.linker.push(memory.store, { memory, meta, written: { resolve, reject } }).catch(reject);
-    });
-  }
-
-  /**
-   * Mechanical links for a batch of stored memories of one store: planned now,
-   * written with the store's next link write. The next batch is planned while
-   * this one's links wait, counting them as pending.
-   */
-  private async link(batch: readonly Stored[]): Promise<void> {
-    const store = (batch[0] as Stored).memory.store;
-    const planned = await this.mechanical.plan(
-      batch.map((s) => s.memory),
-      this.clock(),
-      () => this.writer.pending(store),
-    );
-    this.writer.add(store, planned).then(
-      (links) => {
-        this.found(store, links, (batch[0] as Stored).meta);
-        for (const s of batch) s.written.resolve();
-      },
-      (error: unknown) => {
-        for (const s of batch) s.written.reject(error);
-      },
-    );
+    return this.linking.link(linkSourceOf(memory), this.clock(), meta);
   }
 
   /** A claim strengthens every link of the memory by `claimBoost` (saturating). */
@@ -210,9 +176,13 @@ export class Synapse {
   }
 
   /** Resolves once every stored memory handed to Synapse so far is linked. */
-  async linked(store: string): Promise<void> {
-    await this.linker.idle(store);
-    await this.writer.idle(store);
+  linked(store: string): Promise<void> {
+    return this.linking.idle(store);
+  }
+
+  /** Stops the linking thread, once what it holds is linked. */
+  close(): Promise<void> {
+    return this.linking.close();
   }
 
   private found(store: string, links: readonly Link[], cause: Meta): void {

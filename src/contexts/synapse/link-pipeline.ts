@@ -1,0 +1,99 @@
+/**
+ * Mechanical linking as one pipeline: a store's stored memories coalesce into
+ * batches (coalescer.ts), each batch is planned (mechanical.ts) while the one
+ * before waits for its write (link-writer.ts), and each written batch is
+ * reported once. The service runs it on the linking thread
+ * (linking-thread.ts); without a thread it runs in process.
+ */
+import { sortableId } from '../../domain/index.js';
+import type { GraphPort } from '../../adapters/neo4j/index.js';
+import { Coalescer } from './coalescer.js';
+import { Linker, type CreatedLink, type LinkSource } from './mechanical.js';
+import { LinkWriter } from './link-writer.js';
+import { LINK_BATCH, type SynapseSettings } from './settings.js';
+
+/** Only what linking reads: a memory's metadata may be large, and a thread is sent a copy. */
+export const linkSourceOf = ({ id, store, content, tags, people, emotions, occurredAt, sessionId }: LinkSource): LinkSource => ({
+  id,
+  store,
+  content,
+  tags,
+  people,
+  emotions,
+  occurredAt,
+  sessionId,
+});
+
+/** Called once per written batch: the links it created, and the tags its memories were handed in with (in order). */
+export type OnLinked<T> = (store: string, links: CreatedLink[], tags: T[]) => void;
+
+/** Mechanical linking as Synapse uses it, in process or on a thread. */
+export interface Linking<T> {
+  /** Links a stored memory; settles when its links are written (after the batch is reported). */
+  link(memory: LinkSource, now: number, tag: T): Promise<void>;
+  /** Resolves once every memory of the store handed in so far is linked. */
+  idle(store: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+interface Waiting<T> {
+  readonly memory: LinkSource;
+  readonly tag: T;
+  readonly resolve: () => void;
+  readonly reject: (error: unknown) => void;
+}
+
+export class LinkPipeline<T> implements Linking<T> {
+  private readonly linker: Linker;
+  private readonly batches: Coalescer<Waiting<T>>;
+  private readonly writer: LinkWriter;
+  /** The latest clock reading handed in: plans and new links are stamped with it. */
+  private now = 0;
+
+  constructor(
+    graph: GraphPort,
+    settings: SynapseSettings,
+    private readonly onLinked: OnLinked<T>,
+  ) {
+    this.linker = new Linker(graph, settings);
+    this.batches = new Coalescer((_store, batch) => this.plan(batch), LINK_BATCH);
+    this.writer = new LinkWriter((links) => this.linker.write(links, this.now, sortableId('lnk', this.now)), settings.linkWriteMs);
+  }
+
+  link(memory: LinkSource, now: number, tag: T): Promise<void> {
+    this.now = Math.max(this.now, now);
+    return new Promise<void>((resolve, reject) => {
+      this.batches.push(memory.store, { memory, tag, resolve, reject }).catch(reject);
+    });
+  }
+
+  async idle(store: string): Promise<void> {
+    await this.batches.idle(store);
+    await this.writer.idle(store);
+  }
+
+  async close(): Promise<void> {}
+
+  /** Plans a batch now; its links are written with the store's next write while the next batch is planned (counting them as pending). */
+  private async plan(batch: readonly Waiting<T>[]): Promise<void> {
+    const store = (batch[0] as Waiting<T>).memory.store;
+    const planned = await this.linker.plan(
+      batch.map((w) => w.memory),
+      this.now,
+      () => this.writer.pending(store),
+    );
+    this.writer.add(store, planned).then(
+      (links) => {
+        this.onLinked(
+          store,
+          links,
+          batch.map((w) => w.tag),
+        );
+        for (const w of batch) w.resolve();
+      },
+      (error: unknown) => {
+        for (const w of batch) w.reject(error);
+      },
+    );
+  }
+}

@@ -1,0 +1,49 @@
+/**
+ * The linking thread: mechanical linking (link-pipeline.ts) with its own
+ * Neo4j driver, at a lower CPU priority than the thread that serves requests,
+ * so a store's answer never waits for the JavaScript of linking the stores
+ * before it. Protocol (see linking-thread.ts):
+ *   → workerData LinkingThreadInit
+ *   → {type: 'link', id, memory, now} | {type: 'close'}
+ *   ← {type: 'linked', store, links, ids} | {type: 'failed', ids, error}
+ */
+import { getPriority, setPriority } from 'node:os';
+import { parentPort, workerData } from 'node:worker_threads';
+import { createDriver, Neo4jGraph } from '../../adapters/neo4j/index.js';
+import { LinkPipeline } from './link-pipeline.js';
+import type { CreatedLink, LinkSource } from './mechanical.js';
+import type { SynapseSettings } from './settings.js';
+
+export interface LinkingThreadInit {
+  readonly neo4j: { readonly uri: string; readonly user: string; readonly password: string; readonly database: string };
+  readonly settings: SynapseSettings;
+  /** Added to the thread's nice value (Linux: per thread). */
+  readonly nice: number;
+}
+
+export type ToLinkingThread = { readonly type: 'link'; readonly id: number; readonly memory: LinkSource; readonly now: number } | { readonly type: 'close' };
+export type FromLinkingThread =
+  | { readonly type: 'linked'; readonly store: string; readonly links: CreatedLink[]; readonly ids: number[] }
+  | { readonly type: 'failed'; readonly ids: number[]; readonly error: string };
+
+const port = parentPort;
+if (port) {
+  const init = workerData as LinkingThreadInit;
+  const post = (message: FromLinkingThread) => port.postMessage(message);
+  try {
+    setPriority(0, Math.min(19, getPriority(0) + init.nice)); // 0: this thread only, on Linux
+  } catch {
+    // Not permitted here: linking runs at the service's priority.
+  }
+  const driver = createDriver(init.neo4j.uri, init.neo4j.user, init.neo4j.password);
+  const pipeline = new LinkPipeline<number>(new Neo4jGraph(driver, init.neo4j.database), init.settings, (store, links, ids) => post({ type: 'linked', store, links, ids }));
+  port.on('message', (message: ToLinkingThread) => {
+    if (message.type === 'close') {
+      void driver.close().finally(() => port.close());
+      return;
+    }
+    pipeline.link(message.memory, message.now, message.id).catch((error: unknown) => {
+      post({ type: 'failed', ids: [message.id], error: error instanceof Error ? error.message : String(error) });
+    });
+  });
+}
