@@ -6,9 +6,10 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { salienceConfigFromEnv, type SalienceConfig } from './contexts/salience/index.js';
 import type { SynapseSettings } from './contexts/synapse/index.js';
+import type { Neo4jSettings } from './adapters/neo4j/index.js';
 
 export interface Config {
-  readonly neo4j: { readonly uri: string; readonly user: string; readonly password: string; readonly database: string };
+  readonly neo4j: Neo4jSettings;
   readonly redisUrl: string;
   readonly host: string;
   readonly port: number;

@@ -5,7 +5,8 @@
  * restorable exactly with `npm run import -- FILE`. Format: docs/cold-storage.md.
  */
 import type { ColdStoragePort, ColdStorageCheck, ColdStorageWrite } from '../../contexts/subconscious/index.js';
-import { LosslessGraph, type Neo4jSettings } from './lossless-graph.js';
+import { LosslessGraph } from './lossless-graph.js';
+import type { Neo4jSettings } from '../neo4j/index.js';
 import { writeExport } from './export.js';
 import { verifyExport } from './verify.js';
 import { importExport, type ImportOptions, type ImportReport } from './import.js';

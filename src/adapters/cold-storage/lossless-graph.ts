@@ -5,14 +5,7 @@
  * Statements are registered files; the params passed must be the declared ones.
  */
 import neo4j, { type Driver, type RecordShape } from 'neo4j-driver';
-import type { Statement } from '../neo4j/index.js';
-
-export interface Neo4jSettings {
-  readonly uri: string;
-  readonly user: string;
-  readonly password: string;
-  readonly database: string;
-}
+import type { Neo4jSettings, Statement } from '../neo4j/index.js';
 
 function checkParams(statement: Statement, params: Record<string, unknown>): void {
   const passed = Object.keys(params).sort().join(',');

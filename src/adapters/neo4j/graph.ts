@@ -179,6 +179,14 @@ export class Neo4jGraph implements GraphPort {
   }
 }
 
+/** Where a Neo4j database is and how to sign in (NEO4J_URI, NEO4J_USER, NEO4J_PASSWORD, NEO4J_DATABASE). */
+export interface Neo4jSettings {
+  readonly uri: string;
+  readonly user: string;
+  readonly password: string;
+  readonly database: string;
+}
+
 export function createDriver(uri: string, user: string, password: string): Driver {
   const auth = password ? neo4j.auth.basic(user, password) : undefined;
   return neo4j.driver(uri, auth, {

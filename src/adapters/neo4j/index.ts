@@ -1,5 +1,5 @@
 export { Neo4jGraph, createDriver, toPlain, CypherParamError } from './graph.js';
-export type { GraphPort, Tx, Params, Row } from './graph.js';
+export type { GraphPort, Tx, Params, Row, Neo4jSettings } from './graph.js';
 export { loadStatements, registeredFiles, cypherFilesOnDisk, parseStatement, usedParams, CYPHER_ROOT } from './statements.js';
 export type { Statement } from './statements.js';
 export { applySchema, schemaStatements } from './schema.js';

@@ -45,7 +45,7 @@ export class LinkingThread<T> implements Linking<T> {
     });
     if (this.waiting.size === 0) worker.ref();
     this.waiting.set(id, { store: memory.store, tag, done, resolve, reject });
-    this.post(worker, { type: 'link', id, memory, now });
+    worker.postMessage({ type: 'link', id, memory, now } satisfies ToLinkingThread);
     return done;
   }
 
@@ -63,7 +63,7 @@ export class LinkingThread<T> implements Linking<T> {
     if (!worker) return;
     this.worker = null;
     const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
-    this.post(worker, { type: 'close' });
+    worker.postMessage({ type: 'close' } satisfies ToLinkingThread);
     const timer = setTimeout(() => void worker.terminate(), CLOSE_MS);
     await exited;
     clearTimeout(timer);
@@ -77,10 +77,6 @@ export class LinkingThread<T> implements Linking<T> {
     worker.on('exit', (code) => this.lost(worker, new Error(`the linking thread stopped (exit code ${code})`)));
     this.worker = worker;
     return worker;
-  }
-
-  private post(worker: Worker, message: ToLinkingThread): void {
-    worker.postMessage(message);
   }
 
   private received(message: FromLinkingThread): void {

@@ -9,13 +9,13 @@
  */
 import { getPriority, setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
-import { createDriver, Neo4jGraph } from '../../adapters/neo4j/index.js';
+import { createDriver, Neo4jGraph, type Neo4jSettings } from '../../adapters/neo4j/index.js';
 import { LinkPipeline } from './link-pipeline.js';
 import type { CreatedLink, LinkSource } from './mechanical.js';
 import type { SynapseSettings } from './settings.js';
 
 export interface LinkingThreadInit {
-  readonly neo4j: { readonly uri: string; readonly user: string; readonly password: string; readonly database: string };
+  readonly neo4j: Neo4jSettings;
   readonly settings: SynapseSettings;
   /** Added to the thread's nice value (Linux: per thread). */
   readonly nice: number;

@@ -20,7 +20,7 @@ import {
   type MemoryRecord,
   type Meta,
 } from '../../domain/index.js';
-import type { GraphPort } from '../../adapters/neo4j/index.js';
+import type { GraphPort, Neo4jSettings } from '../../adapters/neo4j/index.js';
 import { Q } from './cypher.js';
 import { canonical, toAssociation, type AssociationRecord } from './records.js';
 import { DEFAULT_SEMANTIC_STRENGTH, DEFAULT_STEP, storedStrength, strengthen, validateStrength, weaken } from './strength.js';
@@ -36,7 +36,7 @@ export interface SynapseDeps {
   readonly settings: SynapseSettings;
   readonly clock?: () => number;
   /** Where the linking thread connects; without it, mechanical linking runs on the calling thread. */
-  readonly linkingThread?: { readonly uri: string; readonly user: string; readonly password: string; readonly database: string } | null;
+  readonly linkingThread?: Neo4jSettings | null;
 }
 
 type Link = AssociationsFound['data']['links'][number];
