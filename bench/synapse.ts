@@ -6,9 +6,9 @@
  * up to about BENCH_ASSOCIATIONS (1M) associations with direct Cypher if the
  * mechanical links fall short, then measures:
  *   - store latency with mechanical linking on and off (two apps on the same
- *     store, alternating blocks): back to back, paced (50/s unless
- *     BENCH_PACE_MS says otherwise), and until its
- *     links exist; process CPU per store;
+ *     store, alternating blocks): back to back, paced at several rates
+ *     (BENCH_RATES, stores per second: 20, 30, 40 and 50 unless it says
+ *     otherwise), and until its links exist; process CPU per store;
  *   - activation from 5 seeds over 2 hops, and neighbourhood(depth 2).
  * Run: flock /tmp/total-recall-bench.lock npm run bench:synapse
  */
@@ -141,20 +141,21 @@ console.log(`graph: ${made} memories, ${total} associations (${topUp} added dire
 //   back to back: the next store as soon as the last returned (closed loop: the
 //     client saturates the machine, and linking's work competes with the next
 //     store for the two cores);
-//   paced: a store every PACE_MS whatever the last took (open loop, 50/s by
-//     default: below what the machine takes back to back, so the stores
-//     leave linking idle CPU to use);
+//   paced: at each rate of RATES, a store every 1000/rate ms whatever the last
+//     took (open loop: below what the machine takes back to back, so the
+//     stores leave linking idle CPU to use; the rates show up to which load
+//     linking stays out of the stores' way);
 //   store then wait until the bus is idle, i.e. until its links exist.
 // After each block the app's bus goes idle (its links written) before the
 // other's block starts, so linking of one block never spills into the other's.
 // Process CPU per store (Neo4j's from /proc, this process's from cpuUsage) is
 // summed over the back-to-back blocks, idle wait included.
 const BLOCK = 50;
-const PACE_MS = Number(process.env.BENCH_PACE_MS ?? 20);
+const RATES = (process.env.BENCH_RATES ?? '20,30,40,50').split(',').map(Number).sort((a, b) => a - b);
 type Mode = 'on' | 'off';
 const modes: [Mode, App][] = [['on', on], ['off', off]];
 const calls: Record<Mode, number[]> = { on: [], off: [] };
-const paced: Record<Mode, number[]> = { on: [], off: [] };
+const paced = new Map<number, Record<Mode, number[]>>(RATES.map((rate) => [rate, { on: [], off: [] }]));
 const linked: Record<Mode, number[]> = { on: [], off: [] };
 const cpu: Record<Mode, { neo4j: number; node: number }> = { on: { neo4j: 0, node: 0 }, off: { neo4j: 0, node: 0 } };
 const neo4jPid = (() => {
@@ -184,16 +185,19 @@ for (let done = 0; done < STORE_SAMPLES; done += BLOCK) {
     cpu[mode].neo4j += neo4jCpuMs() - neo4j0;
     cpu[mode].node += nodeCpuMs() - node0;
   }
-  for (const [mode, app] of modes) {
-    let due = performance.now();
-    const pending: Promise<unknown>[] = [];
-    for (const memory of next(BLOCK)) {
-      due += PACE_MS;
-      await sleep(Math.max(0, due - performance.now()));
-      pending.push(timed(() => app.ports.memory.store([memory], caller)).then(([, ms]) => paced[mode].push(ms)));
+  for (const rate of RATES) {
+    for (const [mode, app] of modes) {
+      const samples = paced.get(rate)![mode];
+      let due = performance.now();
+      const pending: Promise<unknown>[] = [];
+      for (const memory of next(BLOCK)) {
+        due += 1000 / rate;
+        await sleep(Math.max(0, due - performance.now()));
+        pending.push(timed(() => app.ports.memory.store([memory], caller)).then(([, ms]) => samples.push(ms)));
+      }
+      await Promise.all(pending);
+      await app.bus.idle();
     }
-    await Promise.all(pending);
-    await app.bus.idle();
   }
   // Store then wait: the modes alternate sample by sample, so both see the same load.
   for (let i = 0; i < BLOCK / 5; i++) {
@@ -209,15 +213,17 @@ for (let done = 0; done < STORE_SAMPLES; done += BLOCK) {
 const store95 = {
   on: summarise(calls.on),
   off: summarise(calls.off),
-  pacedOn: summarise(paced.on),
-  pacedOff: summarise(paced.off),
   onLinked: summarise(linked.on),
   offLinked: summarise(linked.off),
 };
 const cpuPerStore = Object.fromEntries(
   modes.map(([mode]) => [mode, { neo4jMs: Math.round((cpu[mode].neo4j / calls[mode].length) * 100) / 100, nodeMs: Math.round((cpu[mode].node / calls[mode].length) * 100) / 100 }]),
 ) as Record<Mode, { neo4jMs: number; nodeMs: number }>;
-console.log('store', JSON.stringify(store95), 'cpu per store', JSON.stringify(cpuPerStore));
+const pacedStores = RATES.map((rate) => {
+  const samples = paced.get(rate)!;
+  return { rate, on: summarise(samples.on), off: summarise(samples.off) };
+});
+console.log('store', JSON.stringify(store95), 'paced', JSON.stringify(pacedStores), 'cpu per store', JSON.stringify(cpuPerStore));
 
 // ── activation and neighbourhood ─────────────────────────────────────────────
 const ids = (await cypher<{ id: string }>('MATCH (m:Memory {store: $store}) WITH m, rand() AS r ORDER BY r LIMIT 5000 RETURN m.id AS id', { store })).map((r) => r.id);
@@ -262,7 +268,10 @@ await on.close();
 const loadAfter = loadavg()[0] as number;
 const round = (x: number) => Math.round(x * 100) / 100;
 const added = round(store95.on.p95 - store95.off.p95);
-const addedPaced = round(store95.pacedOn.p95 - store95.pacedOff.p95);
+const addedPaced = pacedStores.map(({ rate, on, off }) => ({ rate, addsMs: round(on.p95 - off.p95) }));
+// The highest rate up to which linking adds under 5 ms at every rate measured.
+const firstOver = addedPaced.findIndex((p) => p.addsMs >= 5);
+const withinTarget = (firstOver === -1 ? addedPaced.at(-1) : addedPaced[firstOver - 1])?.rate ?? null;
 const addedLinked = round(store95.onLinked.p95 - store95.offLinked.p95);
 const settings = base.synapse;
 writeResults(
@@ -271,8 +280,8 @@ writeResults(
     targets: { activationP95Ms: 20, linkingAddsToStoreP95Ms: 5 },
     graph: { memories: made, associations: total, byType, mechanical, addedDirectly: topUp, reused: reused !== null, seedSeconds: Math.round(seedSeconds), seedPerSecond: reused ? null : Math.round(MEMORIES / seedSeconds) },
     settings,
-    store: { ...store95, paceMs: PACE_MS },
-    linkingAddsToStoreP95Ms: { backToBack: added, paced: addedPaced, storeThenLinked: addedLinked },
+    store: { ...store95, paced: pacedStores },
+    linkingAddsToStoreP95Ms: { backToBack: added, paced: addedPaced, storeThenLinked: addedLinked, withinTargetUpToStoresPerSecond: withinTarget },
     cpuPerStoreBackToBack: neo4jPid ? cpuPerStore : null,
     loadAverage: { before: loadBefore, after: loadAfter },
     activation: { ...act, seeds: WEIGHTS.length, maxHops: 2, meanReached },
@@ -290,8 +299,10 @@ writeResults(
       [
         ['store back to back, linking off', store95.off.n, store95.off.p50, store95.off.p95, store95.off.p99],
         ['store back to back, linking on', store95.on.n, store95.on.p50, store95.on.p95, store95.on.p99],
-        [`store paced, one every ${PACE_MS} ms, linking off`, store95.pacedOff.n, store95.pacedOff.p50, store95.pacedOff.p95, store95.pacedOff.p99],
-        [`store paced, one every ${PACE_MS} ms, linking on`, store95.pacedOn.n, store95.pacedOn.p50, store95.pacedOn.p95, store95.pacedOn.p99],
+        ...pacedStores.flatMap(({ rate, on, off }) => [
+          [`store paced at ${rate}/s, linking off`, off.n, off.p50, off.p95, off.p99],
+          [`store paced at ${rate}/s, linking on`, on.n, on.p50, on.p95, on.p99],
+        ]),
         ['store then wait for the bus, linking off', store95.offLinked.n, store95.offLinked.p50, store95.offLinked.p95, store95.offLinked.p99],
         ['store then wait until its links exist, linking on', store95.onLinked.n, store95.onLinked.p50, store95.onLinked.p95, store95.onLinked.p99],
         [`activation, 5 seeds, 2 hops (mean ${meanReached} memories reached)`, act.n, act.p50, act.p95, act.p99],
@@ -299,7 +310,8 @@ writeResults(
         ['neighbourhood, depth 2, limit 100', hood.n, hood.p50, hood.p95, hood.p99],
       ],
     ) +
-    `\n\nLinking adds ${added} ms to store p95 back to back (on − off), ${addedPaced} ms paced at ${1000 / PACE_MS} stores/s, ` +
+    `\n\nLinking adds ${added} ms to store p95 back to back (on − off); paced, ${addedPaced.map((p) => `${p.addsMs} ms at ${p.rate}/s`).join(', ')} ` +
+    `(under 5 ms ${withinTarget === null ? 'at none of these rates' : `up to ${withinTarget} stores/s`}); ` +
     `${addedLinked} ms when each store waits until its links exist (links are written at most every ${settings.linkWriteMs} ms per store). ` +
     (neo4jPid
       ? `Process CPU per store back to back: Neo4j ${cpuPerStore.on.neo4jMs} ms with linking, ${cpuPerStore.off.neo4jMs} ms without; ` +
