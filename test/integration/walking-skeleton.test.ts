@@ -5,7 +5,15 @@ let t: TestApp;
 const store = randomStore('skeleton');
 
 beforeAll(async () => {
-  t = await startTestApp();
+  // Apollo adds stack traces to error responses unless NODE_ENV is production
+  // or test; start the app as a developer would run it, to see that it adds none.
+  const nodeEnv = process.env.NODE_ENV;
+  process.env.NODE_ENV = 'development';
+  try {
+    t = await startTestApp();
+  } finally {
+    process.env.NODE_ENV = nodeEnv;
+  }
 });
 afterAll(async () => {
   await t.dropStore(store);
@@ -58,6 +66,7 @@ describe('walking skeleton', () => {
     const before = await t.countNodes(store);
     const res = await t.gql(STORE, { input: { store, ...input } });
     expect(res.errors?.[0]?.extensions?.code).toBe(expected);
+    expect(res.errors?.[0]?.extensions).not.toHaveProperty('stacktrace');
     expect(res.data).toBeNull();
     expect(await t.countNodes(store)).toBe(before);
   });
@@ -66,6 +75,7 @@ describe('walking skeleton', () => {
     const before = await t.countNodes(store);
     const res = await t.gql(STORE, { input: { store, content: 'x', tier: 'FOREVER' } });
     expect(res.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+    expect(res.errors?.[0]?.extensions).not.toHaveProperty('stacktrace');
     expect(await t.countNodes(store)).toBe(before);
   });
 

@@ -47,6 +47,8 @@ export async function startGraphQLServer(schema: GraphQLSchema, ports: Ports, ho
   const apollo = new ApolloServer<GraphQLContext>({
     schema,
     formatError,
+    // Callers get the code and the message; stack traces go to the server log only.
+    includeStacktraceInErrorResponses: false,
     introspection: true,
     // Our own shutdown protocol runs on SIGTERM/SIGINT, not Apollo's.
     stopOnTerminationSignals: false,
