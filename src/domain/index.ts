@@ -3,6 +3,7 @@ export * from './errors.js';
 export * from './memory.js';
 export * from './messages.js';
 export * from './ids.js';
+export * from './names.js';
 export { Bus } from './bus.js';
 export type { Asked, Published } from './bus.js';
 export { Mailbox } from './actor.js';

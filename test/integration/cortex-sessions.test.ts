@@ -144,6 +144,8 @@ describe('a session', () => {
   it('refuses bad input with typed errors, writing nothing', async () => {
     await expectRefused(START, { input: { instanceId: '  ', mindType: 'claude', store } }, 'CORTEX.INVALID_INSTANCE_ID');
     await expectRefused(START, { input: { instanceId: instance(), mindType: '', store } }, 'CORTEX.INVALID_MIND_TYPE');
+    await expectRefused(START, { input: { instanceId: 'agent\n2', mindType: 'claude', store } }, 'CORTEX.INVALID_INSTANCE_ID');
+    await expectRefused(START, { input: { instanceId: instance(), mindType: 'claude', store: `${store}\u0000` } }, 'CORTEX.INVALID_STORE');
     await expectRefused(START, { input: { id: 'has:colon', instanceId: instance(), mindType: 'claude', store } }, 'CORTEX.INVALID_ID');
     const i = instance();
     await start(i);

@@ -66,6 +66,23 @@ describe('store validation', () => {
     expect(() => validateBatch([{ content: 'ok' }, { content: '' }], limits, 0)).toThrow(/memory 1/);
   });
 
+  it('refuses control characters in names, ids, labels and session ids', () => {
+    expect(code(() => validateNewMemory({ content: 'x', store: 'a\nb' }, limits, 0))).toBe('HIPPOCAMPUS.INVALID_STORE');
+    expect(code(() => validateNewMemory({ content: 'x', id: 'm\u0000' }, limits, 0))).toBe('HIPPOCAMPUS.INVALID_ID');
+    expect(code(() => validateNewMemory({ content: 'x', tags: ['a\tb'] }, limits, 0))).toBe('HIPPOCAMPUS.INVALID_LABEL');
+    expect(code(() => validateNewMemory({ content: 'x', people: ['Ana\u0007'] }, limits, 0))).toBe('HIPPOCAMPUS.INVALID_LABEL');
+    expect(code(() => validateNewMemory({ content: 'x', sessionId: 's\r1' }, limits, 0))).toBe('HIPPOCAMPUS.INVALID_SESSION_ID');
+    expect(code(() => validateNewMemory({ content: 'x', sessionId: 's'.repeat(201) }, limits, 0))).toBe('HIPPOCAMPUS.INVALID_SESSION_ID');
+    // Around a name, whitespace is trimmed; inside one, other characters (even emoji or a slash) are names people choose.
+    expect(validateNewMemory({ content: 'line one\nline two', store: ' a/b 🍞 ', tags: [' x y '], sessionId: ' ses 1\n' }, limits, 0)).toMatchObject({
+      content: 'line one\nline two',
+      store: 'a/b 🍞',
+      tags: ['x y'],
+      sessionId: 'ses 1',
+    });
+    expect(validateNewMemory({ content: 'x', sessionId: '  ' }, limits, 0).sessionId).toBeNull();
+  });
+
   it('requires a reason and caps labels', () => {
     expect(code(() => validateReason('  '))).toBe('HIPPOCAMPUS.REASON_REQUIRED');
     expect(code(() => normaliseLabels(Array.from({ length: 65 }, (_, i) => `t${i}`), 'tags'))).toBe('HIPPOCAMPUS.TOO_MANY_LABELS');

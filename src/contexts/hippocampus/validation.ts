@@ -1,5 +1,5 @@
 /** Input rules for new memories: pure functions, tested without a database. */
-import { InvalidInputError, isTier, newMemoryId, type NewMemory, type StoreRequest } from '../../domain/index.js';
+import { hasControlCharacter, InvalidInputError, isTier, newMemoryId, type NewMemory, type StoreRequest } from '../../domain/index.js';
 
 export interface StoreLimits {
   readonly defaultStore: string;
@@ -23,6 +23,7 @@ export function normaliseLabels(values: readonly string[] | null | undefined, fi
     const value = String(raw).trim();
     if (value === '' || out.includes(value)) continue;
     if (value.length > MAX_LABEL_CHARS) throw invalid('LABEL_TOO_LONG', `a ${field} entry is longer than ${MAX_LABEL_CHARS} characters`, { field });
+    if (hasControlCharacter(value)) throw invalid('INVALID_LABEL', `a ${field} entry holds a control character (a newline, a tab…)`, { field });
     out.push(value);
   }
   if (out.length > MAX_LABELS) throw invalid('TOO_MANY_LABELS', `at most ${MAX_LABELS} ${field} per memory, got ${out.length}`, { field });
@@ -38,14 +39,28 @@ export function validateContent(content: unknown, maxBytes: number): string {
 
 export function validateStoreName(store: string | null | undefined, fallback: string): string {
   const name = (store ?? fallback).trim();
-  if (name === '' || name.length > MAX_ID_CHARS) throw invalid('INVALID_STORE', 'store must be a non-empty name of at most 200 characters');
+  if (name === '' || name.length > MAX_ID_CHARS || hasControlCharacter(name)) {
+    throw invalid('INVALID_STORE', 'store must be a non-empty name of at most 200 characters, without control characters');
+  }
   return name;
 }
 
 export function validateId(id: string | null | undefined): string {
   if (id === null || id === undefined) return newMemoryId();
   const trimmed = id.trim();
-  if (trimmed === '' || trimmed.length > MAX_ID_CHARS) throw invalid('INVALID_ID', 'id must be a non-empty string of at most 200 characters');
+  if (trimmed === '' || trimmed.length > MAX_ID_CHARS || hasControlCharacter(trimmed)) {
+    throw invalid('INVALID_ID', 'id must be a non-empty string of at most 200 characters, without control characters');
+  }
+  return trimmed;
+}
+
+/** The session a memory was stored in, if any: empty means none. */
+export function validateMemorySessionId(sessionId: string | null | undefined): string | null {
+  const trimmed = sessionId?.trim() ?? '';
+  if (trimmed === '') return null;
+  if (trimmed.length > MAX_ID_CHARS || hasControlCharacter(trimmed)) {
+    throw invalid('INVALID_SESSION_ID', 'sessionId must be at most 200 characters, without control characters');
+  }
   return trimmed;
 }
 
@@ -78,7 +93,7 @@ export function validateNewMemory(request: StoreRequest, limits: StoreLimits, no
     emotions: normaliseLabels(request.emotions, 'emotions'),
     metadata: validateMetadata(request.metadata),
     occurredAt,
-    sessionId: request.sessionId?.trim() || null,
+    sessionId: validateMemorySessionId(request.sessionId),
     embedding: validateEmbedding(request.embedding, limits.embeddingDimensions),
   };
 }
