@@ -64,6 +64,25 @@ describe('the linking thread', () => {
     expect(niceValues()).not.toContain(LINKING_NICE); // closed: the thread is gone
   });
 
+  it('links memories handed in within one tick (a storeMany) as one batch, reported once', async () => {
+    const memories = await session(12);
+    const reports: number[][] = [];
+    const thread = new LinkingThread<number>(init(), (_store, _links, tags) => reports.push(tags));
+    try {
+      await thread.link(memories[0]!, T0, -1); // the thread is up and idle
+      reports.length = 0;
+      const linked = memories.slice(1).map((m, i) => {
+        // Synchronous work between memories, as a storeMany's handlers do: the thread would see the first alone.
+        for (const start = performance.now(); performance.now() - start < 5; );
+        return thread.link(m, T0 + 20 * 60_000, i);
+      });
+      await Promise.all(linked);
+      expect(reports).toEqual([memories.slice(1).map((_, i) => i)]);
+    } finally {
+      await thread.close();
+    }
+  });
+
   it('fails what a dying thread held, and starts a new thread for the next memory', async () => {
     const [a, b] = await session(2);
     const thread = new LinkingThread<null>(init(), () => undefined);

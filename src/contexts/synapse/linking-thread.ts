@@ -4,13 +4,15 @@
  * storing it (decoding ~44 candidates, planning); on the request thread that
  * work delays the next store's answer. The thread is held open (ref) only
  * while memories wait to be linked, and a crashed thread fails what it held
- * and is started again on the next memory.
+ * and is started again on the next memory. Memories handed in within one
+ * tick (a storeMany's) travel in one message, so the thread links them as one
+ * batch, as it would in process.
  */
 import type { Worker } from 'node:worker_threads';
 import { tsWorker } from '../../adapters/threads/index.js';
 import type { Linking, OnLinked } from './link-pipeline.js';
 import type { LinkSource } from './mechanical.js';
-import type { FromLinkingThread, LinkingThreadInit, ToLinkingThread } from './linking-worker.js';
+import type { FromLinkingThread, LinkingThreadInit, ToLink, ToLinkingThread } from './linking-worker.js';
 
 const WORKER_URL = new URL('./linking-worker.ts', import.meta.url);
 /** How long close() waits for the thread to close its driver before it is stopped. */
@@ -28,6 +30,8 @@ export class LinkingThread<T> implements Linking<T> {
   private worker: Worker | null = null;
   private nextId = 0;
   private readonly waiting = new Map<number, Waiting<T>>();
+  /** Memories handed in this tick, posted together at its end. */
+  private outbox: ToLink[] = [];
 
   constructor(
     private readonly init: LinkingThreadInit,
@@ -45,7 +49,8 @@ export class LinkingThread<T> implements Linking<T> {
     });
     if (this.waiting.size === 0) worker.ref();
     this.waiting.set(id, { store: memory.store, tag, done, resolve, reject });
-    worker.postMessage({ type: 'link', id, memory, now } satisfies ToLinkingThread);
+    if (this.outbox.length === 0) setImmediate(() => this.post());
+    this.outbox.push({ id, memory, now });
     return done;
   }
 
@@ -67,6 +72,13 @@ export class LinkingThread<T> implements Linking<T> {
     const timer = setTimeout(() => void worker.terminate(), CLOSE_MS);
     await exited;
     clearTimeout(timer);
+  }
+
+  /** Posts what this tick handed in, to the thread running now (lost() has failed what an older one held). */
+  private post(): void {
+    const items = this.outbox;
+    this.outbox = [];
+    if (items.length > 0) this.worker?.postMessage({ type: 'link', items } satisfies ToLinkingThread);
   }
 
   private start(): Worker {
@@ -104,5 +116,6 @@ export class LinkingThread<T> implements Linking<T> {
     else if (this.worker !== null) return; // an older thread: what waits belongs to the current one
     for (const w of this.waiting.values()) w.reject(error);
     this.waiting.clear();
+    this.outbox = []; // failed with the rest
   }
 }

@@ -4,7 +4,7 @@
  * so a store's answer never waits for the JavaScript of linking the stores
  * before it. Protocol (see linking-thread.ts):
  *   → workerData LinkingThreadInit
- *   → {type: 'link', id, memory, now} | {type: 'close'}
+ *   → {type: 'link', items: [{id, memory, now}]} | {type: 'close'}
  *   ← {type: 'linked', store, links, ids} | {type: 'failed', ids, error}
  */
 import { getPriority, setPriority } from 'node:os';
@@ -21,7 +21,9 @@ export interface LinkingThreadInit {
   readonly nice: number;
 }
 
-export type ToLinkingThread = { readonly type: 'link'; readonly id: number; readonly memory: LinkSource; readonly now: number } | { readonly type: 'close' };
+/** A memory to link, with the id its answer names and Synapse's clock reading. */
+export type ToLink = { readonly id: number; readonly memory: LinkSource; readonly now: number };
+export type ToLinkingThread = { readonly type: 'link'; readonly items: readonly ToLink[] } | { readonly type: 'close' };
 export type FromLinkingThread =
   | { readonly type: 'linked'; readonly store: string; readonly links: CreatedLink[]; readonly ids: number[] }
   | { readonly type: 'failed'; readonly ids: number[]; readonly error: string };
@@ -42,8 +44,11 @@ if (port) {
       void driver.close().finally(() => port.close());
       return;
     }
-    pipeline.link(message.memory, message.now, message.id).catch((error: unknown) => {
-      post({ type: 'failed', ids: [message.id], error: error instanceof Error ? error.message : String(error) });
-    });
+    // Handed to the pipeline in one go, so they join one batch.
+    for (const { id, memory, now } of message.items) {
+      pipeline.link(memory, now, id).catch((error: unknown) => {
+        post({ type: 'failed', ids: [id], error: error instanceof Error ? error.message : String(error) });
+      });
+    }
   });
 }
