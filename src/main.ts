@@ -44,6 +44,7 @@ async function main(): Promise<void> {
     console.log(`GraphQL ready at ${server.url}${apiOnly ? ' (API only: no background worker)' : ''}`);
   }
   if (!apiOnly) console.log(`Background worker ready (queues under "${config.subconscious.queuePrefix}")`);
+  if (!workerOnly) app.synapse.warmUp();
 
   let signals = 0;
   const onSignal = (signal: string) => {

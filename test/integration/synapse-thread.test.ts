@@ -83,6 +83,25 @@ describe('the linking thread', () => {
     }
   });
 
+  it('starts the thread on warmUp, before any memory, and links through it', async () => {
+    const [a, b] = await session(2);
+    const thread = new LinkingThread<null>(init(), () => undefined);
+    try {
+      expect(niceValues()).not.toContain(LINKING_NICE);
+      thread.warmUp();
+      const deadline = Date.now() + 20_000;
+      while (!niceValues().includes(LINKING_NICE) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      expect(niceValues()).toContain(LINKING_NICE); // up, and niced, with nothing handed in yet
+      thread.warmUp(); // a second call starts no second thread
+      expect(niceValues().filter((n) => n === LINKING_NICE)).toHaveLength(1);
+      await Promise.all([thread.link(a!, T0, null), thread.link(b!, T0, null)]);
+      expect(await temporalPairs(a!.store)).toBe(1);
+    } finally {
+      await thread.close();
+    }
+    expect(niceValues()).not.toContain(LINKING_NICE);
+  });
+
   it('fails what a dying thread held, and starts a new thread for the next memory', async () => {
     const [a, b] = await session(2);
     const thread = new LinkingThread<null>(init(), () => undefined);

@@ -33,6 +33,8 @@ export interface Linking<T> {
   link(memory: LinkSource, now: number, tag: T): Promise<void>;
   /** Resolves once every memory of the store handed in so far is linked. */
   idle(store: string): Promise<void>;
+  /** Readies what linking runs on ahead of the first memory. */
+  warmUp(): void;
   close(): Promise<void>;
 }
 
@@ -71,6 +73,8 @@ export class LinkPipeline<T> implements Linking<T> {
     await this.batches.idle(store);
     await this.writer.idle(store);
   }
+
+  warmUp(): void {}
 
   async close(): Promise<void> {}
 

@@ -1,8 +1,8 @@
 /**
- * Mechanical linking on its own worker thread (linking-worker.ts), started on
- * the first stored memory. Linking a memory costs about as much JavaScript as
- * storing it (decoding ~44 candidates, planning); on the request thread that
- * work delays the next store's answer. The thread is held open (ref) only
+ * Mechanical linking on its own worker thread (linking-worker.ts), started by
+ * warmUp() or on the first stored memory. Linking a memory costs about as
+ * much JavaScript as storing it (decoding ~44 candidates, planning); on the
+ * request thread that work delays the next store's answer. The thread is held open (ref) only
  * while memories wait to be linked, and a crashed thread fails what it held
  * and is started again on the next memory. Memories handed in within one
  * tick (a storeMany's) travel in one message, so the thread links them as one
@@ -60,6 +60,11 @@ export class LinkingThread<T> implements Linking<T> {
       if (pending.length === 0) return;
       await Promise.allSettled(pending);
     }
+  }
+
+  /** Starts the thread now: loading it takes seconds, which the first stored memory would otherwise wait for its links. */
+  warmUp(): void {
+    if (!this.worker) this.start();
   }
 
   async close(): Promise<void> {

@@ -180,6 +180,11 @@ export class Synapse {
     return this.linking.idle(store);
   }
 
+  /** Readies mechanical linking (its thread) before the first memory arrives: the service calls it once it is up. */
+  warmUp(): void {
+    if (this.settings.mechanicalLinking) this.linking.warmUp();
+  }
+
   /** Stops the linking thread, once what it holds is linked. */
   close(): Promise<void> {
     return this.linking.close();
