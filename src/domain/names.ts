@@ -6,3 +6,8 @@
 export function hasControlCharacter(name: string): boolean {
   return /\p{Cc}/u.test(name);
 }
+
+/** A usable name or id (already trimmed): not empty, at most `maxChars`, no control characters. */
+export function isName(name: string, maxChars: number): boolean {
+  return name !== '' && name.length <= maxChars && !hasControlCharacter(name);
+}

@@ -1,14 +1,16 @@
 /**
  * The linking thread on the real Neo4j: it links what it is handed and
- * reports each written batch once, runs nicer than the service's thread, fails
- * what it held when it dies and starts again, and passes a failed statement
- * back to the caller. Memories are stored with mechanical linking off, then
- * handed to a LinkingThread directly.
+ * reports each written batch once (a tick's memories as one batch), runs
+ * nicer than the service's thread, starts ahead of the first memory on
+ * warmUp, fails what it held when it dies and starts again, and passes a
+ * failed statement back to the caller. Memories are stored with mechanical
+ * linking off, then handed to a LinkingThread directly.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import type { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomStore, startTestApp, type TestApp } from '../helpers.js';
+import { eventually } from '../background.js';
 import { LINKING_NICE, LinkingThread, type CreatedLink, type LinkSource } from '../../src/contexts/synapse/index.js';
 
 let t: TestApp;
@@ -89,9 +91,7 @@ describe('the linking thread', () => {
     try {
       expect(niceValues()).not.toContain(LINKING_NICE);
       thread.warmUp();
-      const deadline = Date.now() + 20_000;
-      while (!niceValues().includes(LINKING_NICE) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-      expect(niceValues()).toContain(LINKING_NICE); // up, and niced, with nothing handed in yet
+      await eventually(async () => (niceValues().includes(LINKING_NICE) ? true : undefined)); // up, and niced, with nothing handed in yet
       thread.warmUp(); // a second call starts no second thread
       expect(niceValues().filter((n) => n === LINKING_NICE)).toHaveLength(1);
       await Promise.all([thread.link(a!, T0, null), thread.link(b!, T0, null)]);

@@ -1,5 +1,5 @@
 /** Input rules for sessions and who may see them: pure functions, tested without a database. */
-import { hasControlCharacter, InvalidInputError, type WorkingMode } from '../../domain/index.js';
+import { InvalidInputError, isName, type WorkingMode } from '../../domain/index.js';
 import type { SessionRecord } from './session-records.js';
 
 export const MAX_NAME_CHARS = 200;
@@ -14,7 +14,7 @@ const invalid = (code: string, message: string, details?: Record<string, unknown
 /** A required short name (instance, mind type, store). */
 export function requireName(value: unknown, field: string): string {
   const name = typeof value === 'string' ? value.trim() : '';
-  if (name === '' || name.length > MAX_NAME_CHARS || hasControlCharacter(name)) {
+  if (!isName(name, MAX_NAME_CHARS)) {
     throw invalid(
       `INVALID_${field.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}`,
       `${field} must be a non-empty string of at most ${MAX_NAME_CHARS} characters, without control characters`,

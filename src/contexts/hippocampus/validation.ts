@@ -1,5 +1,5 @@
 /** Input rules for new memories: pure functions, tested without a database. */
-import { hasControlCharacter, InvalidInputError, isTier, newMemoryId, type NewMemory, type StoreRequest } from '../../domain/index.js';
+import { hasControlCharacter, InvalidInputError, isName, isTier, newMemoryId, type NewMemory, type StoreRequest } from '../../domain/index.js';
 
 export interface StoreLimits {
   readonly defaultStore: string;
@@ -39,7 +39,7 @@ export function validateContent(content: unknown, maxBytes: number): string {
 
 export function validateStoreName(store: string | null | undefined, fallback: string): string {
   const name = (store ?? fallback).trim();
-  if (name === '' || name.length > MAX_ID_CHARS || hasControlCharacter(name)) {
+  if (!isName(name, MAX_ID_CHARS)) {
     throw invalid('INVALID_STORE', 'store must be a non-empty name of at most 200 characters, without control characters');
   }
   return name;
@@ -48,7 +48,7 @@ export function validateStoreName(store: string | null | undefined, fallback: st
 export function validateId(id: string | null | undefined): string {
   if (id === null || id === undefined) return newMemoryId();
   const trimmed = id.trim();
-  if (trimmed === '' || trimmed.length > MAX_ID_CHARS || hasControlCharacter(trimmed)) {
+  if (!isName(trimmed, MAX_ID_CHARS)) {
     throw invalid('INVALID_ID', 'id must be a non-empty string of at most 200 characters, without control characters');
   }
   return trimmed;
@@ -58,7 +58,7 @@ export function validateId(id: string | null | undefined): string {
 export function validateMemorySessionId(sessionId: string | null | undefined): string | null {
   const trimmed = sessionId?.trim() ?? '';
   if (trimmed === '') return null;
-  if (trimmed.length > MAX_ID_CHARS || hasControlCharacter(trimmed)) {
+  if (!isName(trimmed, MAX_ID_CHARS)) {
     throw invalid('INVALID_SESSION_ID', 'sessionId must be at most 200 characters, without control characters');
   }
   return trimmed;

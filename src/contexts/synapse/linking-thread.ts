@@ -2,11 +2,11 @@
  * Mechanical linking on its own worker thread (linking-worker.ts), started by
  * warmUp() or on the first stored memory. Linking a memory costs about as
  * much JavaScript as storing it (decoding ~44 candidates, planning); on the
- * request thread that work delays the next store's answer. The thread is held open (ref) only
- * while memories wait to be linked, and a crashed thread fails what it held
- * and is started again on the next memory. Memories handed in within one
- * tick (a storeMany's) travel in one message, so the thread links them as one
- * batch, as it would in process.
+ * request thread that work delays the next store's answer. The thread is
+ * held open (ref) only while memories wait to be linked, and a crashed thread
+ * fails what it held and is started again on the next memory. Memories handed
+ * in within one tick (a storeMany's) travel in one message, so the thread
+ * links them as one batch, as it would in process.
  */
 import type { Worker } from 'node:worker_threads';
 import { tsWorker } from '../../adapters/threads/index.js';
