@@ -10,6 +10,7 @@ import { loadConfig } from './config.js';
 import { createApp } from './app.js';
 import { buildGraphQLSchema, startGraphQLServer, type GraphQLServer } from './adapters/graphql/index.js';
 import type { ShutdownReport } from './contexts/subconscious/index.js';
+import { signalReader } from './signals.js';
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
@@ -46,14 +47,16 @@ async function main(): Promise<void> {
   if (!apiOnly) console.log(`Background worker ready (queues under "${config.subconscious.queuePrefix}")`);
   if (!workerOnly) app.synapse.warmUp();
 
-  let signals = 0;
+  const readSignal = signalReader(1000);
   const onSignal = (signal: string) => {
-    if (++signals > 1) {
+    const action = readSignal();
+    if (action === 'shut down') {
+      console.log(`${signal}: shutdown protocol (send it again a second later to exit without it)`);
+      void app.shutdown().then(finish);
+    } else if (action === 'exit now') {
       console.log(`${signal} again: exiting without finishing the shutdown protocol`);
       process.exit(130);
     }
-    console.log(`${signal}: shutdown protocol`);
-    void app.shutdown().then(finish);
   };
   process.on('SIGINT', () => onSignal('SIGINT'));
   process.on('SIGTERM', () => onSignal('SIGTERM'));

@@ -5,7 +5,7 @@
  * on; `npm run import` restores an export exactly (the round trip compares
  * the two graphs) and refuses a non-empty database.
  */
-import { execFile, spawn } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -59,6 +59,13 @@ async function populate(t: TestApp, store: string): Promise<{ sessionId: string;
   await gql('mutation ($id: ID!) { memory(id: $id) { id } }'.replace('mutation', 'query'), { id: ids[1] });
   await t.cypher('MATCH (a:Memory {id: $a}), (b:Memory {id: $b}) MERGE (a)-[r:THEMATIC]-(b) ON CREATE SET r.strength = 0.55, r.origin = "SEMANTIC"', { a: ids[0], b: ids[1] });
   await gql('mutation ($ids: [ID!]!) { consolidate(ids: $ids, strategy: COMBINE) { id } }', { ids: [ids[0], ids[1]] });
+  // A recall and a use of it (Recall and Use nodes, RETRIEVED links).
+  const { search } = await gql<{ search: { id: string; hits: { memory: { id: string } }[] } }>(
+    'query ($in: SearchInput!) { search(input: $in) { id hits { memory { id } } } }',
+    { in: { store, query: 'Lisbon in May', includeAssociations: false } },
+  );
+  if (search.hits.length === 0) throw new Error('the recall found nothing');
+  await gql('mutation ($r: ID!, $m: [ID!]) { markUsed(recallId: $r, memoryIds: $m, action: {answered: "when"}) { id } }', { r: search.id, m: [search.hits[0]!.memory.id] });
   await gql('mutation ($i: String!) { endSession(instanceId: $i, reason: "done") { prompt } }', { i }, as);
   // The audit notification, kept in the graph by a worker.
   await eventually(async () => {
@@ -112,8 +119,8 @@ describe('shutdown', () => {
     expect(trailer?.type).toBe('trailer');
     if (trailer?.type !== 'trailer') throw new Error('no trailer');
     for (const { label, n } of labels) expect(trailer.counts.nodes[label], label).toBe(n);
-    expect(Object.keys(trailer.counts.nodes)).toEqual(expect.arrayContaining(['Decision', 'Event', 'Memory', 'Notification', 'Session']));
-    expect(Object.keys(trailer.counts.relationships)).toEqual(expect.arrayContaining(['ABOUT', 'CONSOLIDATED_FROM', 'DECIDED_IN', 'STORED_IN', 'THEMATIC']));
+    expect(Object.keys(trailer.counts.nodes)).toEqual(expect.arrayContaining(['Decision', 'Event', 'Memory', 'Notification', 'Recall', 'Session', 'Use']));
+    expect(Object.keys(trailer.counts.relationships)).toEqual(expect.arrayContaining(['ABOUT', 'CONSOLIDATED_FROM', 'DECIDED_IN', 'RETRIEVED', 'STORED_IN', 'THEMATIC']));
 
     // New work is refused with a typed error; health still answers.
     const refused = await t.gql('mutation ($in: StoreInput!) { store(input: $in) { id } }', { in: { store, content: 'too late' } });
@@ -126,33 +133,62 @@ describe('shutdown', () => {
   });
 });
 
-describe('SIGTERM on `npm run serve`', () => {
-  it('runs the shutdown protocol, prints its steps, leaves a verified export and exits 0', async () => {
-    const { store, dir } = await scopedApp('sigterm');
-    const prefix = queuePrefix();
-    cleanups.push(() => dropQueues(prefix));
-    const port = 41000 + Math.floor(Math.random() * 2000);
-    const env = { ...backgroundEnv(store, prefix), PORT: String(port), TOTAL_RECALL_COLD_STORAGE_DIR: join(dir, 'serve') };
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += String(chunk)));
-    child.stderr.on('data', (chunk: Buffer) => (output += String(chunk)));
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    cleanups.push(async () => void child.kill('SIGKILL'));
-    await eventually(async () => (output.includes('GraphQL ready') && output.includes('Background worker ready') ? true : undefined), 60_000);
-    const res = await fetch(`http://127.0.0.1:${port}/graphql`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ query: 'mutation ($in: StoreInput!) { store(input: $in) { id } }', variables: { in: { store, content: 'kept through a SIGTERM' } } }),
-    });
-    expect(((await res.json()) as { data: { store: { id: string } } }).data.store.id).toBeTruthy();
+/**
+ * Starts the server with `command`, stores a memory through it, stops it with
+ * `stop` and checks the protocol ran: exit 0, every step printed, the memory in
+ * a verified export.
+ */
+async function serveStoreAndStop(label: string, command: string, args: string[], stop: (child: ChildProcess) => void, detached = false): Promise<void> {
+  const { store, dir } = await scopedApp(label);
+  const prefix = queuePrefix();
+  cleanups.push(() => dropQueues(prefix));
+  const port = 41000 + Math.floor(Math.random() * 2000);
+  const env = { ...backgroundEnv(store, prefix), PORT: String(port), TOTAL_RECALL_COLD_STORAGE_DIR: join(dir, 'serve') };
+  const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'], detached });
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += String(chunk)));
+  child.stderr!.on('data', (chunk: Buffer) => (output += String(chunk)));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  cleanups.push(async () => {
+    if (child.exitCode === null) detached ? process.kill(-child.pid!, 'SIGKILL') : child.kill('SIGKILL');
+  });
+  await eventually(async () => (output.includes('GraphQL ready') && output.includes('Background worker ready') ? true : undefined), 90_000);
+  const res = await fetch(`http://127.0.0.1:${port}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ query: 'mutation ($in: StoreInput!) { store(input: $in) { id } }', variables: { in: { store, content: `kept through ${label}` } } }),
+  });
+  expect(((await res.json()) as { data: { store: { id: string } } }).data.store.id).toBeTruthy();
 
-    child.kill('SIGTERM');
-    expect(await exited).toBe(0);
-    for (const step of ['1. stop accepting', '2. drain queues and workers', '3. flush', '4. write cold storage', '5. verify against Neo4j', '6. ready']) expect(output).toContain(step);
-    const [file] = await readdir(join(dir, 'serve'));
-    const lines = await readExport(join(dir, 'serve', file as string));
-    expect(lines.some((l) => l.type === 'node' && l.props.content === 'kept through a SIGTERM')).toBe(true);
+  stop(child);
+  expect(await exited, output).toBe(0);
+  for (const step of ['1. stop accepting', '2. drain queues and workers', '3. flush', '4. write cold storage', '5. verify against Neo4j', '6. ready']) expect(output).toContain(step);
+  expect(output).not.toContain('exiting without finishing');
+  const [file] = await readdir(join(dir, 'serve'));
+  const lines = await readExport(join(dir, 'serve', file as string));
+  expect(lines.some((l) => l.type === 'node' && l.props.content === `kept through ${label}`)).toBe(true);
+}
+
+describe('stopping the server by signal', () => {
+  it('SIGTERM on `npm run serve` runs the shutdown protocol, prints its steps, leaves a verified export and exits 0', async () => {
+    await serveStoreAndStop('sigterm', process.execPath, ['--import', 'tsx', 'src/main.ts'], (child) => child.kill('SIGTERM'));
+  });
+
+  it('Ctrl-C on `npm start` (SIGINT reaching the server again through the start script, a moment later) runs the protocol once', async () => {
+    // A terminal sends SIGINT to every process of its foreground group. npm,
+    // the start script (and `timeout`, when it wraps them) pass it on to their
+    // children, so the server gets it again, later when the machine is busy.
+    // Here: the group gets it, then the start script alone a moment later.
+    await serveStoreAndStop(
+      'ctrl-c',
+      process.execPath,
+      ['scripts/start.mjs'],
+      (child) => {
+        process.kill(-child.pid!, 'SIGINT');
+        setTimeout(() => child.kill('SIGINT'), 200);
+      },
+      true,
+    );
   });
 });
 
