@@ -62,6 +62,13 @@ describe('idempotent stores', () => {
     const id = `client-${store}-2`;
     await t.ok(STORE, { input: { id, store, content: 'original' } });
     await expectRefused(STORE_MANY, { inputs: [{ store, content: 'fresh' }, { id, store, content: 'different' }] }, 'HIPPOCAMPUS.ID_CONFLICT');
+    // One memory alone takes the single-statement path: refused the same way.
+    await expectRefused(STORE, { input: { id, store, content: 'different' } }, 'HIPPOCAMPUS.ID_CONFLICT');
+    const rows = await t.cypher<{ content: string; e: number }>(
+      'MATCH (m:Memory {id: $id}) OPTIONAL MATCH (e:Event {memoryId: $id}) RETURN m.content AS content, count(e) AS e',
+      { id },
+    );
+    expect(rows).toEqual([{ content: 'original', e: 1 }]);
   });
 
   it('never applies a replayed transaction function twice', async () => {

@@ -48,6 +48,24 @@ describe('search', () => {
     expect(r.id).toMatch(/^rcl_/);
   });
 
+  it('finds a memory as soon as its store has returned (read-your-writes: memory_text is updated in the store\'s own transaction)', async () => {
+    const own = randomStore('recall-fresh');
+    try {
+      for (let i = 0; i < 15; i++) {
+        const word = `zq${Math.random().toString(36).slice(2, 10)}`;
+        const { store: m } = await t.ok<{ store: { id: string } }>('mutation ($input: StoreInput!) { store(input: $input) { id } }', {
+          input: { store: own, content: `A note about ${word} written just now.` },
+        });
+        const { search: r } = await t.ok<{ search: any }>(SEARCH, { input: { store: own, query: word, includeAssociations: false } });
+        expect(r.hits.map((h: any) => h.memory.id), `search ${i}`).toContain(m.id);
+      }
+    } finally {
+      await t.app.bus.idle();
+      await t.dropStore(own);
+      await t.cypher('MATCH (n:Recall|Use) WHERE n.store = $s DETACH DELETE n', { s: own });
+    }
+  });
+
   it('is a retrieval, not an access, and is recorded as MemoryRetrieved', async () => {
     const { search: r } = await search({ query: 'bike chain' });
     expect(r.hits[0].memory.id).toBe(ids.bike);

@@ -23,11 +23,11 @@ describe('the memory projection of Recall’s hot statements', () => {
     expect(read.size).toBeGreaterThan(10);
   });
 
-  it.each(['search-candidates', 'vector-candidates', 'filter-memories', 'dated-memories'])('%s projects exactly those properties (times as epoch ms), never the embedding', (name) => {
-    const text = readFileSync(join(CYPHER_ROOT, 'recall', `${name}.cypher`), 'utf8');
+  it.each(['recall/search-candidates', 'recall/vector-candidates', 'recall/filter-memories', 'recall/dated-memories', 'hippocampus/store-memories'])('%s projects exactly those properties (times as epoch ms), never the embedding', (name) => {
+    const text = readFileSync(join(CYPHER_ROOT, `${name}.cypher`), 'utf8');
     const projection = /RETURN \[([^\]]*)\] AS memory/.exec(text)?.[1] ?? '';
     // `node.name`, or `node.name.epochMillis` for a time (read as epoch ms)
-    const props = projection.split(',').map((p) => p.trim().replace(/^node\.(\w+)(\.epochMillis)?$/, '$1'));
+    const props = projection.split(',').map((p) => p.trim().replace(/^(?:node|m)\.(\w+)(\.epochMillis)?$/, '$1'));
     expect(props).toEqual([...MEMORY_RECORD_PROPERTIES]);
   });
 

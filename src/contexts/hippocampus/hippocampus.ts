@@ -30,7 +30,7 @@ import {
 } from '../../domain/index.js';
 import type { GraphPort, Tx } from '../../adapters/neo4j/index.js';
 import { Q } from './cypher.js';
-import { toEventRecord, toMemoryRecord } from './records.js';
+import { memoryFromValues, toEventRecord, toMemoryRecord } from './records.js';
 import { validateBatch, validateReason, sameMemory, type StoreLimits } from './validation.js';
 import { checkTierChange } from './tier-rules.js';
 import { consolidate } from './consolidation.js';
@@ -149,23 +149,30 @@ export class Hippocampus {
     const now = this.clock();
     const memories = validateBatch(command.data.memories, this.limits, now);
     const events = new Map(memories.map((m) => [m.id, sortableId('evt', now)]));
-    const rows = await this.graph.transaction(async (tx) => {
-      const result = await tx.run<{ memory: Record<string, unknown>; created: boolean }>(Q.storeMemories, {
-        memories: memories.map((m) => ({ ...m, storeKey: storeKeyOf(m.store), eventId: events.get(m.id), eventPayload: storedPayload(m) })),
-        now,
-        ...auditParams(command.meta),
-      });
-      for (const row of result) {
-        const existing = toMemoryRecord(row.memory);
-        const wanted = memories.find((m) => m.id === existing.id) as NewMemory;
-        if (!row.created && !sameMemory(existing, wanted)) {
-          // Rolls the whole batch back: a failed call writes nothing.
-          throw new InvalidInputError('HIPPOCAMPUS.ID_CONFLICT', `id ${existing.id} is taken by a different memory`, { id: existing.id });
+    const params = {
+      memories: memories.map((m) => ({ ...m, storeKey: storeKeyOf(m.store), eventId: events.get(m.id), eventPayload: storedPayload(m) })),
+      now,
+      ...auditParams(command.meta),
+    };
+    type Row = { memory: unknown[]; created: boolean };
+    const wanted = new Map(memories.map((m) => [m.id, m]));
+    // A taken id with a different memory rolls the whole batch back: a failed call writes nothing.
+    const checkConflicts = (result: Row[]): Stored[] =>
+      result.map((row) => {
+        const memory = memoryFromValues(row.memory);
+        if (!row.created && !sameMemory(memory, wanted.get(memory.id) as NewMemory)) {
+          throw new InvalidInputError('HIPPOCAMPUS.ID_CONFLICT', `id ${memory.id} is taken by a different memory`, { id: memory.id });
         }
-      }
-      return result;
-    });
-    const byId = new Map(rows.map((r) => [String(r.memory.id), { memory: toMemoryRecord(r.memory), created: r.created }]));
+        return { memory, created: row.created };
+      });
+    // One memory needs no transaction of its own: where its id is taken the
+    // statement writes nothing, so the conflict can be told after the commit,
+    // and an auto-commit statement saves a round trip. A batch is all or nothing.
+    const rows =
+      memories.length === 1
+        ? checkConflicts(await this.graph.write<Row>(Q.storeMemories, params))
+        : await this.graph.transaction(async (tx) => checkConflicts(await tx.run<Row>(Q.storeMemories, params)));
+    const byId = new Map(rows.map((r) => [r.memory.id, r]));
     const stored = memories.map((m) => byId.get(m.id) as Stored);
     for (const s of stored) {
       if (!s.created) continue;
