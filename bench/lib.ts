@@ -40,6 +40,20 @@ export async function timed<T>(fn: () => Promise<T>): Promise<[T, number]> {
   return [value, performance.now() - start];
 }
 
+/**
+ * How fast this machine runs plain JavaScript right now: seconds for 10⁹ steps
+ * of an empty loop (timed over a quarter of that). The same 2-core machine
+ * kind has run two to four times slower on some days than on others, so
+ * results from different runs compare only alongside this number.
+ */
+export function loopSecondsPerBillion(): number {
+  const start = performance.now();
+  let sum = 0;
+  for (let i = 0; i < 250_000_000; i++) sum += i;
+  if (sum < 0) console.log(sum); // keeps the loop from being optimised away
+  return Math.round(((performance.now() - start) * 4) / 100) / 10;
+}
+
 export function machine(): Record<string, unknown> {
   let neo4j = 'unknown';
   try {
@@ -54,6 +68,7 @@ export function machine(): Record<string, unknown> {
     memoryGiB: Math.round(totalmem() / 2 ** 30),
     node: process.version,
     neo4j,
+    loopSecondsPerBillion: loopSecondsPerBillion(),
   };
 }
 
@@ -67,7 +82,7 @@ export function writeResults(name: string, json: Record<string, unknown>, markdo
   mkdirSync(dir, { recursive: true });
   const info = machine();
   writeFileSync(new URL(`${name}.json`, dir), JSON.stringify({ machine: info, ...json }, null, 2) + '\n');
-  const header = `# ${name}\n\nMachine: ${info.cores} cores (${info.cpu}), ${info.memoryGiB} GiB, Node ${info.node}, Neo4j ${info.neo4j}. Date: ${info.date}.\n\n`;
+  const header = `# ${name}\n\nMachine: ${info.cores} cores (${info.cpu}), ${info.memoryGiB} GiB, Node ${info.node}, Neo4j ${info.neo4j}. Date: ${info.date}. Speed: an empty JavaScript loop of 10⁹ steps took ${info.loopSecondsPerBillion} s when the results were written.\n\n`;
   writeFileSync(new URL(`${name}.md`, dir), header + markdownBody + '\n');
   console.log(`results written to bench/results/${name}.{json,md}`);
 }
