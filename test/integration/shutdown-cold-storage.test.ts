@@ -134,23 +134,23 @@ describe('shutdown', () => {
 });
 
 /**
- * Starts the server with `command`, stores a memory through it, stops it with
- * `stop` and checks the protocol ran: exit 0, every step printed, the memory in
- * a verified export.
+ * Starts the server with `command` in a process group of its own, stores a
+ * memory through it, stops it with `stop` and checks the protocol ran: exit 0,
+ * every step printed, the memory in a verified export.
  */
-async function serveStoreAndStop(label: string, command: string, args: string[], stop: (child: ChildProcess) => void, detached = false): Promise<void> {
+async function serveStoreAndStop(label: string, command: string, args: string[], stop: (child: ChildProcess) => void): Promise<void> {
   const { store, dir } = await scopedApp(label);
   const prefix = queuePrefix();
   cleanups.push(() => dropQueues(prefix));
   const port = 41000 + Math.floor(Math.random() * 2000);
   const env = { ...backgroundEnv(store, prefix), PORT: String(port), TOTAL_RECALL_COLD_STORAGE_DIR: join(dir, 'serve') };
-  const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'], detached });
+  const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += String(chunk)));
   child.stderr!.on('data', (chunk: Buffer) => (output += String(chunk)));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   cleanups.push(async () => {
-    if (child.exitCode === null) detached ? process.kill(-child.pid!, 'SIGKILL') : child.kill('SIGKILL');
+    if (child.exitCode === null) process.kill(-child.pid!, 'SIGKILL');
   });
   await eventually(async () => (output.includes('GraphQL ready') && output.includes('Background worker ready') ? true : undefined), 90_000);
   const res = await fetch(`http://127.0.0.1:${port}/graphql`, {
@@ -187,7 +187,6 @@ describe('stopping the server by signal', () => {
         process.kill(-child.pid!, 'SIGINT');
         setTimeout(() => child.kill('SIGINT'), 200);
       },
-      true,
     );
   });
 });

@@ -156,8 +156,9 @@ export class Hippocampus {
     };
     type Row = { memory: unknown[]; created: boolean };
     const wanted = new Map(memories.map((m) => [m.id, m]));
-    // A taken id with a different memory rolls the whole batch back: a failed call writes nothing.
-    const checkConflicts = (result: Row[]): Stored[] =>
+    // The statement's rows as Stored. A taken id with a different memory throws,
+    // which rolls a batch back: a failed call writes nothing.
+    const toStored = (result: Row[]): Stored[] =>
       result.map((row) => {
         const memory = memoryFromValues(row.memory);
         if (!row.created && !sameMemory(memory, wanted.get(memory.id) as NewMemory)) {
@@ -170,8 +171,8 @@ export class Hippocampus {
     // and an auto-commit statement saves a round trip. A batch is all or nothing.
     const rows =
       memories.length === 1
-        ? checkConflicts(await this.graph.write<Row>(Q.storeMemories, params))
-        : await this.graph.transaction(async (tx) => checkConflicts(await tx.run<Row>(Q.storeMemories, params)));
+        ? toStored(await this.graph.write<Row>(Q.storeMemories, params))
+        : await this.graph.transaction(async (tx) => toStored(await tx.run<Row>(Q.storeMemories, params)));
     const byId = new Map(rows.map((r) => [r.memory.id, r]));
     const stored = memories.map((m) => byId.get(m.id) as Stored);
     for (const s of stored) {

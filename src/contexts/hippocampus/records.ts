@@ -7,7 +7,8 @@ const parseJson = parseJsonText;
 
 /**
  * The Memory node properties a MemoryRecord is read from: statements on
- * Recall's hot path project exactly these (never the embedding).
+ * Recall's hot path and the store statement project exactly these (never the
+ * embedding).
  */
 export const MEMORY_RECORD_PROPERTIES = [
   'id',
@@ -40,7 +41,7 @@ export const MEMORY_RECORD_PROPERTIES = [
 
 /**
  * A memory from the values of MEMORY_RECORD_PROPERTIES in that order, times
- * as epoch ms: what Recall's hot statements return. Not the whole node: that
+ * as epoch ms: what Recall's hot statements and the store statement return. Not the whole node: that
  * would read its 384-float embedding too (100k memories, 60 full-text matches:
  * 13.7 → 11.9 ms median). Not a map: decoding dominates Node's CPU there (60
  * memories a statement): epoch ms rather than DateTime values 2.7 → 1.7 ms, a
