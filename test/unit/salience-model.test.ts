@@ -205,6 +205,9 @@ describe('settings', () => {
     expect(c.halfLifeMs.LONG_TERM).toBe(C.halfLifeMs.LONG_TERM);
     expect(() => salienceConfigFromEnv({ TOTAL_RECALL_SALIENCE_FLOOR: 'low' })).toThrow(/must be a number/);
     expect(() => salienceConfigFromEnv({ TOTAL_RECALL_SALIENCE_PROMOTE_TO_ACTIVE: '0.3' })).toThrow(/salience settings/);
+    expect(salienceConfigFromEnv({ TOTAL_RECALL_SWEEP_LANES: '3' }).sweepLanes).toBe(3);
+    expect(() => salienceConfigFromEnv({ TOTAL_RECALL_SWEEP_LANES: '0' })).toThrow(/sweepLanes/);
+    expect(() => salienceConfigFromEnv({ TOTAL_RECALL_SWEEP_LANES: '1.5' })).toThrow(/sweepLanes/);
   });
 
   it('has a half-life for every decaying tier and none for IDENTITY_CORE', () => {

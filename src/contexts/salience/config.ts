@@ -35,6 +35,8 @@ export interface SalienceConfig {
   readonly thresholds: TierThresholds;
   /** Memories per sweep batch (one read, one write transaction, one tier-change request). */
   readonly sweepBatch: number;
+  /** Sweep batches in flight at once, over ranges that do not overlap (Neo4j runs each statement on one core). */
+  readonly sweepLanes: number;
   /** A sweep rewrites the materialised score only when it moved at least this much. */
   readonly sweepEpsilon: number;
 }
@@ -52,6 +54,7 @@ export const DEFAULT_SALIENCE: SalienceConfig = {
   start: { ACTIVE_CONTEXT: 1, LONG_TERM: 0.6, ARCHIVE: 0.3 },
   thresholds: { promoteToActive: 0.75, demoteFromActive: 0.35, promoteFromArchive: 0.5, demoteToArchive: 0.2 },
   sweepBatch: 10_000,
+  sweepLanes: 2,
   sweepEpsilon: 0.001,
 };
 
@@ -80,6 +83,7 @@ export function salienceConfigProblems(c: SalienceConfig): string[] {
   check(c.accessBoost > 0 && c.accessBoost < 1, 'accessBoost must lie in (0,1)');
   check(c.claimBoost >= 0 && c.claimBoost < 1, 'claimBoost must lie in [0,1)');
   check(Number.isInteger(c.sweepBatch) && c.sweepBatch > 0, 'sweepBatch must be a positive integer');
+  check(Number.isInteger(c.sweepLanes) && c.sweepLanes >= 1 && c.sweepLanes <= 16, 'sweepLanes must be an integer from 1 to 16');
   check(c.sweepEpsilon >= 0 && c.sweepEpsilon < 0.1, 'sweepEpsilon must lie in [0,0.1)');
   return problems;
 }
@@ -99,6 +103,7 @@ export const SALIENCE_ENV = {
   TOTAL_RECALL_SALIENCE_PROMOTE_FROM_ARCHIVE: 'thresholds.promoteFromArchive',
   TOTAL_RECALL_SALIENCE_DEMOTE_TO_ARCHIVE: 'thresholds.demoteToArchive',
   TOTAL_RECALL_SWEEP_BATCH: 'sweepBatch',
+  TOTAL_RECALL_SWEEP_LANES: 'sweepLanes',
   TOTAL_RECALL_SWEEP_EPSILON: 'sweepEpsilon',
 } as const;
 
@@ -133,6 +138,7 @@ export function salienceConfigFromEnv(env: NodeJS.ProcessEnv, base: SalienceConf
       demoteToArchive: read('TOTAL_RECALL_SALIENCE_DEMOTE_TO_ARCHIVE', t.demoteToArchive),
     },
     sweepBatch: read('TOTAL_RECALL_SWEEP_BATCH', base.sweepBatch),
+    sweepLanes: read('TOTAL_RECALL_SWEEP_LANES', base.sweepLanes),
     sweepEpsilon: read('TOTAL_RECALL_SWEEP_EPSILON', base.sweepEpsilon),
   };
   const problems = salienceConfigProblems(config);

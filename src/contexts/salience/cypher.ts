@@ -3,6 +3,8 @@ import { loadStatements } from '../../adapters/neo4j/index.js';
 export const Q = loadStatements('salience', {
   sweepBatch: 'sweep-batch',
   sweepBatchInStore: 'sweep-batch-in-store',
+  sweepBounds: 'sweep-bounds',
+  sweepBoundsInStore: 'sweep-bounds-in-store',
   readScoringInputs: 'read-scoring-inputs',
   readSessionWorkingMemory: 'read-session-working-memory',
   writeScores: 'write-scores',

@@ -1,12 +1,14 @@
 /**
  * The decay sweep: walks the memories (of one store, or all) in id order, in
- * batches. One statement per batch decays every memory with nothing new to
- * fold in (the common case) where it lies; the few with a use, claim or tier
- * change to fold in, or a score calling for a tier change, come back and are
- * scored here, written, and their tier changes asked of Hippocampus — all
- * before the cursor moves past the batch, so a sweep that crashed resumes after
- * its last finished batch. Re-running a batch is harmless: the score at `now`
- * depends only on the node.
+ * batches over id ranges read ahead from the index. One statement per batch
+ * decays every memory with nothing new to fold in (the common case) where it
+ * lies; the few with a use, claim or tier change to fold in, or a score calling
+ * for a tier change, come back and are scored here, written, and their tier
+ * changes asked of Hippocampus. Up to `sweepLanes` batches are in hand at once
+ * (Neo4j runs a statement on one core); the cursor still moves in id order,
+ * past a batch only once it and every batch before it are done, so a sweep
+ * that crashed resumes after its last finished batch. Re-running a batch is
+ * harmless: the score at `now` depends only on the node.
  */
 import { message, type Bus, type DecaySweep } from '../../domain/index.js';
 import type { GraphPort } from '../../adapters/neo4j/index.js';
@@ -14,7 +16,7 @@ import type { SalienceConfig } from './config.js';
 import { Q } from './cypher.js';
 import { toLevel } from './model.js';
 import { planBatch } from './plan.js';
-import { applyPlan } from './apply.js';
+import { applyPlan, type Applied } from './apply.js';
 import { toScoringRow } from './rows.js';
 
 export interface SweepReport {
@@ -47,15 +49,20 @@ interface Progress {
   readonly batches: number;
 }
 
+/** The memories with ids in (after, until]. */
+interface Range {
+  readonly after: string;
+  readonly until: string;
+}
+
 interface BatchResult {
   readonly scanned: number;
-  readonly last: string | null;
   readonly written: number;
   readonly pending: Record<string, unknown>[];
 }
 
-/** Batches whose stragglers may be in hand at once (two cores: one decaying, one writing). */
-const PIPELINE = 2;
+/** Batch ranges read from the index per lane in one go. */
+const RANGES_PER_LANE = 4;
 
 const START: Progress = { after: '', scanned: 0, updated: 0, promoted: 0, demoted: 0, batches: 0 };
 const int = (v: unknown): number => (typeof v === 'number' ? v : 0);
@@ -76,6 +83,36 @@ export function modelParams(c: SalienceConfig): Record<string, unknown> {
   };
 }
 
+/**
+ * The batch ranges after `after`, in id order, until the index has no more;
+ * the next read is under way while the ranges of the last one are handed out.
+ */
+async function* batchRanges(graph: GraphPort, store: string | null, after: string, config: SalienceConfig): AsyncGenerator<Range> {
+  const read = async (from: string): Promise<string[]> => {
+    const params = { after: from, limit: config.sweepBatch, batches: config.sweepLanes * RANGES_PER_LANE };
+    const rows =
+      store === null
+        ? await graph.read<{ bounds: string[] }>(Q.sweepBounds, params)
+        : await graph.read<{ bounds: string[] }>(Q.sweepBoundsInStore, { store, ...params });
+    return rows[0]?.bounds ?? [];
+  };
+  let ahead = read(after);
+  try {
+    for (;;) {
+      const bounds = await ahead;
+      if (bounds.length === 0) return;
+      ahead = read(bounds[bounds.length - 1] as string);
+      ahead.catch(() => undefined); // awaited on the next turn, or dropped if the sweep stops first
+      for (const until of bounds) {
+        yield { after, until };
+        after = until;
+      }
+    }
+  } finally {
+    await ahead.catch(() => undefined);
+  }
+}
+
 export async function runSweep(deps: SweepDeps, command: DecaySweep): Promise<SweepReport> {
   const started = performance.now();
   const { graph, bus, config } = deps;
@@ -93,36 +130,36 @@ export async function runSweep(deps: SweepDeps, command: DecaySweep): Promise<Sw
   } else await save(START, false);
 
   const model = modelParams(config);
-  const limit = config.sweepBatch;
-  const batch = async (after: string): Promise<BatchResult> => {
+  /** One batch: decay what needs nothing else, then score, write and move the rest. */
+  const sweepRange = async ({ after, until }: Range): Promise<{ done: BatchResult; applied: Applied }> => {
     const rows =
       store === null
-        ? await graph.write<BatchResult & Record<string, unknown>>(Q.sweepBatch, { after, limit, now, model })
-        : await graph.write<BatchResult & Record<string, unknown>>(Q.sweepBatchInStore, { store, after, limit, now, model });
-    return rows[0] ?? { scanned: 0, last: null, written: 0, pending: [] };
+        ? await graph.write<BatchResult & Record<string, unknown>>(Q.sweepBatch, { after, until, now, model })
+        : await graph.write<BatchResult & Record<string, unknown>>(Q.sweepBatchInStore, { store, after, until, now, model });
+    const done = rows[0] ?? { scanned: 0, written: 0, pending: [] };
+    const applied = await applyPlan(graph, bus, planBatch(done.pending.map(toScoringRow), now, config), now, command.meta);
+    return { done, applied };
   };
-  // A batch's stragglers are handled while the next batches decay; the cursor
-  // still moves in order, each step only once every batch before it is done.
-  let next = batch(progress.after);
+
+  // Each batch's cursor step waits for the one before it, so the cursor never
+  // passes a batch that is not finished.
   let committed: Promise<void> = Promise.resolve();
   const inFlight: Promise<void>[] = [];
   let failed = false;
   try {
-    for (;;) {
-      const done = await next;
-      if (done.scanned === 0 || done.last === null || failed) break;
-      next = done.scanned < limit ? Promise.resolve({ scanned: 0, last: null, written: 0, pending: [] }) : batch(done.last);
-      next.catch(() => undefined); // awaited on the next turn; a failure must not go unhandled meanwhile
-      const applying = applyPlan(graph, bus, planBatch(done.pending.map(toScoringRow), now, config), now, command.meta);
+    for await (const range of batchRanges(graph, store, progress.after, config)) {
+      if (failed) break;
+      const work = sweepRange(range);
+      work.catch(() => undefined); // awaited in the cursor step below
       const before = committed;
       committed = (async () => {
-        const applied = await applying;
+        const { done, applied } = await work;
         await before;
         for (const m of applied.moved) {
           bus.publish(message('SalienceScored', { id: m.id, store: m.store, salience: m.salience, at: now }, 'salience', { cause: command.meta }));
         }
         progress = {
-          after: done.last as string,
+          after: range.until,
           scanned: progress.scanned + done.scanned,
           updated: progress.updated + done.written + applied.updated,
           promoted: progress.promoted + applied.promoted,
@@ -133,12 +170,12 @@ export async function runSweep(deps: SweepDeps, command: DecaySweep): Promise<Sw
       })();
       committed.catch(() => void (failed = true)); // start no further batch once one failed
       inFlight.push(committed);
-      if (inFlight.length >= PIPELINE) await inFlight.shift();
+      if (inFlight.length >= config.sweepLanes) await inFlight.shift();
     }
     await committed;
   } catch (error) {
     // Nothing keeps writing after a failed sweep: let what started settle, then fail.
-    await Promise.allSettled([next, ...inFlight]);
+    await Promise.allSettled(inFlight);
     throw error;
   }
   await save(progress, true);
