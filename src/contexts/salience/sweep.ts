@@ -11,7 +11,7 @@
  * harmless: the score at `now` depends only on the node.
  */
 import { message, type Bus, type DecaySweep } from '../../domain/index.js';
-import type { GraphPort } from '../../adapters/neo4j/index.js';
+import type { GraphPort, Statement } from '../../adapters/neo4j/index.js';
 import type { SalienceConfig } from './config.js';
 import { Q } from './cypher.js';
 import { toLevel } from './model.js';
@@ -61,6 +61,18 @@ interface BatchResult {
   readonly pending: Record<string, unknown>[];
 }
 
+/** The statements for a sweep of one store or of every store, and the parameter naming the store. */
+interface Scope {
+  readonly bounds: Statement;
+  readonly batch: Statement;
+  readonly params: { store?: string };
+}
+
+const scopeOf = (store: string | null): Scope =>
+  store === null
+    ? { bounds: Q.sweepBounds, batch: Q.sweepBatch, params: {} }
+    : { bounds: Q.sweepBoundsInStore, batch: Q.sweepBatchInStore, params: { store } };
+
 /** Batch ranges read from the index per lane in one go. */
 const RANGES_PER_LANE = 4;
 
@@ -87,14 +99,11 @@ export function modelParams(c: SalienceConfig): Record<string, unknown> {
  * The batch ranges after `after`, in id order, until the index has no more;
  * the next read is under way while the ranges of the last one are handed out.
  */
-async function* batchRanges(graph: GraphPort, store: string | null, after: string, config: SalienceConfig): AsyncGenerator<Range> {
+async function* batchRanges(graph: GraphPort, scope: Scope, after: string, config: SalienceConfig): AsyncGenerator<Range> {
   const read = async (from: string): Promise<string[]> => {
-    const params = { after: from, limit: config.sweepBatch, batches: config.sweepLanes * RANGES_PER_LANE };
-    const rows =
-      store === null
-        ? await graph.read<{ bounds: string[] }>(Q.sweepBounds, params)
-        : await graph.read<{ bounds: string[] }>(Q.sweepBoundsInStore, { store, ...params });
-    return rows[0]?.bounds ?? [];
+    const params = { ...scope.params, after: from, limit: config.sweepBatch, batches: config.sweepLanes * RANGES_PER_LANE };
+    const [row] = await graph.read<{ bounds: string[] }>(scope.bounds, params);
+    return row?.bounds ?? [];
   };
   let ahead = read(after);
   try {
@@ -130,13 +139,11 @@ export async function runSweep(deps: SweepDeps, command: DecaySweep): Promise<Sw
   } else await save(START, false);
 
   const model = modelParams(config);
+  const scope = scopeOf(store);
   /** One batch: decay what needs nothing else, then score, write and move the rest. */
   const sweepRange = async ({ after, until }: Range): Promise<{ done: BatchResult; applied: Applied }> => {
-    const rows =
-      store === null
-        ? await graph.write<BatchResult & Record<string, unknown>>(Q.sweepBatch, { after, until, now, model })
-        : await graph.write<BatchResult & Record<string, unknown>>(Q.sweepBatchInStore, { store, after, until, now, model });
-    const done = rows[0] ?? { scanned: 0, written: 0, pending: [] };
+    const [row] = await graph.write<BatchResult & Record<string, unknown>>(scope.batch, { ...scope.params, after, until, now, model });
+    const done = row ?? { scanned: 0, written: 0, pending: [] };
     const applied = await applyPlan(graph, bus, planBatch(done.pending.map(toScoringRow), now, config), now, command.meta);
     return { done, applied };
   };
@@ -147,7 +154,7 @@ export async function runSweep(deps: SweepDeps, command: DecaySweep): Promise<Sw
   const inFlight: Promise<void>[] = [];
   let failed = false;
   try {
-    for await (const range of batchRanges(graph, store, progress.after, config)) {
+    for await (const range of batchRanges(graph, scope, progress.after, config)) {
       if (failed) break;
       const work = sweepRange(range);
       work.catch(() => undefined); // awaited in the cursor step below
