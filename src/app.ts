@@ -3,7 +3,8 @@
  * The GraphQL server and the background worker are built from this.
  */
 import type { Driver } from 'neo4j-driver';
-import { Bus } from './domain/index.js';
+import { resolve } from 'node:path';
+import { Bus, InvalidInputError } from './domain/index.js';
 import { createDriver, Neo4jGraph, applySchema, type GraphPort } from './adapters/neo4j/index.js';
 import { Hippocampus } from './contexts/hippocampus/index.js';
 import { AssociationPort, LifecyclePort, MemoryPort, NotificationInbox, RecallPort, Sessions } from './contexts/cortex/index.js';
@@ -19,6 +20,9 @@ import type { HealthReport, Ports } from './adapters/graphql/index.js';
 import { pingRedis } from './adapters/redis.js';
 import { DisabledEmbedder, ThreadedEmbedder, describeEmbedder, type Embedder } from './adapters/embeddings/index.js';
 import { EmbeddingQueue } from './adapters/bullmq/embedding-queue.js';
+import { Authenticator, TokenStore } from './adapters/auth/index.js';
+import { TokenRateLimit } from './adapters/auth/rate-limit.js';
+import type { ServerOptions } from './adapters/graphql/http-server.js';
 
 export interface App {
   readonly config: Config;
@@ -40,6 +44,10 @@ export interface App {
   readonly ports: Ports;
   /** What the service's Recall is built from: benchmarks and tests build variants of it. */
   readonly recallDeps: RecallDeps;
+  /** API tokens (hashed in Neo4j). */
+  readonly tokens: TokenStore;
+  /** How a server of this app admits callers: the auth mode (auto decided now, once), rate limit and limits. */
+  serverOptions(): Promise<ServerOptions & { readonly authenticator: Authenticator }>;
   accepting: boolean;
   /** The shutdown protocol; the report says what was done (run once). */
   shutdown(coldStorageDir?: string | null): Promise<ShutdownReport>;
@@ -64,7 +72,7 @@ function withTimeout<T>(work: Promise<T>, ms: number, fallback: T): Promise<T> {
 
 export async function createApp(config: Config, options: AppOptions = {}): Promise<App> {
   const clock = options.clock ?? Date.now;
-  const driver = createDriver(config.neo4j.uri, config.neo4j.user, config.neo4j.password);
+  const driver = createDriver(config.neo4j.uri, config.neo4j.user, config.neo4j.password, config.security.poolAcquisitionMs);
   await driver.verifyConnectivity({ database: config.neo4j.database });
   if (options.applySchema !== false) await applySchema(driver, config.neo4j.database);
 
@@ -157,6 +165,14 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       vectors: { dimensions: config.embeddingDimensions },
       log,
     },
+    tokens: new TokenStore(graph, clock),
+    async serverOptions() {
+      return {
+        authenticator: await Authenticator.resolve(config.security.auth, app.tokens),
+        rateLimit: new TokenRateLimit(config.redisUrl, `${config.subconscious.queuePrefix}:rate`, config.security.rateLimitPerMinute),
+        limits: config.security.limits,
+      };
+    },
     shutdown: (dir = null) => protocol.run(dir),
     async close() {
       app.accepting = false;
@@ -199,7 +215,13 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     health,
     lifecycle,
     background: { status: () => withTimeout(jobs.status(), 2000, [] as QueueStatus[]) },
-    shutdown: (dir) => protocol.run(dir),
+    shutdown: (dir) => {
+      // Exports go only to the configured directory: a caller cannot choose where every store is written.
+      if (dir !== null && resolve(dir) !== resolve(config.coldStorageDir)) {
+        return Promise.reject(new InvalidInputError('ADMIN.PATH_NOT_ALLOWED', 'shutdown writes cold storage only to the configured directory (TOTAL_RECALL_COLD_STORAGE_DIR); omit coldStorageDir'));
+      }
+      return protocol.run(null);
+    },
   };
   if (options.workers) {
     await subconscious.schedule();

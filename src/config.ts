@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { salienceConfigFromEnv, type SalienceConfig } from './contexts/salience/index.js';
 import type { SynapseSettings } from './contexts/synapse/index.js';
 import type { Neo4jSettings } from './adapters/neo4j/index.js';
+import type { AuthSetting } from './adapters/auth/index.js';
 
 export interface Config {
   readonly neo4j: Neo4jSettings;
@@ -58,6 +59,69 @@ export interface Config {
   };
   /** Associations: mechanical linking rules, claim boost, activation (docs/synapse.md). */
   readonly synapse: SynapseSettings;
+  /** Where the local servers and the operator token live (TOTAL_RECALL_DATA). */
+  readonly dataDir: string;
+  /** Tokens and request limits (README: Security). */
+  readonly security: SecuritySettings;
+}
+
+export interface SecuritySettings {
+  /** on: every request needs a token; off: none does (loopback only); auto: on when any token exists at start. */
+  readonly auth: AuthSetting;
+  /** The operator token `npm start` makes on first start (mode 0600). */
+  readonly operatorTokenFile: string;
+  /** Requests per token per minute (Redis-backed). */
+  readonly rateLimitPerMinute: number;
+  /** How long a call waits for a Neo4j pool connection before it is answered UNAVAILABLE (retryable). */
+  readonly poolAcquisitionMs: number;
+  readonly limits: RequestLimits;
+}
+
+/** What one GraphQL request may ask for (graphql-armor, the body reader and the per-request pool share). */
+export interface RequestLimits {
+  readonly maxBodyBytes: number;
+  readonly maxDepth: number;
+  readonly maxAliases: number;
+  readonly maxTokens: number;
+  readonly maxCost: number;
+  readonly maxDirectives: number;
+  /** Port calls one request runs at once (its share of the Neo4j pool). */
+  readonly requestConcurrency: number;
+  readonly introspection: boolean;
+  /** "Did you mean …?" in validation errors (off outside development: they map the schema for an attacker). */
+  readonly fieldSuggestions: boolean;
+  /** Host header names accepted besides loopback ones and HOST (DNS rebinding). */
+  readonly allowedHosts: readonly string[];
+}
+
+export const DEFAULT_LIMITS: RequestLimits = {
+  maxBodyBytes: 32 * 1024 * 1024,
+  maxDepth: 8,
+  maxAliases: 15,
+  maxTokens: 2000,
+  maxCost: 5000,
+  maxDirectives: 20,
+  requestConcurrency: 4,
+  introspection: false,
+  fieldSuggestions: false,
+  allowedHosts: [],
+};
+
+function authSetting(env: NodeJS.ProcessEnv): AuthSetting {
+  const raw = (env.TOTAL_RECALL_AUTH ?? '').trim().toLowerCase();
+  if (raw === '') return 'auto';
+  if (raw === 'on' || raw === 'off' || raw === 'auto') return raw;
+  throw new Error(`TOTAL_RECALL_AUTH must be on, off or auto, got "${env.TOTAL_RECALL_AUTH}"`);
+}
+
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
+export const isLoopback = (host: string): boolean => LOOPBACK.has(host.trim().toLowerCase()) || /^127\.\d+\.\d+\.\d+$/.test(host.trim());
+
+/** TOTAL_RECALL_AUTH=off serves anyone who can connect: refused unless only this machine can. */
+export function checkAuthPosture(config: Pick<Config, 'host' | 'security'>): void {
+  if (config.security.auth === 'off' && !isLoopback(config.host)) {
+    throw new Error(`TOTAL_RECALL_AUTH=off is refused when serving on ${config.host}: without tokens anyone who reaches the port could read and write every store. Serve on 127.0.0.1, or use tokens (npm run token -- create).`);
+  }
 }
 
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -96,6 +160,8 @@ const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const VERSION = '0.1.0';
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const dataDir = env.TOTAL_RECALL_DATA ? resolve(env.TOTAL_RECALL_DATA) : join(PROJECT_ROOT, '.data');
+  const development = env.NODE_ENV === 'development';
   return {
     neo4j: {
       uri: env.NEO4J_URI || 'bolt://127.0.0.1:7687',
@@ -132,12 +198,29 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     scopeStores: list(env, 'TOTAL_RECALL_SCOPE_STORES'),
     embeddings: {
       enabled: flag(env, 'TOTAL_RECALL_EMBEDDINGS', true),
-      modelDir: resolve(
-        env.TOTAL_RECALL_MODEL_DIR || join(env.TOTAL_RECALL_DATA ? resolve(env.TOTAL_RECALL_DATA) : join(PROJECT_ROOT, '.data'), 'models', 'e5-small-v2-q'),
-      ),
+      modelDir: resolve(env.TOTAL_RECALL_MODEL_DIR || join(dataDir, 'models', 'e5-small-v2-q')),
       batchSize: int(env, 'TOTAL_RECALL_EMBEDDING_BATCH', 32),
       threads: int(env, 'TOTAL_RECALL_EMBEDDING_THREADS', 1),
       retryMs: int(env, 'TOTAL_RECALL_MODEL_RETRY_MS', MINUTE),
+    },
+    dataDir,
+    security: {
+      auth: authSetting(env),
+      operatorTokenFile: resolve(env.TOTAL_RECALL_OPERATOR_TOKEN_FILE || join(dataDir, 'operator.token')),
+      rateLimitPerMinute: int(env, 'TOTAL_RECALL_RATE_LIMIT_PER_MINUTE', 6000),
+      poolAcquisitionMs: int(env, 'TOTAL_RECALL_POOL_ACQUISITION_MS', 1000),
+      limits: {
+        maxBodyBytes: int(env, 'TOTAL_RECALL_MAX_BODY_BYTES', DEFAULT_LIMITS.maxBodyBytes),
+        maxDepth: int(env, 'TOTAL_RECALL_MAX_DEPTH', DEFAULT_LIMITS.maxDepth),
+        maxAliases: int(env, 'TOTAL_RECALL_MAX_ALIASES', DEFAULT_LIMITS.maxAliases),
+        maxTokens: int(env, 'TOTAL_RECALL_MAX_TOKENS', DEFAULT_LIMITS.maxTokens),
+        maxCost: int(env, 'TOTAL_RECALL_MAX_COST', DEFAULT_LIMITS.maxCost),
+        maxDirectives: int(env, 'TOTAL_RECALL_MAX_DIRECTIVES', DEFAULT_LIMITS.maxDirectives),
+        requestConcurrency: int(env, 'TOTAL_RECALL_REQUEST_CONCURRENCY', DEFAULT_LIMITS.requestConcurrency),
+        introspection: flag(env, 'TOTAL_RECALL_INTROSPECTION', development),
+        fieldSuggestions: development,
+        allowedHosts: list(env, 'TOTAL_RECALL_ALLOWED_HOSTS') ?? [],
+      },
     },
     synapse: {
       mechanicalLinking: flag(env, 'TOTAL_RECALL_SYNAPSE_MECHANICAL', true),

@@ -6,7 +6,8 @@
  * shutdown protocol, print its steps and exit (0 when ready).
  */
 import 'reflect-metadata';
-import { loadConfig } from './config.js';
+import { checkAuthPosture, loadConfig } from './config.js';
+import { ensureOperatorToken } from './adapters/auth/index.js';
 import { createApp } from './app.js';
 import { buildGraphQLSchema, startGraphQLServer, type GraphQLServer } from './adapters/graphql/index.js';
 import type { ShutdownReport } from './contexts/subconscious/index.js';
@@ -18,6 +19,7 @@ async function main(): Promise<void> {
   const workerOnly = args.includes('--worker-only');
   if (apiOnly && workerOnly) throw new Error('choose one of --api-only and --worker-only (or neither, for both)');
   const config = loadConfig();
+  checkAuthPosture(config);
   const app = await createApp(config, { workers: !apiOnly, log: (line) => console.log(line) });
 
   let finishing = false;
@@ -36,12 +38,19 @@ async function main(): Promise<void> {
       ...app.ports,
       // The mutation answers with the report; the process exits right after.
       shutdown: async (dir: string | null) => {
-        const report = await app.shutdown(dir);
+        const report = await app.ports.shutdown(dir);
         setTimeout(() => void finish(report), 200).unref();
         return report;
       },
     };
-    server = await startGraphQLServer(await buildGraphQLSchema(), ports, config.host, config.port);
+    const file = config.security.operatorTokenFile;
+    if (config.security.auth !== 'off') {
+      const { created } = await ensureOperatorToken(app.tokens, file);
+      console.log(`${created ? 'Operator token created' : 'Operator token'}: ${file} (mode 0600; send it as "Authorization: Bearer <token>")`);
+    }
+    const options = await app.serverOptions();
+    server = await startGraphQLServer(await buildGraphQLSchema(), ports, config.host, config.port, options);
+    console.log(`Authentication ${options.authenticator.mode}${options.authenticator.mode === 'off' ? ' (TOTAL_RECALL_AUTH=off: every caller reaches every store)' : ''}`);
     console.log(`GraphQL ready at ${server.url}${apiOnly ? ' (API only: no background worker)' : ''}`);
   }
   if (!apiOnly) console.log(`Background worker ready (queues under "${config.subconscious.queuePrefix}")`);

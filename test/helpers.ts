@@ -35,7 +35,7 @@ export function randomStore(label = 'test'): string {
 export async function startTestApp(options: AppOptions = {}, env: NodeJS.ProcessEnv = process.env): Promise<TestApp> {
   const config = { ...loadConfig(env), port: 0 };
   const app = await createApp(config, options);
-  const server = await startGraphQLServer(await buildGraphQLSchema(), app.ports, '127.0.0.1', 0);
+  const server = await startGraphQLServer(await buildGraphQLSchema(), app.ports, '127.0.0.1', 0, await app.serverOptions());
   const gql = async <T>(query: string, variables: Record<string, unknown> = {}, headers: Record<string, string> = {}) => {
     const res = await fetch(server.url, {
       method: 'POST',

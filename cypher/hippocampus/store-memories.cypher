@@ -3,7 +3,7 @@
 // and comes back with created = false. The event is MERGEd on its id, so a
 // replayed transaction records nothing twice. Without a client embedding the
 // memory waits for the embedding job (embeddingStatus PENDING). A memory stored
-// in a session is linked to it (STORED_IN) when that session exists.
+// in a session is linked to it (STORED_IN) when that session exists in its store.
 // The memory comes back as the list memoryFromValues reads: a thousand maps
 // with DateTime values cost Node more to decode than the statement costs Neo4j.
 // params: $memories, $now, $commandId, $correlationId
@@ -45,5 +45,6 @@ FOREACH (_ IN CASE WHEN created THEN [1] ELSE [] END |
 )
 WITH m, input, created
 OPTIONAL MATCH (s:Session {id: input.sessionId})
+WHERE s.store = input.store
 FOREACH (_ IN CASE WHEN created AND s IS NOT NULL THEN [1] ELSE [] END | MERGE (m)-[:STORED_IN]->(s))
 RETURN [m.id, m.store, m.content, m.tier, m.claimed, m.tags, m.people, m.emotions, m.metadata, m.occurredAt.epochMillis, m.createdAt.epochMillis, m.lastAccessedAt.epochMillis, m.accessCount, m.sessionId, m.claimedAt.epochMillis, m.tierChangedAt.epochMillis, m.salience, m.salienceAt.epochMillis, m.salienceAnchor, m.salienceAnchorAt.epochMillis, m.salienceAnchorTier, m.salienceAnchorUses, m.salienceAnchorClaimed, m.salienceUses, m.salienceUsedAt.epochMillis, m.usefulness] AS memory, created

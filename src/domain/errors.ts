@@ -41,3 +41,27 @@ export class ShuttingDownError extends TotalRecallError {
 export function assertNever(value: never, what = 'message'): never {
   throw new Error(`unhandled ${what}: ${JSON.stringify(value)}`);
 }
+
+/** The caller may not do this: its token's scope or stores do not cover it. Nothing was written. */
+export class ForbiddenError extends TotalRecallError {
+  constructor(message: string, details?: Record<string, unknown>) {
+    super('FORBIDDEN', message, details);
+    this.name = 'ForbiddenError';
+  }
+}
+
+/** No valid token where one is required. */
+export class UnauthenticatedError extends TotalRecallError {
+  constructor(message: string) {
+    super('UNAUTHENTICATED', message);
+    this.name = 'UnauthenticatedError';
+  }
+}
+
+/** Too busy right now (rate limit, database pool): nothing was written, retry later. */
+export class UnavailableError extends TotalRecallError {
+  constructor(message: string, details: Record<string, unknown> = {}) {
+    super('UNAVAILABLE', message, { retryable: true, ...details });
+    this.name = 'UnavailableError';
+  }
+}

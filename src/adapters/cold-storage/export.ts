@@ -33,7 +33,8 @@ export async function writeExport(
   const name = exportFileName();
   const path = join(dir, name);
   const tmp = join(dir, `.${name}.tmp`);
-  const file = await open(tmp, 'wx');
+  // Every store's memories: readable by the service's user only.
+  const file = await open(tmp, 'wx', 0o600);
   const hash = createHash('sha256');
   const digest = new GraphDigest();
   let pending: string[] = [];

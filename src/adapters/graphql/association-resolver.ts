@@ -21,7 +21,7 @@ export class AssociationResolver {
     @Arg('limit', () => Int, { defaultValue: 100, nullable: true, description: 'At most this many associations (1 to 1000).' }) limit: number,
     @Ctx() ctx: GraphQLContext,
   ) {
-    return ctx.ports.associations.neighbourhood(id, { depth, types, limit });
+    return ctx.ports.associations.neighbourhood(id, { depth, types, limit }, ctx.caller);
   }
 
   @FieldResolver(() => [AssociationObject], { description: "This memory's associations, strongest first." })

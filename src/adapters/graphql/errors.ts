@@ -3,7 +3,20 @@ import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import { unwrapResolverError } from '@apollo/server/errors';
 import { TotalRecallError } from '../../domain/index.js';
 
+/** graphql-js quotes a refused variable's whole value in the message: a huge input must not come back huge. */
+const MAX_MESSAGE_CHARS = 1000;
+
 export function formatError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
+  const shown = bounded(formatted);
+  return classify(shown, error);
+}
+
+function bounded(formatted: GraphQLFormattedError): GraphQLFormattedError {
+  if (formatted.message.length <= MAX_MESSAGE_CHARS) return formatted;
+  return { ...formatted, message: `${formatted.message.slice(0, MAX_MESSAGE_CHARS / 2)} … ${formatted.message.slice(-MAX_MESSAGE_CHARS / 2 + 5)}` };
+}
+
+function classify(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
   const original = unwrapResolverError(error);
   if (original instanceof TotalRecallError) {
     return {
@@ -13,7 +26,18 @@ export function formatError(formatted: GraphQLFormattedError, error: unknown): G
     };
   }
   if (original instanceof GraphQLError || formatted.extensions?.code !== 'INTERNAL_SERVER_ERROR') return formatted;
+  if (isBusyDatabase(original)) {
+    // The pool is taken (or Neo4j is away): retryable, and nothing of this call was written.
+    return { message: 'the database is busy; retry shortly', locations: formatted.locations, path: formatted.path, extensions: { code: 'UNAVAILABLE', retryable: true } };
+  }
   // Anything unexpected: keep the code, hide internals (they go to the server log).
   console.error('[graphql] unexpected error', original);
   return { message: 'internal error', locations: formatted.locations, path: formatted.path, extensions: { code: 'INTERNAL_SERVER_ERROR' } };
+}
+
+/** A Neo4j pool acquisition timeout or an unreachable server: the caller should retry, it did nothing wrong. */
+export function isBusyDatabase(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: unknown }).code;
+  return /Connection acquisition timed out/.test(error.message) || code === 'ServiceUnavailable' || code === 'SessionExpired';
 }

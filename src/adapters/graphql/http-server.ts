@@ -1,14 +1,24 @@
 /**
- * Serves GraphQL over HTTP at /graphql with Apollo Server on node:http
- * (no framework: the server has one route). Callers may name themselves with
- * the `x-instance-id` and `x-session-id` headers.
+ * Serves GraphQL over HTTP at /graphql with Apollo Server on node:http (no
+ * framework: the server has one route), and subscriptions over graphql-ws on
+ * the same path. Every request is admitted in this order: Host and Origin
+ * (DNS rebinding, web pages), body size (413), the caller's token
+ * (Authenticator.callerFrom, 401), its rate limit (429); then graphql-armor's
+ * limits on depth, aliases, tokens and cost, and a bounded share of the pool.
  */
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import { ApolloServer, HeaderMap } from '@apollo/server';
-import type { GraphQLSchema } from 'graphql';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { ApolloServer, HeaderMap, type ApolloServerPlugin } from '@apollo/server';
+import { ApolloArmor } from '@escape.tech/graphql-armor';
+import { GraphQLError, parse, specifiedRules, validate, type GraphQLSchema, type ValidationRule } from 'graphql';
 import { WebSocketServer } from 'ws';
 import { useServer } from 'graphql-ws/use/ws';
+import { TotalRecallError } from '../../domain/index.js';
+import { RequestScope, type Caller } from '../../contexts/cortex/index.js';
+import { Authenticator, type HeaderSource } from '../auth/index.js';
+import { RateLimitedError, type TokenRateLimit } from '../auth/rate-limit.js';
+import { DEFAULT_LIMITS, isLoopback, type RequestLimits } from '../../config.js';
 import { formatError } from './errors.js';
+import { limitedPorts } from './limited-ports.js';
 import type { GraphQLContext, Ports } from './context.js';
 
 export interface GraphQLServer {
@@ -18,17 +28,31 @@ export interface GraphQLServer {
   stop(): Promise<void>;
 }
 
-const MAX_BODY_BYTES = 32 * 1024 * 1024;
+export interface ServerOptions {
+  /** Who is calling (default: authentication off, as before tokens). */
+  readonly authenticator?: Authenticator;
+  /** Requests per token (none: unlimited). */
+  readonly rateLimit?: TokenRateLimit | null;
+  readonly limits?: RequestLimits;
+}
 
-function readBody(req: IncomingMessage): Promise<string> {
+class BodyTooLarge extends Error {}
+
+/** The body, up to `max` bytes; past that the rest is read and dropped so the client can read its 413. */
+function readBody(req: IncomingMessage, max: number): Promise<string> {
   return new Promise((resolve, reject) => {
+    const declared = Number(req.headers['content-length'] ?? NaN);
     const chunks: Buffer[] = [];
     let size = 0;
+    let over = Number.isFinite(declared) && declared > max;
+    if (over) reject(new BodyTooLarge());
     req.on('data', (chunk: Buffer) => {
+      if (over) return;
       size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        reject(new Error('request body too large'));
-        req.destroy();
+      if (size > max) {
+        over = true;
+        chunks.length = 0;
+        reject(new BodyTooLarge());
         return;
       }
       chunks.push(chunk);
@@ -38,39 +62,117 @@ function readBody(req: IncomingMessage): Promise<string> {
   });
 }
 
-const header = (req: IncomingMessage, name: string): string | null => {
-  const value = req.headers[name];
-  return typeof value === 'string' && value.trim() !== '' ? value.trim() : null;
+function sendError(res: ServerResponse, status: number, code: string, message: string, headers: Record<string, string> = {}): void {
+  if (res.headersSent) return;
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  res.end(JSON.stringify({ errors: [{ message, extensions: { code } }] }));
+}
+
+/**
+ * DNS rebinding: a page on evil.example resolving to 127.0.0.1 still sends
+ * `Host: evil.example`. On loopback only loopback names (and HOST and
+ * TOTAL_RECALL_ALLOWED_HOSTS) are served.
+ */
+export function hostAllowed(hostHeader: string | undefined, bindHost: string, allowed: readonly string[]): boolean {
+  if (!isLoopback(bindHost) && allowed.length === 0) return true;
+  if (!hostHeader) return false;
+  const name = hostHeader.replace(/:\d+$/, '').toLowerCase();
+  return isLoopback(name) || name === bindHost.toLowerCase() || allowed.map((h) => h.toLowerCase()).includes(name);
+}
+
+/**
+ * Web pages: a browser names the page's origin. Only pages served by this
+ * service's own host may call it (no CORS headers are sent, so other origins
+ * cannot read answers either); clients that are not browsers send no Origin.
+ */
+export function originAllowed(origin: string | undefined, hostHeader: string | undefined): boolean {
+  if (origin === undefined) return true;
+  try {
+    return new URL(origin).host === hostHeader;
+  } catch {
+    return false;
+  }
+}
+
+/** Accesses deferred by reads are written once the whole request succeeded (a failed read writes nothing). */
+const requestScopePlugin: ApolloServerPlugin<GraphQLContext> = {
+  async requestDidStart() {
+    return {
+      async willSendResponse({ contextValue, response }) {
+        const scope = contextValue.caller.request;
+        if (!scope) return;
+        const body = response.body;
+        const failed = body.kind === 'single' ? (body.singleResult.errors?.length ?? 0) > 0 : true;
+        if (failed) scope.discard();
+        else await scope.commit();
+      },
+    };
+  },
 };
 
-export async function startGraphQLServer(schema: GraphQLSchema, ports: Ports, host: string, port: number): Promise<GraphQLServer> {
+export async function startGraphQLServer(
+  schema: GraphQLSchema,
+  ports: Ports,
+  host: string,
+  port: number,
+  options: ServerOptions = {},
+): Promise<GraphQLServer> {
+  const limits = options.limits ?? DEFAULT_LIMITS;
+  const authenticator = options.authenticator ?? new Authenticator('off', null);
+  const rateLimit = options.rateLimit ?? null;
+  const armor = new ApolloArmor({
+    maxDepth: { n: limits.maxDepth, ignoreIntrospection: true },
+    maxAliases: { n: limits.maxAliases },
+    maxTokens: { n: limits.maxTokens },
+    maxDirectives: { n: limits.maxDirectives },
+    costLimit: { maxCost: limits.maxCost, ignoreIntrospection: true },
+    blockFieldSuggestion: { enabled: !limits.fieldSuggestions },
+  }).protect();
   const apollo = new ApolloServer<GraphQLContext>({
     schema,
     formatError,
+    plugins: [...(armor.plugins as ApolloServerPlugin<GraphQLContext>[]), requestScopePlugin],
+    validationRules: armor.validationRules as ValidationRule[],
     // Callers get the code and the message; stack traces go to the server log only.
     includeStacktraceInErrorResponses: false,
-    introspection: true,
+    allowBatchedHttpRequests: false,
+    introspection: limits.introspection,
     // Our own shutdown protocol runs on SIGTERM/SIGINT, not Apollo's.
     stopOnTerminationSignals: false,
   });
   await apollo.start();
 
+  /** The caller of a request, with this request's own scope and share of the pool. */
+  const contextFor = (caller: Caller): GraphQLContext => ({
+    ports: limitedPorts(ports, limits.requestConcurrency),
+    caller: { ...caller, request: new RequestScope() },
+  });
+
+  const admit = async (headers: HeaderSource, hints?: Parameters<Authenticator['callerFrom']>[1]): Promise<Caller> => {
+    const caller = await authenticator.callerFrom(headers, hints);
+    if (rateLimit && caller.access?.tokenId) await rateLimit.consume(caller.access.tokenId);
+    return caller;
+  };
+
   const http = createServer(async (req, res) => {
-    const url = new URL(req.url ?? '/', `http://${req.headers.host ?? 'localhost'}`);
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    if (!hostAllowed(req.headers.host, host, limits.allowedHosts)) return sendError(res, 403, 'FORBIDDEN_HOST', 'this Host is not served here');
+    if (!originAllowed(req.headers.origin, req.headers.host)) return sendError(res, 403, 'FORBIDDEN_ORIGIN', 'requests from web pages of other origins are refused');
     if (url.pathname !== '/graphql') {
       res.writeHead(url.pathname === '/' ? 302 : 404, url.pathname === '/' ? { location: '/graphql' } : {}).end();
       return;
     }
     try {
+      const raw = req.method === 'POST' ? await readBody(req, limits.maxBodyBytes) : '';
+      const caller = await admit(req.headers);
       const headers = new HeaderMap();
       for (const [key, value] of Object.entries(req.headers)) {
         if (value !== undefined) headers.set(key, Array.isArray(value) ? value.join(', ') : value);
       }
-      const raw = req.method === 'POST' ? await readBody(req) : '';
       const body = raw && (headers.get('content-type') ?? '').includes('json') ? JSON.parse(raw) : raw;
       const result = await apollo.executeHTTPGraphQLRequest({
         httpGraphQLRequest: { method: req.method ?? 'GET', headers, search: url.search, body },
-        context: async () => ({ ports, caller: { instanceId: header(req, 'x-instance-id'), sessionId: header(req, 'x-session-id') } }),
+        context: async () => contextFor(caller),
       });
       for (const [key, value] of result.headers) res.setHeader(key, value);
       res.statusCode = result.status ?? 200;
@@ -80,24 +182,59 @@ export async function startGraphQLServer(schema: GraphQLSchema, ports: Ports, ho
         res.end();
       }
     } catch (error) {
-      const message = error instanceof SyntaxError ? 'request body is not valid JSON' : (error as Error).message;
-      res.writeHead(400, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ errors: [{ message, extensions: { code: 'BAD_REQUEST' } }] }));
+      if (error instanceof BodyTooLarge) {
+        return sendError(res, 413, 'PAYLOAD_TOO_LARGE', `the request body is larger than ${limits.maxBodyBytes} bytes`, { connection: 'close' });
+      }
+      if (error instanceof RateLimitedError) {
+        return sendError(res, 429, error.code, error.message, { 'retry-after': String(Math.ceil(error.retryAfterMs / 1000)) });
+      }
+      if (error instanceof TotalRecallError && error.code === 'UNAUTHENTICATED') {
+        return sendError(res, 401, error.code, error.message, { 'www-authenticate': 'Bearer' });
+      }
+      if (error instanceof TotalRecallError) return sendError(res, 503, error.code, error.message);
+      const message = error instanceof SyntaxError ? 'request body is not valid JSON' : 'bad request';
+      sendError(res, 400, 'BAD_REQUEST', message);
     }
   });
   http.keepAliveTimeout = 65_000;
+  http.headersTimeout = 30_000;
+  http.requestTimeout = 120_000;
   // Subscriptions: graphql-ws on the same server and path. A client names
-  // itself with connectionParams { instanceId, sessionId } or the same headers.
-  const wss = new WebSocketServer({ server: http, path: '/graphql' });
-  const subscriptions = useServer<Record<string, unknown>>(
+  // itself and gives its token in connectionParams { token, instanceId,
+  // sessionId } (or the same headers on the upgrade request).
+  const wss = new WebSocketServer({
+    server: http,
+    path: '/graphql',
+    maxPayload: 1024 * 1024,
+    verifyClient: ({ req }: { req: IncomingMessage }) => hostAllowed(req.headers.host, host, limits.allowedHosts) && originAllowed(req.headers.origin, req.headers.host),
+  });
+  const subscriptions = useServer<Record<string, unknown>, { caller?: Caller }>(
     {
       schema,
-      context: (ctx) => {
-        const params = ctx.connectionParams ?? {};
-        const named = (key: 'instanceId' | 'sessionId', headerName: string) =>
-          typeof params[key] === 'string' && (params[key] as string).trim() !== '' ? (params[key] as string).trim() : header(ctx.extra.request, headerName);
-        return { ports, caller: { instanceId: named('instanceId', 'x-instance-id'), sessionId: named('sessionId', 'x-session-id') } } satisfies GraphQLContext;
+      // The same limits as over HTTP: tokens while parsing, then depth, aliases, cost.
+      onSubscribe: (ctx, _id, payload) => {
+        let document;
+        try {
+          document = parse(payload.query, { maxTokens: limits.maxTokens });
+        } catch (error) {
+          return [error instanceof GraphQLError ? error : new GraphQLError('the query could not be parsed')];
+        }
+        const errors = validate(schema, document, [...specifiedRules, ...(armor.validationRules as ValidationRule[])]);
+        if (errors.length > 0) return errors;
+        return { schema, document, variableValues: payload.variables, operationName: payload.operationName, contextValue: contextFor(ctx.extra.caller as Caller) };
       },
+      onConnect: async (ctx) => {
+        const params = ctx.connectionParams ?? {};
+        const text = (key: string) => (typeof params[key] === 'string' && (params[key] as string).trim() !== '' ? (params[key] as string).trim() : null);
+        const bearer = text('authorization')?.replace(/^Bearer\s+/i, '') ?? null;
+        try {
+          ctx.extra.caller = await admit(ctx.extra.request.headers, { token: text('token') ?? bearer, instanceId: text('instanceId'), sessionId: text('sessionId') });
+          return true;
+        } catch {
+          return false;
+        }
+      },
+      context: (ctx) => contextFor(ctx.extra.caller as Caller) satisfies GraphQLContext,
       // Domain errors keep their code, as over HTTP.
       onNext: (_ctx, _id, _payload, _args, result) =>
         result.errors ? { ...result, errors: result.errors.map((e) => formatError(e.toJSON(), e)) } : undefined,
@@ -121,6 +258,7 @@ export async function startGraphQLServer(schema: GraphQLSchema, ports: Ports, ho
       await new Promise<void>((resolve) => http.close(() => resolve()));
       http.closeAllConnections();
       await apollo.stop();
+      await rateLimit?.close();
     },
   };
 }

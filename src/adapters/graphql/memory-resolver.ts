@@ -20,7 +20,7 @@ export class MemoryResolver {
     @Arg('limit', () => Int, { defaultValue: 100, nullable: true }) limit: number,
     @Ctx() ctx: GraphQLContext,
   ) {
-    return ctx.ports.memory.events(store, after, limit);
+    return ctx.ports.memory.events(store, after, limit, ctx.caller);
   }
 
   @Query(() => HealthType)
@@ -79,7 +79,7 @@ export class MemoryResolver {
 
   @FieldResolver(() => [MemoryType])
   consolidatedFrom(@Root() memory: MemoryRecord, @Ctx() ctx: GraphQLContext) {
-    return ctx.ports.memory.consolidatedFrom(memory.id);
+    return ctx.ports.memory.consolidatedFrom(memory.id, ctx.caller);
   }
 
   @FieldResolver(() => [MemoryEventType])

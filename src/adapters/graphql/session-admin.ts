@@ -1,5 +1,6 @@
 /** Operating the service: the shutdown protocol, and the background queues in `health`. */
 import { Arg, Ctx, FieldResolver, Mutation, Resolver } from 'type-graphql';
+import { requireOperator } from '../../domain/index.js';
 import { HealthType } from './memory-types.js';
 import { QueueStatusType, ShutdownReportType } from './session-types.js';
 import type { GraphQLContext } from './context.js';
@@ -7,9 +8,15 @@ import type { GraphQLContext } from './context.js';
 @Resolver(() => HealthType)
 export class AdminResolver {
   @Mutation(() => ShutdownReportType, {
-    description: 'Stops accepting work, drains the queues, flushes, writes verified cold storage and reports each step. Then the process exits.',
+    description:
+      'Operators only. Stops accepting work, drains the queues, flushes, writes verified cold storage to the configured directory and reports each step. Then the process exits.',
   })
-  shutdown(@Arg('coldStorageDir', () => String, { nullable: true }) coldStorageDir: string | null, @Ctx() ctx: GraphQLContext) {
+  shutdown(
+    @Arg('coldStorageDir', () => String, { nullable: true, description: 'Must be the configured directory when given (a caller cannot choose where the export goes).' })
+    coldStorageDir: string | null,
+    @Ctx() ctx: GraphQLContext,
+  ) {
+    requireOperator(ctx.caller.access, 'shutdown');
     return ctx.ports.shutdown(coldStorageDir ?? null);
   }
 

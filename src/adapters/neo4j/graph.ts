@@ -187,11 +187,16 @@ export interface Neo4jSettings {
   readonly database: string;
 }
 
-export function createDriver(uri: string, user: string, password: string): Driver {
+/**
+ * A caller waiting longer than `acquisitionTimeoutMs` for a pooled connection
+ * gets an error at once (the API answers UNAVAILABLE, retryable) instead of
+ * hanging while others hold the pool.
+ */
+export function createDriver(uri: string, user: string, password: string, acquisitionTimeoutMs = 30_000): Driver {
   const auth = password ? neo4j.auth.basic(user, password) : undefined;
   return neo4j.driver(uri, auth, {
     disableLosslessIntegers: true,
     maxConnectionPoolSize: 64,
-    connectionAcquisitionTimeout: 30_000,
+    connectionAcquisitionTimeout: acquisitionTimeoutMs,
   });
 }

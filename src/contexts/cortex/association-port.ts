@@ -4,10 +4,10 @@
  * Synapse for ids and Hippocampus for the memories at the other ends, in one
  * batch per call.
  */
-import { message, ShuttingDownError, type AssociationDirection, type AssociationType, type Bus, type MemoryRecord } from '../../domain/index.js';
+import { isStoreBound, mayReach, message, requireWrite, ShuttingDownError, type Access, type AssociationDirection, type AssociationType, type Bus, type MemoryRecord } from '../../domain/index.js';
 import type { Hippocampus } from '../hippocampus/index.js';
 import type { AssociationRecord, AssociationsQuery, NeighbourhoodQuery, Synapse } from '../synapse/index.js';
-import type { Caller } from './memory-port.js';
+import { memoryNotFound, type Caller } from './memory-port.js';
 
 /** An association with the memory at its other end. */
 export type AssociationView = Omit<AssociationRecord, 'other'> & { readonly other: MemoryRecord };
@@ -32,6 +32,8 @@ export class AssociationPort {
 
   async associate(args: AssociateArgs, caller: Caller): Promise<AssociationView> {
     if (!this.deps.accepting()) throw new ShuttingDownError();
+    requireWrite(caller.access);
+    await this.checkReach([args.a, args.b], caller.access);
     const command = message(
       'AssociateCommand',
       { a: args.a, b: args.b, type: args.type, direction: args.direction ?? 'CREATE', strength: args.strength ?? null },
@@ -46,8 +48,21 @@ export class AssociationPort {
     return this.withMemories(await this.deps.synapse.associations(id, query));
   }
 
-  async neighbourhood(id: string, query: NeighbourhoodQuery): Promise<AssociationView[]> {
+  /** A memory of a store the caller may not reach has no neighbourhood it can see. */
+  async neighbourhood(id: string, query: NeighbourhoodQuery, caller?: Caller): Promise<AssociationView[]> {
+    if (isStoreBound(caller?.access)) {
+      const [root] = await this.deps.hippocampus.getMany([id]);
+      if (!root || !mayReach(caller?.access, root.store)) return [];
+    }
     return this.withMemories(await this.deps.synapse.neighbourhood(id, query));
+  }
+
+  /** Ids of stores the caller may not reach are refused as unknown. */
+  private async checkReach(ids: readonly string[], access: Access | undefined): Promise<void> {
+    if (!isStoreBound(access)) return;
+    for (const memory of await this.deps.hippocampus.getMany([...new Set(ids)])) {
+      if (!mayReach(access, memory.store)) throw memoryNotFound(memory.id);
+    }
   }
 
   /** A memory forgotten between the two reads simply drops out. */

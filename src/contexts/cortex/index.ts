@@ -1,4 +1,4 @@
-export { MemoryPort } from './memory-port.js';
+export { MemoryPort, RequestScope, memoryNotFound } from './memory-port.js';
 export type { Caller, MemoryPortDeps } from './memory-port.js';
 export { RecallPort } from './recall-port.js';
 export type { SearchArgs, ContextArgs, RecallPortDeps } from './recall-port.js';

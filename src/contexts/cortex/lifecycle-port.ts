@@ -5,9 +5,14 @@
  * and sent to the session actor as a typed command; reads go to it directly.
  */
 import {
+  ForbiddenError,
+  isStoreBound,
+  mayReach,
   message,
+  requireWrite,
   sortableId,
   ShuttingDownError,
+  storeFor,
   type Bus,
   type MemoryRecord,
   type SessionEndCause,
@@ -15,7 +20,7 @@ import {
 } from '../../domain/index.js';
 import type { Hippocampus } from '../hippocampus/index.js';
 import type { Caller } from './memory-port.js';
-import type { Sessions } from './sessions.js';
+import { noOpenSession, type Sessions } from './sessions.js';
 import type { NotificationInbox } from './notification-inbox.js';
 import type { DecisionRecord, NotificationRecord, SessionRecord } from './session-records.js';
 import { AUDIT_PROMPT } from '../subconscious/index.js';
@@ -84,16 +89,34 @@ export class LifecyclePort {
     return name;
   }
 
+  /**
+   * Before a change on an instance's open session: a caller bound to some
+   * stores may not touch a session of another store (it is as if none were open).
+   */
+  private async ownSession(instanceId: string, caller: Caller): Promise<void> {
+    requireWrite(caller.access);
+    if (!isStoreBound(caller.access)) return;
+    const open = await this.deps.sessions.open(instanceId);
+    if (open && !mayReach(caller.access, open.store)) throw noOpenSession(instanceId);
+  }
+
   async startSession(args: StartSessionArgs, caller: Caller): Promise<SessionRecord> {
     this.gate();
+    requireWrite(caller.access);
     const instanceId = this.instance(args.instanceId, caller);
+    const store = storeFor(caller.access, args.store ? requireName(args.store, 'store') : null, this.deps.defaultStore);
+    if (isStoreBound(caller.access)) {
+      // Starting would end the instance's open session (CRASH): not one of another store.
+      const open = await this.deps.sessions.open(instanceId);
+      if (open && !mayReach(caller.access, open.store)) throw new ForbiddenError(`instance "${instanceId}" has an open session this token may not reach`);
+    }
     const now = (this.deps.clock ?? Date.now)();
     const sessionId = args.id === null || args.id === undefined ? sortableId('ses', now) : validateSessionId(args.id);
     const data = {
       sessionId,
       instanceId,
       mindType: requireName(args.mindType, 'mindType'),
-      store: requireName(args.store ?? this.deps.defaultStore, 'store'),
+      store: requireName(store, 'store'),
       task: optionalText(args.task, 'task'),
       project: optionalText(args.project, 'project'),
     };
@@ -103,6 +126,7 @@ export class LifecyclePort {
   async transition(instanceId: string, mode: WorkingMode, task: string | null | undefined, context: unknown, caller: Caller): Promise<SessionRecord> {
     this.gate();
     const name = this.instance(instanceId, caller);
+    await this.ownSession(name, caller);
     const data = { instanceId: name, mode, task: optionalText(task, 'task'), context: context ?? null };
     return this.deps.bus.ask(message('StateTransition', data, 'cortex', this.init({ ...caller, instanceId: name })));
   }
@@ -110,6 +134,7 @@ export class LifecyclePort {
   async logDecision(instanceId: string, text: string, rationale: string | null | undefined, caller: Caller): Promise<DecisionRecord> {
     this.gate();
     const name = this.instance(instanceId, caller);
+    await this.ownSession(name, caller);
     const now = (this.deps.clock ?? Date.now)();
     const data = { instanceId: name, decisionId: sortableId('dec', now), text: requireText(text, 'text'), rationale: optionalText(rationale, 'rationale', 4000) };
     return this.deps.bus.ask(message('LogDecision', data, 'cortex', this.init({ ...caller, instanceId: name })));
@@ -119,6 +144,7 @@ export class LifecyclePort {
   async endSession(instanceId: string, cause: SessionEndCause, reason: string | null | undefined, caller: Caller): Promise<SessionAudit> {
     this.gate();
     const name = this.instance(instanceId, caller);
+    await this.ownSession(name, caller);
     const data = { instanceId: name, cause, reason: optionalText(reason, 'reason', 4000) };
     const session = await this.deps.bus.ask<SessionRecord>(message('SessionEnd', data, 'cortex', this.init({ ...caller, instanceId: name })));
     return this.audit(session);
@@ -136,13 +162,13 @@ export class LifecyclePort {
   async session(id: string, caller: Caller): Promise<SessionRecord | null> {
     this.gate();
     const session = await this.deps.sessions.get(id);
-    return session && visibleTo(caller.instanceId, session) ? session : null;
+    return session && visibleTo(caller.instanceId, session) && mayReach(caller.access, session.store) ? session : null;
   }
 
   async sessions(store: string | null | undefined, instanceId: string | null | undefined, limit: number, caller: Caller): Promise<SessionRecord[]> {
     this.gate();
     const name = instanceId ? this.instance(instanceId, caller) : caller.instanceId;
-    return this.deps.sessions.list(requireName(store ?? this.deps.defaultStore, 'store'), name, validateLimit(limit));
+    return this.deps.sessions.list(this.store(store, caller), name, validateLimit(limit));
   }
 
   /**
@@ -152,7 +178,7 @@ export class LifecyclePort {
    */
   async resume(store: string | null | undefined, instanceId: string | null | undefined, caller: Caller): Promise<ResumeState> {
     this.gate();
-    const storeName = requireName(store ?? this.deps.defaultStore, 'store');
+    const storeName = this.store(store, caller);
     const name = instanceId ? this.instance(instanceId, caller) : caller.instanceId;
     const [session] = await this.deps.sessions.list(storeName, name, 1);
     const [identity, activeContext] = await Promise.all([
@@ -172,12 +198,24 @@ export class LifecyclePort {
 
   async notifications(instanceId: string, after: string | null | undefined, caller: Caller): Promise<NotificationRecord[]> {
     this.gate();
-    return this.deps.inbox.list(this.instance(instanceId, caller), after ?? null);
+    const list = await this.deps.inbox.list(this.instance(instanceId, caller), after ?? null);
+    return list.filter((n) => this.mayRead(n, caller));
+  }
+
+  /** A caller bound to some stores sees only its stores' notifications. */
+  private mayRead(notification: NotificationRecord, caller: Caller): boolean {
+    return !isStoreBound(caller.access) || (notification.store !== null && mayReach(caller.access, notification.store));
+  }
+
+  /** The store a call names (the caller's own when it names none); FORBIDDEN outside the caller's stores. */
+  private store(named: string | null | undefined, caller: Caller): string {
+    return storeFor(caller.access, named ? requireName(named, 'store') : null, this.deps.defaultStore);
   }
 
   async listen(instanceId: string, after: string | null | undefined, caller: Caller): Promise<AsyncIterableIterator<NotificationRecord>> {
     this.gate();
-    return this.deps.inbox.listen(this.instance(instanceId, caller), after ?? null);
+    const feed = await this.deps.inbox.listen(this.instance(instanceId, caller), after ?? null);
+    return isStoreBound(caller.access) ? filtered(feed, (n) => this.mayRead(n, caller)) : feed;
   }
 
   private async memoriesIn(store: string, tier: 'IDENTITY_CORE' | 'ACTIVE_CONTEXT', limit: number): Promise<MemoryRecord[]> {
@@ -185,4 +223,20 @@ export class LifecyclePort {
     const byId = new Map((await this.deps.hippocampus.getMany(ids)).map((m) => [m.id, m]));
     return ids.flatMap((id) => byId.get(id) ?? []);
   }
+}
+
+/** The records of a feed that pass `keep`; closing it closes the feed. */
+function filtered<T>(feed: AsyncIterableIterator<T>, keep: (item: T) => boolean): AsyncIterableIterator<T> {
+  const it: AsyncIterableIterator<T> = {
+    async next() {
+      for (;;) {
+        const step = await feed.next();
+        if (step.done || keep(step.value)) return step;
+      }
+    },
+    return: async (value?: unknown) => (feed.return ? feed.return(value) : { done: true, value: undefined as T }),
+    throw: async (error?: unknown) => (feed.throw ? feed.throw(error) : Promise.reject(error)),
+    [Symbol.asyncIterator]: () => it,
+  };
+  return it;
 }

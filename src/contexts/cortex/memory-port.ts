@@ -4,9 +4,15 @@
  * sends it to the context that owns the answer.
  */
 import {
+  InvalidInputError,
+  isStoreBound,
+  mayReach,
   message,
   newMeta,
   NotFoundError,
+  requireWrite,
+  storeFor,
+  type Access,
   ShuttingDownError,
   type Bus,
   type MemoryEventRecord,
@@ -21,6 +27,35 @@ export interface Caller {
   readonly instanceId: string | null;
   readonly sessionId: string | null;
   readonly correlationId?: string;
+  /** What the caller's token lets it reach; absent = everything (authentication off, internal callers). */
+  readonly access?: Access;
+  /** One request's shared state (an adapter that serves requests sets it); absent = every call on its own. */
+  readonly request?: RequestScope;
+}
+
+/**
+ * What the calls of one request share: reads by id are made once (aliases of
+ * one memory count as one access), and the accesses they record are written
+ * only when the whole request succeeded (a read that fails writes nothing).
+ */
+export class RequestScope {
+  readonly reads = new Map<string, Promise<MemoryRecord | null>>();
+  private readonly pending: (() => Promise<unknown>)[] = [];
+
+  /** Work to do once the request has succeeded. */
+  afterSuccess(work: () => Promise<unknown>): void {
+    this.pending.push(work);
+  }
+
+  /** Runs the deferred work (the adapter calls this when the request had no error). */
+  async commit(): Promise<void> {
+    const work = this.pending.splice(0);
+    await Promise.all(work.map((w) => w()));
+  }
+
+  discard(): void {
+    this.pending.length = 0;
+  }
 }
 
 export interface MemoryPortDeps {
@@ -29,8 +64,14 @@ export interface MemoryPortDeps {
   readonly defaultStore: string;
   readonly accepting: () => boolean;
   /** Cortex's sessions: a call from an instance is activity on its open session. */
-  readonly sessions?: { touch(instanceId: string): Promise<string | null> };
+  readonly sessions?: {
+    touch(instanceId: string): Promise<{ readonly id: string; readonly store: string } | null>;
+    get(id: string): Promise<{ readonly store: string } | null>;
+  };
 }
+
+/** What an unknown id gets; a memory of a store the caller may not reach gets the same. */
+export const memoryNotFound = (id: string) => new NotFoundError('HIPPOCAMPUS.MEMORY_NOT_FOUND', `no memory with id ${id}`, { id });
 
 export class MemoryPort {
   constructor(private readonly deps: MemoryPortDeps) {}
@@ -39,8 +80,8 @@ export class MemoryPort {
     if (!this.deps.accepting()) throw new ShuttingDownError();
   }
 
-  /** The gate, then activity on the caller's open session; that session's id (or null). */
-  private async enter(caller: Caller): Promise<string | null> {
+  /** The gate, then activity on the caller's open session; that session (or null). */
+  private async enter(caller: Caller): Promise<{ readonly id: string; readonly store: string } | null> {
     this.gate();
     return caller.instanceId && this.deps.sessions ? this.deps.sessions.touch(caller.instanceId) : null;
   }
@@ -49,42 +90,97 @@ export class MemoryPort {
     return { instanceId: caller.instanceId, sessionId: caller.sessionId, correlationId: caller.correlationId };
   }
 
-  storeName(store: string | null | undefined): string {
-    return store ?? this.deps.defaultStore;
+  /** The store a call acts on (the caller's own when it names none); FORBIDDEN outside the caller's stores. */
+  storeName(store: string | null | undefined, access?: Access): string {
+    return storeFor(access, store, this.deps.defaultStore);
+  }
+
+  /**
+   * Refuses ids the caller may not reach as if they did not exist (a store-bound
+   * caller learns nothing about other stores); unknown ids are left to the command.
+   */
+  async checkReach(ids: readonly string[], access: Access | undefined): Promise<void> {
+    if (!isStoreBound(access) || ids.length === 0) return;
+    for (const memory of await this.deps.hippocampus.getMany([...new Set(ids)])) {
+      if (!mayReach(access, memory.store)) throw memoryNotFound(memory.id);
+    }
   }
 
   async store(memories: readonly StoreRequest[], caller: Caller): Promise<Stored[]> {
-    // What an instance stores while it has an open session belongs to that session.
+    this.gate();
+    requireWrite(caller.access);
+    const placed = memories.map((m) => (isStoreBound(caller.access) ? { ...m, store: this.storeName(m.store, caller.access) } : m));
+    // What an instance stores while it has an open session belongs to that session
+    // (a memory of another store does not).
     const open = await this.enter(caller);
-    const sessionId = caller.sessionId ?? open;
-    const stamped = sessionId === null ? memories : memories.map((m) => (m.sessionId ? m : { ...m, sessionId }));
-    return this.deps.bus.ask(message('StoreCommand', { memories: stamped }, 'cortex', this.meta({ ...caller, sessionId })));
+    const stamped = placed.map((m) => {
+      const sessionId = m.sessionId ?? caller.sessionId ?? (open && open.store === this.storeName(m.store) ? open.id : null);
+      return sessionId === null || m.sessionId ? m : { ...m, sessionId };
+    });
+    await this.checkSessions(stamped);
+    return this.deps.bus.ask(message('StoreCommand', { memories: stamped }, 'cortex', this.meta({ ...caller, sessionId: caller.sessionId ?? open?.id ?? null })));
+  }
+
+  /** A memory may only join a session of its own store. */
+  private async checkSessions(memories: readonly StoreRequest[]): Promise<void> {
+    const byId = new Map<string, string>();
+    for (const m of memories) if (typeof m.sessionId === 'string' && m.sessionId.trim() !== '') byId.set(m.sessionId.trim(), this.storeName(m.store));
+    if (byId.size === 0 || !this.deps.sessions) return;
+    for (const [sessionId, store] of byId) {
+      const session = await this.deps.sessions.get(sessionId);
+      if (session && session.store !== store) {
+        throw new InvalidInputError('CORTEX.FOREIGN_SESSION', `sessionId ${sessionId} is not a session of store "${store}"`, { sessionId });
+      }
+    }
   }
 
   async claim(id: string, caller: Caller): Promise<MemoryRecord> {
-    await this.enter(caller);
+    await this.writeTo([id], caller);
     return this.deps.bus.ask(message('ClaimCommand', { id }, 'cortex', this.meta(caller)));
   }
 
   async reclassify(id: string, tier: string, reason: string, metadata: unknown, caller: Caller): Promise<MemoryRecord> {
-    await this.enter(caller);
+    await this.writeTo([id], caller);
     return this.deps.bus.ask(message('ReclassifyCommand', { id, tier, reason, metadata }, 'cortex', this.meta(caller)));
   }
 
   async consolidate(ids: readonly string[], strategy: MergeStrategy, content: string | null, caller: Caller): Promise<MemoryRecord> {
-    await this.enter(caller);
+    await this.writeTo(ids, caller);
     return this.deps.bus.ask(message('ConsolidateCommand', { ids, strategy, content }, 'cortex', this.meta(caller)));
   }
 
   async forget(id: string, confirmId: string, reason: string, caller: Caller): Promise<ForgetOutcome> {
-    await this.enter(caller);
+    await this.writeTo([id], caller);
     return this.deps.bus.ask(message('ForgetCommand', { id, confirmId, reason }, 'cortex', this.meta(caller)));
   }
 
-  /** `memory(id)`: a read by id, which counts as an access. Null when unknown. */
+  /** The checks before a change by id: accepting, a token that may write, memories the caller may reach. */
+  private async writeTo(ids: readonly string[], caller: Caller): Promise<void> {
+    this.gate();
+    requireWrite(caller.access);
+    await this.checkReach(ids, caller.access);
+    await this.enter(caller);
+  }
+
+  /**
+   * `memory(id)`: a read by id, which counts as an access. Null when unknown
+   * (or in a store the caller may not reach). Within one request the memory is
+   * read once, and its access is recorded once the request has succeeded.
+   */
   async memory(id: string, caller: Caller): Promise<MemoryRecord | null> {
+    const scope = caller.request;
+    if (!scope) return this.readAndAccess(id, caller);
+    const known = scope.reads.get(id);
+    if (known) return known;
+    const read = this.readDeferred(id, caller, scope);
+    scope.reads.set(id, read);
+    return read;
+  }
+
+  private async readAndAccess(id: string, caller: Caller): Promise<MemoryRecord | null> {
     await this.enter(caller);
     try {
+      await this.checkReach([id], caller.access);
       return await this.deps.hippocampus.access(id, newMeta('cortex', this.meta(caller)));
     } catch (error) {
       if (error instanceof NotFoundError) return null;
@@ -92,15 +188,28 @@ export class MemoryPort {
     }
   }
 
-  async events(store: string | null | undefined, after: string | null, limit: number): Promise<MemoryEventRecord[]> {
-    return this.deps.hippocampus.events(this.storeName(store), after, limit);
+  private async readDeferred(id: string, caller: Caller, scope: RequestScope): Promise<MemoryRecord | null> {
+    await this.enter(caller);
+    const memory = await this.deps.hippocampus.get(id);
+    if (!memory || !mayReach(caller.access, memory.store)) return null;
+    const at = Date.now();
+    scope.afterSuccess(() => this.deps.hippocampus.access(id, newMeta('cortex', this.meta(caller))).catch((error: unknown) => {
+      // Forgotten in between: nothing to count.
+      if (!(error instanceof NotFoundError)) throw error;
+    }));
+    // The answer shows the access it is about to record.
+    return { ...memory, accessCount: memory.accessCount + 1, lastAccessedAt: at };
+  }
+
+  async events(store: string | null | undefined, after: string | null, limit: number, caller?: Caller): Promise<MemoryEventRecord[]> {
+    return this.deps.hippocampus.events(this.storeName(store, caller?.access), after, limit);
   }
 
   async history(id: string, limit: number): Promise<MemoryEventRecord[]> {
     return this.deps.hippocampus.history(id, limit);
   }
 
-  async consolidatedFrom(id: string): Promise<MemoryRecord[]> {
-    return this.deps.hippocampus.consolidatedFrom(id);
+  async consolidatedFrom(id: string, caller?: Caller): Promise<MemoryRecord[]> {
+    return (await this.deps.hippocampus.consolidatedFrom(id)).filter((m) => mayReach(caller?.access, m.store));
   }
 }

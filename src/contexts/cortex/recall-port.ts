@@ -2,7 +2,7 @@
  * The reading half of the Memory Port: search, context packing, reflection
  * and usefulness feedback, sent on to Recall.
  */
-import { message, newMeta, ShuttingDownError, type Bus, type OutcomeKind, type ReflectionScope, type SearchFilters } from '../../domain/index.js';
+import { isStoreBound, mayReach, message, newMeta, requireWrite, ShuttingDownError, storeFor, type Bus, type OutcomeKind, type ReflectionScope, type SearchFilters } from '../../domain/index.js';
 import type { Hippocampus } from '../hippocampus/index.js';
 import type { Pack, Recall, RecallResult, ReflectCandidate, UseRecord } from '../recall/index.js';
 import type { Caller } from './memory-port.js';
@@ -50,13 +50,18 @@ export class RecallPort {
     return { instanceId: caller.instanceId, sessionId: caller.sessionId, correlationId: caller.correlationId };
   }
 
+  /** The store a call reads (the caller's own when it names none); FORBIDDEN outside the caller's stores. */
+  private store(named: string | null | undefined, caller: Caller): string {
+    return storeFor(caller.access, named, this.deps.defaultStore);
+  }
+
   async search(args: SearchArgs, caller: Caller): Promise<RecallResult> {
     this.gate();
     const query = message(
       'SearchQuery',
       {
         query: args.query,
-        store: args.store ?? this.deps.defaultStore,
+        store: this.store(args.store, caller),
         limit: args.limit ?? 10,
         includeAssociations: args.includeAssociations ?? true,
         minConfidence: args.minConfidence ?? null,
@@ -81,7 +86,7 @@ export class RecallPort {
     return this.deps.recall.contextFor(
       {
         query: args.query,
-        store: args.store ?? this.deps.defaultStore,
+        store: this.store(args.store, caller),
         limit: 100,
         includeAssociations: true,
         minConfidence: null,
@@ -98,17 +103,20 @@ export class RecallPort {
 
   async reflect(store: string | null | undefined, scope: ReflectionScope, timeSpanDays: number | null, limit: number, caller: Caller): Promise<ReflectCandidate[]> {
     this.gate();
-    return this.deps.bus.ask(message('ReflectQuery', { store: store ?? this.deps.defaultStore, scope, timeSpanDays, limit }, 'cortex', this.init(caller)));
+    return this.deps.bus.ask(message('ReflectQuery', { store: this.store(store, caller), scope, timeSpanDays, limit }, 'cortex', this.init(caller)));
   }
 
   async markUsed(recallId: string, memoryIds: readonly string[] | null, action: unknown, caller: Caller): Promise<UseRecord> {
     this.gate();
+    requireWrite(caller.access);
     // Salience counts the use (MemoryUsed) like a read: it raises the score.
-    return this.deps.recall.markUsed(recallId, memoryIds, action, newMeta('cortex', this.init(caller)));
+    return this.deps.recall.markUsed(recallId, memoryIds, action, newMeta('cortex', this.init(caller)), (store) => mayReach(caller.access, store));
   }
 
   async reportOutcome(useId: string, outcome: OutcomeKind, note: string | null, caller: Caller): Promise<UseRecord> {
     this.gate();
-    return this.deps.recall.reportOutcome(useId, outcome, note, newMeta('cortex', this.init(caller)));
+    requireWrite(caller.access);
+    const reaches = isStoreBound(caller.access) ? (store: string) => mayReach(caller.access, store) : undefined;
+    return this.deps.recall.reportOutcome(useId, outcome, note, newMeta('cortex', this.init(caller)), reaches);
   }
 }

@@ -191,10 +191,10 @@ export class Sessions {
     return rows.map((r) => toSessionRecord(r.session));
   }
 
-  /** Marks activity on the instance's open session; its id, or null when none is open. */
-  async touch(instanceId: string): Promise<string | null> {
-    const rows = await this.graph.write<{ sessionId: string }>(Q.touchSession, { instanceId, now: this.clock() });
-    return rows[0]?.sessionId ?? null;
+  /** Marks activity on the instance's open session; its id and store, or null when none is open. */
+  async touch(instanceId: string): Promise<{ id: string; store: string } | null> {
+    const rows = await this.graph.write<{ sessionId: string; store: string }>(Q.touchSession, { instanceId, now: this.clock() });
+    return rows[0] ? { id: rows[0].sessionId, store: rows[0].store } : null;
   }
 
   async decisions(sessionId: string): Promise<DecisionRecord[]> {

@@ -75,6 +75,8 @@ function validateEmbedding(embedding: readonly number[] | null | undefined, dime
   if (embedding === null || embedding === undefined) return null;
   if (embedding.length !== dimensions) throw invalid('EMBEDDING_DIMENSION', `embedding must have ${dimensions} numbers, got ${embedding.length}`);
   if (!embedding.every((x) => Number.isFinite(x))) throw invalid('EMBEDDING_NOT_FINITE', 'embedding must contain finite numbers only');
+  // Cosine similarity divides by the norm: an all-zero vector compares to nothing.
+  if (!embedding.some((x) => x !== 0)) throw invalid('EMBEDDING_ZERO', 'embedding must not be all zeros (its norm must be above 0)');
   return [...embedding];
 }
 

@@ -257,10 +257,11 @@ export class Recall {
     return { ...packed, recallId };
   }
 
-  async markUsed(recallId: string, memoryIds: readonly string[] | null, action: unknown, cause: Meta): Promise<UseRecord> {
+  /** `reaches`: whether the caller may reach a store (a recall of another store is as unknown). */
+  async markUsed(recallId: string, memoryIds: readonly string[] | null, action: unknown, cause: Meta, reaches: (store: string) => boolean = () => true): Promise<UseRecord> {
     await this.pending.get(recallId);
     const recall = (await this.deps.graph.read<{ recall: Record<string, unknown> }>(Q.getRecall, { id: recallId }))[0]?.recall;
-    if (!recall) throw new NotFoundError('RECALL.RECALL_NOT_FOUND', `no recall with id ${recallId}`);
+    if (!recall || !reaches(String(recall.store))) throw new NotFoundError('RECALL.RECALL_NOT_FOUND', `no recall with id ${recallId}`);
     const offered = (recall.hitIds as string[]) ?? [];
     const used = memoryIds === null ? offered : [...new Set(memoryIds)];
     const foreign = used.filter((id) => !offered.includes(id));
@@ -285,8 +286,12 @@ export class Recall {
     return use;
   }
 
-  async reportOutcome(useId: string, outcome: OutcomeKind, note: string | null, cause: Meta): Promise<UseRecord> {
+  async reportOutcome(useId: string, outcome: OutcomeKind, note: string | null, cause: Meta, reaches?: (store: string) => boolean): Promise<UseRecord> {
     if (note !== null && note.length > 4000) throw invalid('NOTE_TOO_LONG', 'note must be at most 4000 characters');
+    if (reaches) {
+      const known = (await this.deps.graph.read<{ use: Record<string, unknown> }>(Q.getUse, { id: useId }))[0];
+      if (!known || !reaches(String(known.use.store))) throw new NotFoundError('RECALL.USE_NOT_FOUND', `no use with id ${useId}`);
+    }
     const now = this.clock();
     const eventId = sortableId('evt', now);
     const rows = await this.deps.graph.write<{ use: Record<string, unknown> }>(Q.reportOutcome, {

@@ -1,0 +1,94 @@
+/**
+ * Who is calling: the one place a request's credentials become a Caller.
+ * GraphQL over HTTP, graphql-ws and MCP over HTTP all call `callerFrom`.
+ *
+ * - A bearer token must be valid (known, unrevoked); its scope and stores
+ *   become the caller's access, and a token bound to an instance fixes the
+ *   caller's instance (the x-instance-id header cannot change it).
+ * - Without a token: refused when authentication is on; with it off the caller
+ *   is unrestricted, as before tokens, and may name itself by header.
+ */
+import { UnauthenticatedError, type Access } from '../../domain/index.js';
+import type { Caller } from '../../contexts/cortex/index.js';
+import { accessOf, type TokenRecord, type TokenStore } from './tokens.js';
+import { bearerOf, hashToken } from './token-format.js';
+
+export type AuthMode = 'on' | 'off';
+/** As configured: auto = on when any token exists when the service starts. */
+export type AuthSetting = AuthMode | 'auto';
+
+/** Header values as node:http gives them (lower-case names). */
+export type HeaderSource = Readonly<Record<string, string | readonly string[] | undefined>>;
+
+/** How long a verified token is trusted without asking Neo4j again (a revocation takes at most this long). */
+const VERIFIED_TTL_MS = 5_000;
+
+const header = (headers: HeaderSource, name: string): string | null => {
+  const raw = headers[name];
+  const value = Array.isArray(raw) ? raw[0] : raw;
+  return typeof value === 'string' && value.trim() !== '' ? value.trim() : null;
+};
+
+export interface CallerHints {
+  /** Explicit instance and session names (graphql-ws connectionParams), taking precedence over headers. */
+  readonly instanceId?: string | null;
+  readonly sessionId?: string | null;
+  /** A token given outside the headers (graphql-ws connectionParams). */
+  readonly token?: string | null;
+}
+
+export class Authenticator {
+  private readonly verified = new Map<string, { record: TokenRecord; until: number }>();
+
+  constructor(
+    readonly mode: AuthMode,
+    private readonly tokens: TokenStore | null,
+    private readonly clock: () => number = Date.now,
+  ) {
+    if (mode === 'on' && tokens === null) throw new Error('authentication on needs a token store');
+  }
+
+  /** Decides `auto` once: on when any unrevoked token exists now. */
+  static async resolve(setting: AuthSetting, tokens: TokenStore): Promise<Authenticator> {
+    const mode: AuthMode = setting === 'auto' ? ((await tokens.anyActive()) ? 'on' : 'off') : setting;
+    return new Authenticator(mode, tokens);
+  }
+
+  /** The caller behind these headers; UNAUTHENTICATED for a bad token, or for none when authentication is on. */
+  async callerFrom(headers: HeaderSource, hints: CallerHints = {}): Promise<Caller> {
+    const authorization = header(headers, 'authorization');
+    const token = hints.token ?? bearerOf(authorization);
+    if (authorization !== null && token === null && !hints.token) throw new UnauthenticatedError('the Authorization header must be "Bearer <token>"');
+    const instanceId = hints.instanceId ?? header(headers, 'x-instance-id');
+    const sessionId = hints.sessionId ?? header(headers, 'x-session-id');
+    if (token === null) {
+      if (this.mode === 'on') throw new UnauthenticatedError('a token is required: send "Authorization: Bearer <token>" (an operator makes one with `npm run token -- create`)');
+      return { instanceId, sessionId };
+    }
+    const record = await this.verify(token);
+    if (!record) throw new UnauthenticatedError('the token is unknown or revoked');
+    return callerOf(accessOf(record), instanceId, sessionId);
+  }
+
+  private async verify(token: string): Promise<TokenRecord | null> {
+    if (!this.tokens) return null;
+    const key = hashToken(token);
+    const now = this.clock();
+    const cached = this.verified.get(key);
+    if (cached && cached.until > now) return cached.record;
+    const record = await this.tokens.verify(token);
+    if (record) this.verified.set(key, { record, until: now + VERIFIED_TTL_MS });
+    else this.verified.delete(key);
+    return record;
+  }
+}
+
+/**
+ * The caller a token makes. An instance-bound token is that instance; an
+ * operator may name itself by header; a mind or reader token without an
+ * instance names none (it passes instance ids as arguments, checked by store).
+ */
+export function callerOf(access: Access, instanceId: string | null, sessionId: string | null): Caller {
+  const instance = access.instanceId ?? (access.scope === 'operator' ? instanceId : null);
+  return { instanceId: instance, sessionId, access };
+}

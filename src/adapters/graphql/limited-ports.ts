@@ -1,0 +1,31 @@
+/**
+ * One request's view of the ports: its calls run at most `concurrency` at a
+ * time, so aliases and nesting cannot take more than that share of the Neo4j
+ * pool from other callers. Calls inside a port are not limited again.
+ */
+import pLimit from 'p-limit';
+import type { Ports } from './context.js';
+
+/** Plain reads of a value already loaded: not worth a slot. */
+const UNLIMITED = new Set<keyof Ports>(['salienceOf']);
+
+function limitedObject<T extends object>(target: T, run: <R>(work: () => R | Promise<R>) => Promise<R>): T {
+  return new Proxy(target, {
+    get(obj, prop, receiver) {
+      const value = Reflect.get(obj, prop, receiver);
+      return typeof value === 'function' ? (...args: unknown[]) => run(() => (value as (...a: unknown[]) => unknown).apply(obj, args)) : value;
+    },
+  });
+}
+
+export function limitedPorts(ports: Ports, concurrency: number): Ports {
+  const limit = pLimit(concurrency);
+  const run = <R>(work: () => R | Promise<R>): Promise<R> => limit(async () => work());
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(ports) as [keyof Ports, unknown][]) {
+    if (UNLIMITED.has(key)) out[key] = value;
+    else if (typeof value === 'function') out[key] = (...args: unknown[]) => run(() => (value as (...a: unknown[]) => unknown)(...args));
+    else out[key] = limitedObject(value as object, run);
+  }
+  return out as unknown as Ports;
+}
