@@ -4,3 +4,4 @@ export { TokenStore, accessOf, validateCreate } from './tokens.js';
 export type { TokenRecord, CreateTokenArgs } from './tokens.js';
 export { generateToken, hashToken, tokenId, matchesHash, bearerOf } from './token-format.js';
 export { ensureOperatorToken, clientToken } from './operator-token.js';
+export { runTokenCommand, TOKEN_USAGE } from './token-command.js';

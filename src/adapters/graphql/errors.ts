@@ -16,7 +16,20 @@ function bounded(formatted: GraphQLFormattedError): GraphQLFormattedError {
   return { ...formatted, message: `${formatted.message.slice(0, MAX_MESSAGE_CHARS / 2)} … ${formatted.message.slice(-MAX_MESSAGE_CHARS / 2 + 5)}` };
 }
 
+/** Codes our scalars give; graphql-js and Apollo wrap them (validation, variables) and would hide them. */
+const SCALAR_CODES = new Set(['JSON_TOO_DEEP', 'JSON_TOO_LARGE', 'INVALID_DATETIME']);
+
+function scalarCode(error: unknown): string | null {
+  for (let e = error as { originalError?: unknown; extensions?: { code?: unknown } } | undefined, hops = 0; e && hops < 5; e = e.originalError as typeof e, hops++) {
+    const code = e.extensions?.code;
+    if (typeof code === 'string' && SCALAR_CODES.has(code)) return code;
+  }
+  return null;
+}
+
 function classify(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
+  const fromScalar = scalarCode(error);
+  if (fromScalar) return { ...formatted, extensions: { ...formatted.extensions, code: fromScalar } };
   const original = unwrapResolverError(error);
   if (original instanceof TotalRecallError) {
     return {

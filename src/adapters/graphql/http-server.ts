@@ -17,7 +17,7 @@ import { RequestScope, type Caller } from '../../contexts/cortex/index.js';
 import { Authenticator, type HeaderSource } from '../auth/index.js';
 import { RateLimitedError, type TokenRateLimit } from '../auth/rate-limit.js';
 import { DEFAULT_LIMITS, isLoopback, type RequestLimits } from '../../config.js';
-import { formatError } from './errors.js';
+import { formatError, isBusyDatabase } from './errors.js';
 import { limitedPorts } from './limited-ports.js';
 import type { GraphQLContext, Ports } from './context.js';
 
@@ -62,10 +62,10 @@ function readBody(req: IncomingMessage, max: number): Promise<string> {
   });
 }
 
-function sendError(res: ServerResponse, status: number, code: string, message: string, headers: Record<string, string> = {}): void {
+function sendError(res: ServerResponse, status: number, code: string, message: string, headers: Record<string, string> = {}, extensions: Record<string, unknown> = {}): void {
   if (res.headersSent) return;
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
-  res.end(JSON.stringify({ errors: [{ message, extensions: { code } }] }));
+  res.end(JSON.stringify({ errors: [{ message, extensions: { code, ...extensions } }] }));
 }
 
 /**
@@ -192,6 +192,7 @@ export async function startGraphQLServer(
         return sendError(res, 401, error.code, error.message, { 'www-authenticate': 'Bearer' });
       }
       if (error instanceof TotalRecallError) return sendError(res, 503, error.code, error.message);
+      if (isBusyDatabase(error)) return sendError(res, 503, 'UNAVAILABLE', 'the database is busy; retry shortly', {}, { retryable: true });
       const message = error instanceof SyntaxError ? 'request body is not valid JSON' : 'bad request';
       sendError(res, 400, 'BAD_REQUEST', message);
     }
