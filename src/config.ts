@@ -164,12 +164,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const development = env.NODE_ENV === 'development';
   return {
     neo4j: {
-      uri: env.NEO4J_URI || 'bolt://127.0.0.1:7687',
+      uri: env.NEO4J_URI || `bolt://127.0.0.1:${env.TOTAL_RECALL_NEO4J_BOLT_PORT || 7687}`,
       user: env.NEO4J_USER || 'neo4j',
       password: env.NEO4J_PASSWORD || '',
       database: env.NEO4J_DATABASE || 'neo4j',
     },
-    redisUrl: env.REDIS_URL || 'redis://127.0.0.1:6380',
+    redisUrl: env.REDIS_URL || `redis://127.0.0.1:${env.TOTAL_RECALL_REDIS_PORT || 6380}`,
     host: env.HOST || '127.0.0.1',
     port: int(env, 'PORT', 4000),
     defaultStore: env.TOTAL_RECALL_DEFAULT_STORE || 'default',

@@ -34,7 +34,7 @@ export async function stopBackgroundApp(t: TestApp, store: string, prefix: strin
 }
 
 /** Removes every Redis key under a queue prefix. */
-export async function dropQueues(prefix: string, redisUrl = process.env.REDIS_URL || 'redis://127.0.0.1:6380'): Promise<void> {
+export async function dropQueues(prefix: string, redisUrl = process.env.REDIS_URL || `redis://127.0.0.1:${process.env.TOTAL_RECALL_REDIS_PORT || 6380}`): Promise<void> {
   await deleteKeysWithPrefix(redisUrl, prefix);
 }
 

@@ -453,6 +453,17 @@ export async function ensureDir(...dirs) {
   for (const d of dirs) await fsp.mkdir(d, { recursive: true });
 }
 
+/** A TCP port from an env var, or the default; a bad value stops the start with a clear message. */
+export function envPort(name, defPort) {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return defPort;
+  const v = Number(raw);
+  if (Number.isInteger(v) && v >= 1 && v <= 65535) return v;
+  // Read when the module loads, before any caller could report a ServiceError: say it and stop.
+  process.stderr.write(`error: ${name} must be a TCP port (1-65535), got "${raw}"\nfix: unset it or give a free port\n`);
+  process.exit(1);
+}
+
 /** Seconds from an env var (number), or the default. */
 export function envSeconds(name, defSeconds) {
   const v = Number(process.env[name]);

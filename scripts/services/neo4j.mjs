@@ -20,6 +20,7 @@ import {
   canConnect,
   dataDir,
   describeOwner,
+  envPort,
   envSeconds,
   fileSize,
   findPortOwner,
@@ -43,8 +44,9 @@ import {
 
 export const NEO4J_VERSION = '5.26.30';
 export const HOST = '127.0.0.1';
-export const BOLT_PORT = 7687;
-export const HTTP_PORT = 7474;
+// Several checkouts on one machine each run their own servers on other ports (TOTAL_RECALL_DATA apart).
+export const BOLT_PORT = envPort('TOTAL_RECALL_NEO4J_BOLT_PORT', 7687);
+export const HTTP_PORT = envPort('TOTAL_RECALL_NEO4J_HTTP_PORT', 7474);
 export const POM = path.join(projectRoot, 'services', 'neo4j', 'pom.xml');
 const ENTRY_POINT = 'org.neo4j.server.CommunityEntryPoint';
 

@@ -16,6 +16,7 @@ import {
   canConnect,
   dataDir,
   describeOwner,
+  envPort,
   envSeconds,
   fileSize,
   findPortOwner,
@@ -35,7 +36,7 @@ import {
 } from './common.mjs';
 
 export const HOST = '127.0.0.1';
-export const PORT = 6380;
+export const PORT = envPort('TOTAL_RECALL_REDIS_PORT', 6380);
 export const REDIS_URL = `redis://${HOST}:${PORT}`;
 
 export function redisPaths() {

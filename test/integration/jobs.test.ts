@@ -9,7 +9,7 @@ import { BullJobs } from '../../src/adapters/bullmq/index.js';
 import type { JobRun } from '../../src/contexts/subconscious/index.js';
 import { dropQueues, eventually, queuePrefix, sleep } from '../background.js';
 
-const redisUrl = process.env.REDIS_URL || 'redis://127.0.0.1:6380';
+const redisUrl = process.env.REDIS_URL || `redis://127.0.0.1:${process.env.TOTAL_RECALL_REDIS_PORT || 6380}`;
 const cleanups: (() => Promise<void>)[] = [];
 afterAll(async () => {
   for (const clean of cleanups.reverse()) await clean().catch((error) => console.error(error));
