@@ -23,8 +23,10 @@ server.stdout.on('data', (chunk) => {
     const seconds = ((Date.now() - t0) / 1000).toFixed(1);
     console.log(`\nTotal Recall is up in ${seconds} s`);
     console.log(`  GraphQL       http://${host}:${port}/graphql`);
-    if (services.neo4j.browserUrl) console.log(`  Neo4j Browser ${services.neo4j.browserUrl}  (connect to ${services.neo4j.uri}, no authentication)`);
-    console.log(`  Redis         ${services.redis.url}`);
+    const n = services.neo4j;
+    const signIn = n.external ? 'with its own credentials' : n.auth ? `user neo4j, password in ${n.passwordFile}` : 'no authentication (a store made before passwords; see README, Security)';
+    if (n.browserUrl) console.log(`  Neo4j Browser ${n.browserUrl}  (connect to ${n.uri}, ${signIn})`);
+    console.log(`  Redis         ${String(services.redis.url).replace(/\/\/([^@/]*):([^@/]*)@/, '//$1:***@')}`);
     console.log('Stop with Ctrl-C; `npm run services:down` stops Neo4j and Redis.');
   }
 });

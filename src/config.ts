@@ -2,6 +2,7 @@
  * Every setting, read once from the environment (documented in the README).
  * Without NEO4J_URI / REDIS_URL the project's own local servers are used.
  */
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { salienceConfigFromEnv, type SalienceConfig } from './contexts/salience/index.js';
@@ -154,6 +155,26 @@ function flag(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean 
 }
 
 const MINUTE = 60_000;
+
+/** A secret the local service scripts generated (mode 0600), or empty when there is none. */
+function localSecret(file: string): string {
+  try {
+    return readFileSync(file, 'utf8').trim();
+  } catch {
+    return '';
+  }
+}
+
+/** The local Redis, with the password its conf was started with (scripts/services/redis.mjs). */
+function localRedisUrl(dataDir: string, port: string): string {
+  let password = '';
+  try {
+    password = /^requirepass "((?:[^"\\]|\\.)*)"$/m.exec(readFileSync(join(dataDir, 'redis', 'redis.conf'), 'utf8'))?.[1] ?? '';
+  } catch {
+    // No local Redis set up yet.
+  }
+  return password ? `redis://:${encodeURIComponent(password)}@127.0.0.1:${port}` : `redis://127.0.0.1:${port}`;
+}
 /** The repository root (src/ is one level below it): the default data folder lives there. */
 const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -166,10 +187,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     neo4j: {
       uri: env.NEO4J_URI || `bolt://127.0.0.1:${env.TOTAL_RECALL_NEO4J_BOLT_PORT || 7687}`,
       user: env.NEO4J_USER || 'neo4j',
-      password: env.NEO4J_PASSWORD || '',
+      // The local server's generated password (scripts/services/neo4j.mjs); an external one brings its own.
+      password: env.NEO4J_PASSWORD || (env.NEO4J_URI ? '' : localSecret(join(dataDir, 'neo4j', 'password'))),
       database: env.NEO4J_DATABASE || 'neo4j',
     },
-    redisUrl: env.REDIS_URL || `redis://127.0.0.1:${env.TOTAL_RECALL_REDIS_PORT || 6380}`,
+    redisUrl: env.REDIS_URL || localRedisUrl(dataDir, env.TOTAL_RECALL_REDIS_PORT || '6380'),
     host: env.HOST || '127.0.0.1',
     port: int(env, 'PORT', 4000),
     defaultStore: env.TOTAL_RECALL_DEFAULT_STORE || 'default',

@@ -10,6 +10,7 @@ import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
 import { startTestApp, type TestApp } from './helpers.js';
 import type { AppOptions } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
 
 export function queuePrefix(): string {
   return `test-${randomUUID().slice(0, 8)}`;
@@ -34,7 +35,7 @@ export async function stopBackgroundApp(t: TestApp, store: string, prefix: strin
 }
 
 /** Removes every Redis key under a queue prefix. */
-export async function dropQueues(prefix: string, redisUrl = process.env.REDIS_URL || `redis://127.0.0.1:${process.env.TOTAL_RECALL_REDIS_PORT || 6380}`): Promise<void> {
+export async function dropQueues(prefix: string, redisUrl = loadConfig().redisUrl): Promise<void> {
   await deleteKeysWithPrefix(redisUrl, prefix);
 }
 

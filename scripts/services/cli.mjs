@@ -56,8 +56,9 @@ async function up() {
       JSON.stringify({
         ok: failed.length === 0,
         seconds: Number(secs),
-        neo4j: neo.status === 'fulfilled' ? neo.value : { error: neo.reason?.message },
-        redis: red.status === 'fulfilled' ? red.value : { error: red.reason?.message },
+        // Secrets stay in their files (mode 0600), never in output.
+        neo4j: neo.status === 'fulfilled' ? { ...neo.value, password: neo.value.password ? '***' : '' } : { error: neo.reason?.message },
+        redis: red.status === 'fulfilled' ? { ...red.value, url: redact(red.value.url) } : { error: red.reason?.message },
       }),
     );
   } else {

@@ -2,7 +2,7 @@
 // Plain Node ESM, node: built-ins only: these run before `npm install`.
 
 import { spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import http from 'node:http';
@@ -468,4 +468,24 @@ export function envPort(name, defPort) {
 export function envSeconds(name, defSeconds) {
   const v = Number(process.env[name]);
   return Number.isFinite(v) && v > 0 ? v : defSeconds;
+}
+
+/** The trimmed contents of a secret file, or null when there is none. */
+export function readSecret(file) {
+  try {
+    return fs.readFileSync(file, 'utf8').trim() || null;
+  } catch {
+    return null;
+  }
+}
+
+/** A secret kept in `file` (mode 0600): the one there, else a new random one. */
+export function ensureSecret(file) {
+  const known = readSecret(file);
+  if (known) return known;
+  const secret = randomBytes(24).toString('base64url');
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, `${secret}\n`, { mode: 0o600 });
+  fs.chmodSync(file, 0o600);
+  return secret;
 }

@@ -20,6 +20,7 @@ import {
   canConnect,
   dataDir,
   describeOwner,
+  ensureSecret,
   envPort,
   envSeconds,
   fileSize,
@@ -31,6 +32,7 @@ import {
   processArgv,
   projectRoot,
   readPid,
+  readSecret,
   removeFile,
   run,
   sha256File,
@@ -104,6 +106,9 @@ export function neo4jPaths() {
     neo4jLog: path.join(home, 'logs', 'neo4j.log'),
     debugLog: path.join(home, 'logs', 'debug.log'),
     consoleLog: path.join(home, 'logs', 'console.log'),
+    // The generated password of the local server's `neo4j` user (mode 0600).
+    passwordFile: path.join(home, 'password'),
+    systemDb: path.join(home, 'data', 'databases', 'system'),
   };
 }
 
@@ -119,8 +124,47 @@ function externalInfo() {
 }
 
 function localInfo(started, pid) {
-  // Auth is disabled on this loopback-only server: any credentials are accepted.
-  return { uri: BOLT_URI, user: 'neo4j', password: '', browserUrl: BROWSER_URL, started, external: false, pid };
+  // With auth (every server this project creates), the password is the generated one under the data dir.
+  const p = neo4jPaths();
+  const password = confAuthEnabled(p) ? (readSecret(p.passwordFile) ?? '') : '';
+  return { uri: BOLT_URI, user: 'neo4j', password, auth: password !== '', passwordFile: p.passwordFile, browserUrl: BROWSER_URL, started, external: false, pid };
+}
+
+/** Whether the conf the server runs with (written at its start) turns authentication on. */
+function confAuthEnabled(p) {
+  try {
+    return /^dbms\.security\.auth_enabled=true$/m.test(fs.readFileSync(p.confFile, 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Authentication for this start. A new store gets a generated password
+ * (set as the initial one before the first start); a store that has one keeps
+ * it. A store made before passwords existed (its system database was created
+ * without auth, so no password of ours is known) keeps running without: it
+ * stays reachable from this machine only, and removing .data/neo4j/data
+ * (after an export) gives it one.
+ */
+async function prepareAuth(p, java, say) {
+  if (readSecret(p.passwordFile)) return true;
+  if (fs.existsSync(p.systemDb)) {
+    say('neo4j: this store was made without a password; it keeps running without authentication on loopback (see README, Security)');
+    return false;
+  }
+  const password = ensureSecret(p.passwordFile);
+  writeConf(p, true);
+  const r = await run(java, ['-cp', path.join(p.lib, '*'), 'org.neo4j.cli.AdminTool', 'dbms', 'set-initial-password', password], {
+    cwd: p.home,
+    env: { ...process.env, NEO4J_HOME: p.home, NEO4J_CONF: p.conf },
+  });
+  if (r.code !== 0) {
+    removeFile(p.passwordFile);
+    throw new ServiceError(`could not set the initial Neo4j password: ${lastLine(`${r.stderr}\n${r.stdout}`)}`, { service: 'neo4j', hint: 'see the message above' });
+  }
+  say(`neo4j: generated a password for user neo4j in ${p.passwordFile} (mode 0600)`);
+  return true;
 }
 
 /** Is pid a live Neo4j JVM of this home? */
@@ -228,7 +272,7 @@ export async function ensureNeo4j({ log, timeoutMs } = {}) {
       // 3. Start.
       const java = await ensureJava(say);
       await ensureLib(p, say);
-      writeConf(p);
+      writeConf(p, await prepareAuth(p, java, say));
       const started = Date.now();
       const { child, offsets } = spawnNeo4j(java, p);
       say(`neo4j: started pid ${child.pid}, waiting for bolt ${BOLT_URI} (timeout ${Math.round(timeout / 1000)} s)…`);
@@ -410,12 +454,13 @@ async function ensureLib(p, say) {
 
 // ---------------------------------------------------------------- config / process
 
-function writeConf(p) {
+function writeConf(p, auth) {
   for (const d of [p.conf, p.data, p.logs, p.plugins, p.import, p.run]) fs.mkdirSync(d, { recursive: true });
   const lines = [
     '# Written by scripts/services/neo4j.mjs on every start: edit that file, not this one.',
     '',
-    '# Network: loopback only, no TLS, no auth (nothing but this machine can connect).',
+    '# Network: loopback only, no TLS; a generated password (see prepareAuth), and',
+    "# HTTP answers web pages of the Browser's own origin only (Neo4j's default is any).",
     `server.default_listen_address=${HOST}`,
     `server.default_advertised_address=${HOST}`,
     'server.bolt.enabled=true',
@@ -425,7 +470,8 @@ function writeConf(p) {
     `server.http.listen_address=${HOST}:${HTTP_PORT}`,
     `server.http.advertised_address=${HOST}:${HTTP_PORT}`,
     'server.https.enabled=false',
-    'dbms.security.auth_enabled=false',
+    `dbms.security.auth_enabled=${auth ? 'true' : 'false'}`,
+    `dbms.security.http_access_control_allow_origin=http://${HOST}:${HTTP_PORT}`,
     'dbms.usage_report.enabled=false',
     '',
     '# Directories',

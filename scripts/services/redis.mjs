@@ -16,6 +16,7 @@ import {
   canConnect,
   dataDir,
   describeOwner,
+  ensureSecret,
   envPort,
   envSeconds,
   fileSize,
@@ -25,6 +26,7 @@ import {
   linesSince,
   processArgv,
   readPid,
+  readSecret,
   removeFile,
   run,
   sleep,
@@ -47,7 +49,24 @@ export function redisPaths() {
     pidFile: path.join(dir, 'redis.pid'),
     logFile: path.join(dir, 'redis.log'),
     lockFile: path.join(dir, 'redis.lock'),
+    // The generated `requirepass` of the local server (mode 0600).
+    passwordFile: path.join(dir, 'password'),
   };
+}
+
+/** The password the running server was started with: the one in its conf (written at its start). */
+export function redisPassword(p = redisPaths()) {
+  try {
+    const m = /^requirepass "((?:[^"\\]|\\.)*)"$/m.exec(fs.readFileSync(p.confFile, 'utf8'));
+    return m ? m[1].replace(/\\(.)/g, '$1') : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The URL clients use: with the password when the server has one. */
+export function localRedisUrl(password = redisPassword()) {
+  return password ? `redis://:${encodeURIComponent(password)}@${HOST}:${PORT}` : REDIS_URL;
 }
 
 // ---------------------------------------------------------------- tiny RESP client
@@ -56,8 +75,10 @@ export function redisPaths() {
  * Send one command, resolve the first reply line: '+PONG', '-ERR …', ':1', '$5'…
  * Resolves '' when the server closes the connection without a reply (e.g. after SHUTDOWN).
  */
-export function respCommand(args, { host = HOST, port = PORT, timeoutMs = 2000 } = {}) {
+export function respCommand(args, { host = HOST, port = PORT, timeoutMs = 2000, password = redisPassword() } = {}) {
   return new Promise((resolve, reject) => {
+    // With a password, AUTH goes first in the same write and its reply is skipped.
+    let skip = password ? 1 : 0;
     const sock = net.connect({ host, port });
     let buf = '';
     let settled = false;
@@ -69,16 +90,21 @@ export function respCommand(args, { host = HOST, port = PORT, timeoutMs = 2000 }
       else resolve(value);
     };
     sock.setTimeout(timeoutMs, () => finish(new Error(`no answer from ${host}:${port} within ${timeoutMs} ms`)));
-    sock.once('connect', () => {
-      const parts = [`*${args.length}\r\n`];
-      for (const a of args) parts.push(`$${Buffer.byteLength(String(a))}\r\n${a}\r\n`);
-      sock.write(parts.join(''));
-    });
+    const encode = (command) => [`*${command.length}\r\n`, ...command.map((a) => `$${Buffer.byteLength(String(a))}\r\n${a}\r\n`)].join('');
+    sock.once('connect', () => sock.write((password ? encode(['AUTH', password]) : '') + encode(args)));
     sock.setEncoding('utf8');
     sock.on('data', (c) => {
       buf += c;
-      const i = buf.indexOf('\r\n');
-      if (i >= 0) finish(null, buf.slice(0, i));
+      for (let i = buf.indexOf('\r\n'); i >= 0; i = buf.indexOf('\r\n')) {
+        const line = buf.slice(0, i);
+        buf = buf.slice(i + 2);
+        if (skip > 0) {
+          skip -= 1;
+          if (line.startsWith('-')) return finish(null, line);
+          continue;
+        }
+        return finish(null, line);
+      }
     });
     sock.once('end', () => finish(null, buf));
     sock.once('close', () => finish(null, buf));
@@ -122,7 +148,7 @@ export async function ensureRedis({ log, timeoutMs } = {}) {
           say(`redis: pid ${pid} is running but not answering PING yet (loading its AOF?), waiting…`);
           await waitPing({ pid, timeout, p, offset: fileSize(p.logFile) });
         }
-        return { url: REDIS_URL, started: false, external: false, pid };
+        return { url: localRedisUrl(), started: false, external: false, pid };
       }
       if (pid) removeFile(p.pidFile);
 
@@ -133,7 +159,7 @@ export async function ensureRedis({ log, timeoutMs } = {}) {
           say(`redis: found our server running without a pid file (pid ${owner.pid}), reusing it`);
           writePid(p.pidFile, owner.pid);
           await waitPing({ pid: owner.pid, timeout, p, offset: fileSize(p.logFile) });
-          return { url: REDIS_URL, started: false, external: false, pid: owner.pid };
+          return { url: localRedisUrl(), started: false, external: false, pid: owner.pid };
         }
         const who = describeOwner(owner);
         throw new ServiceError(`port ${PORT} is held by another process${who ? ` (${who})` : ''}`, {
@@ -159,8 +185,8 @@ export async function ensureRedis({ log, timeoutMs } = {}) {
         });
       }
       const newPid = await waitPing({ pid: null, timeout, p, offset });
-      say(`redis: started pid ${newPid ?? '?'} on ${REDIS_URL} in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-      return { url: REDIS_URL, started: true, external: false, pid: newPid ?? undefined };
+      say(`redis: started pid ${newPid ?? '?'} on ${REDIS_URL} (password in ${p.passwordFile}) in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+      return { url: localRedisUrl(), started: true, external: false, pid: newPid ?? undefined };
     },
     { log: say, what: 'the redis start lock' },
   );
@@ -244,7 +270,9 @@ function quote(s) {
 function writeConf(p) {
   const lines = [
     '# Written by scripts/services/redis.mjs on every start: edit that file, not this one.',
+    '# Loopback only, with a generated password (the same as in ./password).',
     `bind ${HOST}`,
+    `requirepass ${quote(ensureSecret(p.passwordFile))}`,
     'protected-mode yes',
     `port ${PORT}`,
     `dir ${quote(p.dir)}`,

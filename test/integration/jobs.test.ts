@@ -8,8 +8,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { BullJobs } from '../../src/adapters/bullmq/index.js';
 import type { JobRun } from '../../src/contexts/subconscious/index.js';
 import { dropQueues, eventually, queuePrefix, sleep } from '../background.js';
+import { loadConfig } from '../../src/config.js';
 
-const redisUrl = process.env.REDIS_URL || `redis://127.0.0.1:${process.env.TOTAL_RECALL_REDIS_PORT || 6380}`;
+const redisUrl = loadConfig().redisUrl;
 const cleanups: (() => Promise<void>)[] = [];
 afterAll(async () => {
   for (const clean of cleanups.reverse()) await clean().catch((error) => console.error(error));

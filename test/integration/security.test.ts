@@ -100,7 +100,7 @@ describe('tokens', () => {
     tokenIds.push(revoked.record.id);
     await t.app.tokens.revoke(revoked.record.id);
     const forged = tok.mindA.slice(0, -4) + (tok.mindA.endsWith('AAAA') ? 'BBBB' : 'AAAA');
-    for (const headers of [{}, { authorization: 'Basic abc' }, { authorization: 'Bearer tr_0000000000_nope' }, { authorization: `Bearer ${forged}` }, { authorization: `Bearer ${revoked.token}` }]) {
+    for (const headers of [{} as Record<string, string>, { authorization: 'Basic abc' }, { authorization: 'Bearer tr_0000000000_nope' }, { authorization: `Bearer ${forged}` }, { authorization: `Bearer ${revoked.token}` }]) {
       const before = await nodes();
       const res = await post(body, headers);
       expect(res.status, JSON.stringify(headers)).toBe(401);
