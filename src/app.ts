@@ -44,6 +44,8 @@ export interface App {
   readonly ports: Ports;
   /** What the service's Recall is built from: benchmarks and tests build variants of it. */
   readonly recallDeps: RecallDeps;
+  /** Waits until work behind earlier answers (recall records, bus messages) has landed: tests and benchmarks count nodes after it. */
+  settle(): Promise<void>;
   /** API tokens (hashed in Neo4j). */
   readonly tokens: TokenStore;
   /** How a server of this app admits callers: the auth mode (auto decided now, once), rate limit and limits. */
@@ -166,6 +168,10 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       log,
     },
     tokens: new TokenStore(graph, clock),
+    async settle() {
+      await recall.flush();
+      await bus.idle();
+    },
     async serverOptions() {
       return {
         authenticator: await Authenticator.resolve(config.security.auth, app.tokens),

@@ -56,8 +56,10 @@ const STORE = 'mutation ($in: StoreInput!) { store(input: $in) { id store sessio
 
 /** Runs `hostile`, and checks it changed no node of either store and the service still answers health. */
 async function refusedWritingNothing(hostile: () => Promise<GraphQLResponse | null | undefined>, expected: string) {
+  await t.app.settle();
   const before = await nodes();
   const res = await hostile();
+  await t.app.settle();
   expect(res && code(res), JSON.stringify(res?.errors)?.slice(0, 500)).toBe(expected);
   expect(await nodes()).toBe(before);
   expect((await okAs<{ health: { neo4j: boolean } }>(tok.operator, '{ health { neo4j } }')).health.neo4j).toBe(true);
@@ -242,7 +244,7 @@ describe('isolation', () => {
     await storeAs(tok.mindA, { content: 'lisbon in may', tags: ['travel'] });
     const recall = (await okAs<{ search: { id: string } }>(tok.mindA, '{ search(input: { query: "lisbon" }) { id } }')).search.id;
     // A recall is written behind the answer: wait for it, so the counts below see only the refused calls.
-    await expect.poll(async () => (await t.cypher<{ n: number }>('MATCH (r:Recall {id: $id}) RETURN count(r) AS n', { id: recall }))[0]?.n).toBe(1);
+    await expect.poll(async () => (await t.cypher<{ n: number }>('MATCH (r:Recall {id: $id}) RETURN count(r) AS n', { id: recall }))[0]?.n, { timeout: 30_000 }).toBe(1);
     await refusedWritingNothing(() => as(tok.mindB, `mutation { markUsed(recallId: "${recall}") { id } }`), 'RECALL.RECALL_NOT_FOUND');
     const use = (await okAs<{ markUsed: { id: string } }>(tok.mindA, `mutation { markUsed(recallId: "${recall}") { id } }`)).markUsed.id;
     await refusedWritingNothing(() => as(tok.mindB, `mutation { reportOutcome(useId: "${use}", outcome: SUCCEEDED) { id } }`), 'RECALL.USE_NOT_FOUND');
@@ -387,6 +389,7 @@ describe('request limits', () => {
     }
     stop = true;
     expect(await hostile).toBeGreaterThan(0);
+    await t.app.settle();
     // A stall detector, not a speed target (bench:fuzz measures p95 against idle).
     expect(Math.max(...answered)).toBeLessThan(15_000);
     expect((await okAs<{ health: { neo4j: boolean } }>(tok.operator, '{ health { neo4j } }')).health.neo4j).toBe(true);
@@ -402,7 +405,7 @@ describe('input bounds', () => {
     await refusedWritingNothing(() => raw(`mutation ($m: JSON) { reclassify(id: "${a.id}", tier: ARCHIVE, reason: "r", metadata: $m) { id } }`, `{"m":${deep}}`), 'JSON_TOO_DEEP');
     await refusedWritingNothing(() => raw(STORE, `{"in":{"content":"deep","metadata":${deep}}}`), 'JSON_TOO_DEEP');
     const recall = (await okAs<{ search: { id: string } }>(tok.mindA, '{ search(input: { query: "json" }) { id } }')).search.id;
-    await expect.poll(async () => (await t.cypher<{ n: number }>('MATCH (r:Recall {id: $id}) RETURN count(r) AS n', { id: recall }))[0]?.n).toBe(1);
+    await expect.poll(async () => (await t.cypher<{ n: number }>('MATCH (r:Recall {id: $id}) RETURN count(r) AS n', { id: recall }))[0]?.n, { timeout: 30_000 }).toBe(1);
     await refusedWritingNothing(() => as(tok.mindA, `mutation ($a: JSON) { markUsed(recallId: "${recall}", action: $a) { id } }`, { a: { big: 'x'.repeat(5 * 1024 * 1024) } }), 'JSON_TOO_LARGE');
     let literal = '1';
     for (let i = 0; i < 30; i++) literal = `{ d: ${literal} }`;

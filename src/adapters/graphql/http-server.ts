@@ -18,6 +18,7 @@ import { Authenticator, type HeaderSource } from '../auth/index.js';
 import { RateLimitedError, type TokenRateLimit } from '../auth/rate-limit.js';
 import { DEFAULT_LIMITS, isLoopback, type RequestLimits } from '../../config.js';
 import { formatError, isBusyDatabase } from './errors.js';
+import { failingFast } from '../neo4j/index.js';
 import { limitedPorts } from './limited-ports.js';
 import type { GraphQLContext, Ports } from './context.js';
 
@@ -104,7 +105,7 @@ const requestScopePlugin: ApolloServerPlugin<GraphQLContext> = {
         const body = response.body;
         const failed = body.kind === 'single' ? (body.singleResult.errors?.length ?? 0) > 0 : true;
         if (failed) scope.discard();
-        else await scope.commit();
+        else await scope.commit().catch((error: unknown) => console.error('[graphql] could not record the accesses of a read:', error));
       },
     };
   },
@@ -149,7 +150,7 @@ export async function startGraphQLServer(
   });
 
   const admit = async (headers: HeaderSource, hints?: Parameters<Authenticator['callerFrom']>[1]): Promise<Caller> => {
-    const caller = await authenticator.callerFrom(headers, hints);
+    const caller = await failingFast(() => authenticator.callerFrom(headers, hints));
     if (rateLimit && caller.access?.tokenId) await rateLimit.consume(caller.access.tokenId);
     return caller;
   };

@@ -4,6 +4,7 @@
  * pool from other callers. Calls inside a port are not limited again.
  */
 import pLimit from 'p-limit';
+import { failingFast } from '../neo4j/index.js';
 import type { Ports } from './context.js';
 
 /** Plain reads of a value already loaded: not worth a slot. */
@@ -20,7 +21,8 @@ function limitedObject<T extends object>(target: T, run: <R>(work: () => R | Pro
 
 export function limitedPorts(ports: Ports, concurrency: number): Ports {
   const limit = pLimit(concurrency);
-  const run = <R>(work: () => R | Promise<R>): Promise<R> => limit(async () => work());
+  // Inside a request a full pool is answered at once (UNAVAILABLE), not waited out.
+  const run = <R>(work: () => R | Promise<R>): Promise<R> => limit(async () => failingFast(work));
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(ports) as [keyof Ports, unknown][]) {
     if (UNLIMITED.has(key)) out[key] = value;

@@ -3,6 +3,7 @@
  * that the parameters passed are exactly the ones the file declares, and
  * turns Neo4j values into plain JS (temporal values become epoch ms).
  */
+import { waitingForPool } from './pool-wait.js';
 import neo4j, { Neo4jError, type Driver, type ManagedTransaction, type QueryResult } from 'neo4j-driver';
 import type { Statement } from './statements.js';
 
@@ -121,7 +122,11 @@ export class Neo4jGraph implements GraphPort {
    * instead of begin/run/commit. Reads are safe to repeat, so a transient
    * failure is retried here a few times.
    */
-  async read<R extends Row = Row>(statement: Statement, params: Params = {}): Promise<R[]> {
+  read<R extends Row = Row>(statement: Statement, params: Params = {}): Promise<R[]> {
+    return waitingForPool(() => this.readOnce<R>(statement, params));
+  }
+
+  private async readOnce<R extends Row>(statement: Statement, params: Params): Promise<R[]> {
     checkParams(statement, params);
     for (let attempt = 1; ; attempt++) {
       const session = this.driver.session({ database: this.database, defaultAccessMode: neo4j.session.READ });
@@ -144,7 +149,11 @@ export class Neo4jGraph implements GraphPort {
    * may run after a commit whose answer was lost, so every write statement is
    * idempotent.
    */
-  async write<R extends Row = Row>(statement: Statement, params: Params = {}): Promise<R[]> {
+  write<R extends Row = Row>(statement: Statement, params: Params = {}): Promise<R[]> {
+    return waitingForPool(() => this.writeOnce<R>(statement, params));
+  }
+
+  private async writeOnce<R extends Row>(statement: Statement, params: Params): Promise<R[]> {
     checkParams(statement, params);
     const started = Date.now();
     for (let attempt = 1; ; attempt++) {
@@ -160,7 +169,11 @@ export class Neo4jGraph implements GraphPort {
     }
   }
 
-  async transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+  transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+    return waitingForPool(() => this.transactionOnce(work));
+  }
+
+  private async transactionOnce<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
     const session = this.driver.session({ database: this.database });
     try {
       return await session.executeWrite((t) => work(txOf(t)));
@@ -169,7 +182,11 @@ export class Neo4jGraph implements GraphPort {
     }
   }
 
-  async readTransaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+  readTransaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+    return waitingForPool(() => this.readTransactionOnce(work));
+  }
+
+  private async readTransactionOnce<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
     const session = this.driver.session({ database: this.database, defaultAccessMode: neo4j.session.READ });
     try {
       return await session.executeRead((t) => work(txOf(t)));

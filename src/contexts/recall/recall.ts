@@ -19,7 +19,7 @@ import {
   type ReflectionScope,
   type SearchFilters,
 } from '../../domain/index.js';
-import type { GraphPort } from '../../adapters/neo4j/index.js';
+import { inBackground, type GraphPort } from '../../adapters/neo4j/index.js';
 import { memoryFromValues, toMemoryRecord } from '../hippocampus/index.js';
 import { Q } from './cypher.js';
 import { QUERY_STOP_WORDS, luceneQuery, namesPerson, queryTerms, stem, tokenize, withIrregularForms } from './query-text.js';
@@ -471,8 +471,8 @@ export class Recall {
     const id = sortableId('rcl', now);
     const eventId = sortableId('evt', now);
     const hitIds = hits.map((h) => h.memory.id);
-    const write = this.deps.graph
-      .write(Q.recordRecall, {
+    // Behind the answer: a briefly full pool must not lose the record.
+    const write = inBackground(() => this.deps.graph.write(Q.recordRecall, {
         id,
         store,
         query,
@@ -482,7 +482,7 @@ export class Recall {
         payload: JSON.stringify({ recallId: id, query, hitIds, confidences: hits.map((h) => Math.round(h.confidence * 1000) / 1000) }),
         correlationId: cause.correlationId,
         sessionId: cause.sessionId,
-      })
+      }))
       .then(() => {
         const event = message('MemoryRetrieved', { recallId: id, store, ids: hitIds, query }, 'recall', { cause });
         this.deps.bus.publish({ ...event, meta: { ...event.meta, messageId: eventId } });
