@@ -282,13 +282,22 @@ let done = false;
 const client = wellBehaved(during, () => done);
 const t0 = performance.now();
 let next = 0;
+let inFlight = 0;
+let gate: Promise<void> | null = null;
 async function worker(): Promise<void> {
   while (next < REQUESTS) {
+    while (gate) await gate;
     const n = next++;
     const req = generate();
-    // Sampled: one request alone (the others wait for it), to see whether a refused call wrote anything.
+    // Sampled: one request alone (the other workers wait), to see whether a refused call wrote anything.
     const sampled = n % SAMPLE_EVERY === 0;
-    if (sampled) await app.settle();
+    let open: () => void = () => undefined;
+    if (sampled) {
+      gate = new Promise<void>((resolve) => (open = resolve));
+      while (inFlight > 0) await new Promise((r) => setTimeout(r, 5));
+      await app.settle();
+    }
+    inFlight += 1;
     const before = sampled ? await cypherCount(attacker) : 0;
     try {
       const res = await call(req.token, req.body);
@@ -303,6 +312,12 @@ async function worker(): Promise<void> {
       tally.sent += 1;
       tally.crashes += 1;
       if (untypedSamples.length < 10) untypedSamples.push(`transport: ${(error as Error).message}`);
+    } finally {
+      inFlight -= 1;
+      if (sampled) {
+        gate = null;
+        open();
+      }
     }
     if (n % 5000 === 0) {
       const health = await gql(tokens.bystander, '{ health { neo4j redis } }').catch(() => null);
@@ -368,7 +383,9 @@ writeResults('fuzz', { ...result, loadAverage: (await import('node:os')).loadavg
 
 await app.driver.executeQuery('MATCH (k:ApiToken) WHERE k.id IN $ids DETACH DELETE k', { ids: tokenIds }, { database: config.neo4j.database });
 for (const store of [victim, attacker, bystander]) {
-  await app.driver.executeQuery('MATCH (n) WHERE n.store = $store CALL { WITH n DETACH DELETE n } IN TRANSACTIONS OF 5000 ROWS', { store }, { database: config.neo4j.database });
+  const session = app.driver.session({ database: config.neo4j.database });
+  await session.run('MATCH (n) WHERE n.store = $store CALL { WITH n DETACH DELETE n } IN TRANSACTIONS OF 5000 ROWS', { store });
+  await session.close();
 }
 await server.stop();
 await app.close();

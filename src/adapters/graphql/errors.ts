@@ -38,6 +38,10 @@ function classify(formatted: GraphQLFormattedError, error: unknown): GraphQLForm
       extensions: { ...formatted.extensions, code: original.code, ...(original.details ? { details: original.details } : {}) },
     };
   }
+  if (original instanceof GraphQLError && formatted.extensions?.code === 'INTERNAL_SERVER_ERROR' && !formatted.path) {
+    // graphql-js refusing the request itself (e.g. "Too many errors processing variables"): the input's fault.
+    return { ...formatted, extensions: { ...formatted.extensions, code: 'BAD_USER_INPUT' } };
+  }
   if (original instanceof GraphQLError || formatted.extensions?.code !== 'INTERNAL_SERVER_ERROR') return formatted;
   if (isBusyDatabase(original)) {
     // The pool is taken (or Neo4j is away): retryable, and nothing of this call was written.

@@ -177,6 +177,8 @@ export async function startGraphQLServer(
       });
       for (const [key, value] of result.headers) res.setHeader(key, value);
       res.statusCode = result.status ?? 200;
+      // A query refused while parsing (graphql-armor's token limit, a syntax error) comes back 500 from Apollo: it is the request's fault.
+      if (res.statusCode === 500 && result.body.kind === 'complete' && !result.body.string.includes('INTERNAL_SERVER_ERROR')) res.statusCode = 400;
       if (result.body.kind === 'complete') res.end(result.body.string);
       else {
         for await (const chunk of result.body.asyncIterator) res.write(chunk);
