@@ -53,7 +53,9 @@ async function read(id: string, at: number): Promise<{ salience: number; tier: T
   now = at;
   const { memory } = await t.ok<{ memory: { salience: number; tier: Tier } }>('query ($id: ID!) { memory(id: $id) { salience tier } }', { id });
   await t.app.bus.idle();
-  return memory;
+  // The read's access is recorded once its request has succeeded: the score after it is the stored one.
+  const stored = await t.app.hippocampus.get(id);
+  return { salience: await scoreOf(id, at), tier: stored?.tier ?? memory.tier };
 }
 
 interface NodeState {

@@ -63,6 +63,7 @@ export interface MemoryPortDeps {
   readonly hippocampus: Hippocampus;
   readonly defaultStore: string;
   readonly accepting: () => boolean;
+  readonly clock?: () => number;
   /** Cortex's sessions: a call from an instance is activity on its open session. */
   readonly sessions?: {
     touch(instanceId: string): Promise<{ readonly id: string; readonly store: string } | null>;
@@ -192,7 +193,7 @@ export class MemoryPort {
     await this.enter(caller);
     const memory = await this.deps.hippocampus.get(id);
     if (!memory || !mayReach(caller.access, memory.store)) return null;
-    const at = Date.now();
+    const at = (this.deps.clock ?? Date.now)();
     scope.afterSuccess(() => this.deps.hippocampus.access(id, newMeta('cortex', this.meta(caller))).catch((error: unknown) => {
       // Forgotten in between: nothing to count.
       if (!(error instanceof NotFoundError)) throw error;
