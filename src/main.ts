@@ -11,6 +11,7 @@ import { createApp } from './app.js';
 import { buildGraphQLSchema, startGraphQLServer, type GraphQLServer } from './adapters/graphql/index.js';
 import type { ShutdownReport } from './contexts/subconscious/index.js';
 import { signalReader } from './signals.js';
+import { createMcpHandler } from './adapters/mcp/index.js';
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
@@ -41,8 +42,11 @@ async function main(): Promise<void> {
         return report;
       },
     };
-    server = await startGraphQLServer(await buildGraphQLSchema(), ports, config.host, config.port);
+    // MCP (Streamable HTTP) on the same server and port, over the same ports.
+    const mcp = createMcpHandler(ports, { defaultStore: config.defaultStore, version: config.version });
+    server = await startGraphQLServer(await buildGraphQLSchema(), ports, config.host, config.port, { routes: { '/mcp': mcp } });
     console.log(`GraphQL ready at ${server.url}${apiOnly ? ' (API only: no background worker)' : ''}`);
+    console.log(`MCP (Streamable HTTP) ready at ${server.url.replace(/\/graphql$/, '/mcp')}`);
   }
   if (!apiOnly) console.log(`Background worker ready (queues under "${config.subconscious.queuePrefix}")`);
   if (!workerOnly) app.synapse.warmUp();

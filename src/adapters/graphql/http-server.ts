@@ -3,13 +3,14 @@
  * (no framework: the server has one route). Callers may name themselves with
  * the `x-instance-id` and `x-session-id` headers.
  */
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { ApolloServer, HeaderMap } from '@apollo/server';
 import type { GraphQLSchema } from 'graphql';
 import { WebSocketServer } from 'ws';
 import { useServer } from 'graphql-ws/use/ws';
 import { formatError } from './errors.js';
 import type { GraphQLContext, Ports } from './context.js';
+import { callerFromRequest, headerValue } from './caller.js';
 
 export interface GraphQLServer {
   readonly url: string;
@@ -38,12 +39,23 @@ function readBody(req: IncomingMessage): Promise<string> {
   });
 }
 
-const header = (req: IncomingMessage, name: string): string | null => {
-  const value = req.headers[name];
-  return typeof value === 'string' && value.trim() !== '' ? value.trim() : null;
-};
+const header = (req: IncomingMessage, name: string): string | null => headerValue(req.headers, name);
 
-export async function startGraphQLServer(schema: GraphQLSchema, ports: Ports, host: string, port: number): Promise<GraphQLServer> {
+/** Another handler on the same server and port (the MCP endpoint at /mcp). */
+export type RouteHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+
+export interface GraphQLServerOptions {
+  /** Extra paths served beside /graphql, by exact pathname. */
+  readonly routes?: Readonly<Record<string, RouteHandler>>;
+}
+
+export async function startGraphQLServer(
+  schema: GraphQLSchema,
+  ports: Ports,
+  host: string,
+  port: number,
+  options: GraphQLServerOptions = {},
+): Promise<GraphQLServer> {
   const apollo = new ApolloServer<GraphQLContext>({
     schema,
     formatError,
@@ -57,6 +69,15 @@ export async function startGraphQLServer(schema: GraphQLSchema, ports: Ports, ho
 
   const http = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', `http://${req.headers.host ?? 'localhost'}`);
+    const route = options.routes?.[url.pathname];
+    if (route) {
+      await route(req, res).catch((error: unknown) => {
+        console.error(`[http] ${url.pathname} failed`, error);
+        if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'internal error' }));
+        else res.end();
+      });
+      return;
+    }
     if (url.pathname !== '/graphql') {
       res.writeHead(url.pathname === '/' ? 302 : 404, url.pathname === '/' ? { location: '/graphql' } : {}).end();
       return;
@@ -70,7 +91,7 @@ export async function startGraphQLServer(schema: GraphQLSchema, ports: Ports, ho
       const body = raw && (headers.get('content-type') ?? '').includes('json') ? JSON.parse(raw) : raw;
       const result = await apollo.executeHTTPGraphQLRequest({
         httpGraphQLRequest: { method: req.method ?? 'GET', headers, search: url.search, body },
-        context: async () => ({ ports, caller: { instanceId: header(req, 'x-instance-id'), sessionId: header(req, 'x-session-id') } }),
+        context: async () => ({ ports, caller: await callerFromRequest(req) }),
       });
       for (const [key, value] of result.headers) res.setHeader(key, value);
       res.statusCode = result.status ?? 200;
