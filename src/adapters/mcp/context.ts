@@ -2,11 +2,6 @@
 import type { Caller } from '../../contexts/cortex/index.js';
 import type { Ports } from '../graphql/index.js';
 
-/**
- * The header with which a client names the store its calls use when they name
- * none: the CLI and the stdio bridge send the store of their working directory.
- */
-export const STORE_HEADER = 'x-total-recall-store';
 
 export interface McpContext {
   readonly ports: Ports;

@@ -8,7 +8,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { callerFromRequest, headerValue, type Ports, type RouteHandler } from '../graphql/index.js';
-import { mcpContext, STORE_HEADER } from './context.js';
+import { mcpContext } from './context.js';
+import { STORE_HEADER } from './protocol.js';
 import { buildMcpServer } from './server.js';
 
 export interface McpHandlerOptions {

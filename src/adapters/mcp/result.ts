@@ -4,9 +4,8 @@
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { publicError, type PublicError } from '../graphql/index.js';
+import { ERROR_META_KEY } from './protocol.js';
 
-/** Where an error result carries its code: `_meta["total-recall/error"]`. */
-export const ERROR_META_KEY = 'total-recall/error';
 
 export function okResult(structured: Record<string, unknown>, text?: string): CallToolResult {
   return { content: [{ type: 'text', text: text ?? JSON.stringify(structured) }], structuredContent: structured };
