@@ -28,8 +28,9 @@ export const USAGE = `usage: total-recall <command> [options]
   init [--store NAME]                       mark this directory tree's store (writes ${MARKER})
   remember TEXT [--tier T] [--tag T]...     store a memory
   recall QUESTION [--limit N]               ranked hits with confidences (exit 1 when none)
-  context QUESTION [--max-tokens N]         the pack a mind would read: frame line, then memories
-  resume                                    the newest session, identity core and active context
+  context QUESTION [--max-tokens N] [--floor F]
+                                            the pack a mind would read: frame line, then memories above the floor
+  resume                                    the newest session, identity core, active context and the latest memories
   sessions [--limit N]                      the store's sessions, newest first
   claim ID                                  "this matters to me"
   forget ID --confirm ID --reason R         remove a memory for good (confirm repeats the id)
@@ -48,6 +49,8 @@ interface Io {
   readonly err: (line: string) => void;
 }
 
+const RECENT_LIMIT = 10;
+
 const EXIT = { ok: 0, nothingFound: 1, usage: 2, unreachable: 3, failure: 4 } as const;
 
 function parse(argv: readonly string[]) {
@@ -59,6 +62,7 @@ function parse(argv: readonly string[]) {
         store: { type: 'string' },
         json: { type: 'boolean' },
         'max-tokens': { type: 'string' },
+        floor: { type: 'string' },
         limit: { type: 'string' },
         confirm: { type: 'string' },
         reason: { type: 'string' },
@@ -72,6 +76,13 @@ function parse(argv: readonly string[]) {
     throw new UsageError((error as Error).message);
   }
 }
+
+const fraction = (value: string | undefined, flag: string): number | undefined => {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!(n >= 0 && n <= 1)) throw new UsageError(`${flag} must be a number from 0 to 1`);
+  return n;
+};
 
 const positiveInt = (value: string | undefined, flag: string): number | undefined => {
   if (value === undefined) return undefined;
@@ -162,13 +173,20 @@ export async function run(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: 
       case 'context': {
         const query = one('a QUESTION');
         noteFallback();
-        const data = await tool<{ text: string; hits: HitLike[] }>('context', { query, maxTokens: positiveInt(flags['max-tokens'], '--max-tokens') });
+        const data = await tool<{ text: string; hits: HitLike[] }>('context', {
+          query,
+          maxTokens: positiveInt(flags['max-tokens'], '--max-tokens'),
+          injectFloor: fraction(flags.floor, '--floor'),
+        });
         print(data, () => [data.text]);
         return data.hits.length ? EXIT.ok : EXIT.nothingFound;
       }
       case 'resume': {
         noteFallback();
-        const data = await tool<{ store: string; session: SessionLike | null; identity: MemoryLike[]; activeContext: MemoryLike[] }>('resume', {});
+        const state = await tool<{ store: string; session: SessionLike | null; identity: MemoryLike[]; activeContext: MemoryLike[] }>('resume', {});
+        // What the last process left: the newest memories of the store (a week, ten at most).
+        const { candidates } = await tool<{ candidates: { memory: MemoryLike }[] }>('reflect', { scope: 'RECENT', timeSpanDays: 7, limit: RECENT_LIMIT });
+        const data = { ...state, recent: candidates.map((c) => c.memory) };
         print(data, () => [
           `store "${data.store}"`,
           data.session ? `last session: ${sessionLine(data.session)}` : 'no earlier session in this store',
@@ -176,6 +194,8 @@ export async function run(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: 
           ...data.identity.map(memoryLine),
           `active context (${data.activeContext.length}):`,
           ...data.activeContext.map(memoryLine),
+          `latest memories (${data.recent.length}):`,
+          ...data.recent.map(memoryLine),
         ]);
         return EXIT.ok;
       }

@@ -150,6 +150,8 @@ export function registerTools(server: McpServer, ctx: McpContext): void {
         maxTokens: z.number().int().optional().describe('Token budget of the pack (default 1000).'),
         maxItems: z.number().int().optional().describe('Most memories in the pack (default 8).'),
         sessionId: z.string().optional().describe('Your current session: its own memories pass a lower floor.'),
+        injectFloor: z.number().optional().describe('Least confidence for a memory to enter the pack (default 0.3).'),
+        liveFloor: z.number().optional().describe("Least confidence for a memory of your current session (default 0.15)."),
       },
       outputSchema: out.contextResult,
       annotations: { ...READ, idempotentHint: false },
@@ -163,6 +165,8 @@ export function registerTools(server: McpServer, ctx: McpContext): void {
             maxTokens: args.maxTokens ?? 1000,
             maxItems: args.maxItems ?? null,
             sessionId: args.sessionId ?? null,
+            injectFloor: args.injectFloor ?? null,
+            liveFloor: args.liveFloor ?? null,
           },
           caller,
         );
