@@ -99,7 +99,8 @@ export function registerTools(server: McpServer, ctx: McpContext): void {
       title: 'Recall',
       description:
         'Search your memory: "what do I remember about X?". Returns ranked hits, each with a calibrated confidence (0 to 1), and a frame line saying how sure the recall is; ' +
-        'read the frame line first and do not present weak hits as certain. Pass the recallId to mark_used when you use a hit.',
+        'read the frame line first and do not present weak hits as certain. Pass the recallId to mark_used when you use a hit. ' +
+        'Changes no memory (the recall itself is recorded, so mark_used can refer to it).',
       inputSchema: {
         query: z.string().describe('A question or keywords.'),
         store: storeArg,
@@ -143,7 +144,7 @@ export function registerTools(server: McpServer, ctx: McpContext): void {
       title: 'Context for a question',
       description:
         'Recalled memories packed into a token budget, ready to read: a frame line first, then one line per memory with its date and confidence. ' +
-        'Memories below the confidence floor are left out rather than hedged. Use it at the start of a task or a turn.',
+        'Memories below the confidence floor are left out rather than hedged. Use it at the start of a task or a turn. Changes no memory (the recall is recorded for mark_used).',
       inputSchema: {
         query: z.string().describe('The question or task.'),
         store: storeArg,
