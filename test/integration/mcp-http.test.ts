@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { randomStore, startTestApp, type TestApp } from '../helpers.js';
 import { ERROR_META_KEY, STORE_HEADER } from '../../src/adapters/mcp/index.js';
@@ -16,7 +17,7 @@ const other = randomStore('mcp-http-other');
 
 type Structured = Record<string, any>;
 const call = async (name: string, args: Record<string, unknown> = {}) => {
-  const result = await client.callTool({ name, arguments: args });
+  const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
   return { ...result, data: result.structuredContent as Structured };
 };
 const errorCode = (result: { _meta?: Record<string, unknown> }) => (result._meta?.[ERROR_META_KEY] as { code?: string } | undefined)?.code;

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { randomStore, startTestApp, type TestApp } from '../helpers.js';
 import { ERROR_META_KEY } from '../../src/adapters/mcp/index.js';
@@ -21,7 +22,7 @@ const called = new Set<string>();
 type Structured = Record<string, any>;
 async function call(name: string, args: Record<string, unknown> = {}) {
   called.add(name);
-  const result = await client.callTool({ name, arguments: args });
+  const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
   if (result.isError) throw new Error(`${name} failed: ${JSON.stringify(result.content)}`);
   return result.structuredContent as Structured;
 }
@@ -96,7 +97,7 @@ describe('MCP over stdio (npx total-recall mcp)', () => {
   });
 
   it('relays a typed failure as an error result with its code', async () => {
-    const result = await client.callTool({ name: 'transition', arguments: { mode: 'TASK' } });
+    const result = (await client.callTool({ name: 'transition', arguments: { mode: 'TASK' } })) as CallToolResult;
     expect(result.isError).toBe(true);
     expect((result._meta?.[ERROR_META_KEY] as { code: string }).code).toBe('CORTEX.NO_OPEN_SESSION');
     expect((result.content as { text: string }[])[0]!.text).toMatch(/^CORTEX\.NO_OPEN_SESSION: /);
