@@ -1,7 +1,8 @@
 /**
  * Serves GraphQL over HTTP at /graphql with Apollo Server on node:http
- * (no framework: the server has one route). Callers may name themselves with
- * the `x-instance-id` and `x-session-id` headers.
+ * (no framework: the server has /graphql and the routes it is given, such as
+ * the MCP endpoint at /mcp). Callers may name themselves with the
+ * `x-instance-id` and `x-session-id` headers (caller.ts).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { ApolloServer, HeaderMap } from '@apollo/server';
