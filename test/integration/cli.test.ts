@@ -20,6 +20,8 @@ let root: string;
 let repo: string;
 let worktree: string;
 const stores: string[] = [];
+/** A test that runs the command several times: each run is a process start (seconds on a busy machine). */
+const MANY_PROCESSES = 240_000;
 const prefix = queuePrefix();
 
 /** The service embeds a new memory within moments; a test waits for it rather than racing it. */
@@ -116,7 +118,7 @@ describe('total-recall CLI', () => {
     expect(data.hits[0].memory.content).toBe('the number 8231');
     expect(data.hits[0].memory.store).toBe(stores[0]);
     expect(data.hits[0].confidence).toBeGreaterThan(0);
-  });
+  }, MANY_PROCESSES);
 
   it('prints the frame line, then each hit with its confidence and date', async () => {
     const run = await cli(worktree, ['recall', 'which number?']);
@@ -124,7 +126,7 @@ describe('total-recall CLI', () => {
     const [frame, hit] = run.stdout.trim().split('\n');
     expect(frame).toMatch(/\S/);
     expect(hit).toMatch(/^\s+\d+%\s+\d{4}-\d{2}-\d{2}\s+mem_\S+\s+the number 8231$/);
-  });
+  }, MANY_PROCESSES);
 
   it('exits 1 when recall finds nothing, and says which store the fallback was', async () => {
     const empty = randomStore('cli-empty');
@@ -133,7 +135,7 @@ describe('total-recall CLI', () => {
     const outside = await cli(mkdtempSync(join(tmpdir(), 'tr-cli-plain-')), ['status']);
     expect(outside.code).toBe(0);
     expect(outside.stdout).toMatch(/this directory: the service's default store \(no \.total-recall marker and no git checkout above .*\): "default"/);
-  });
+  }, MANY_PROCESSES);
 
   it('exits 2 on a usage error and on input the service refuses, changing nothing', async () => {
     expect((await cli(repo, [])).code).toBe(2);
@@ -146,7 +148,7 @@ describe('total-recall CLI', () => {
     const refused = await cli(repo, ['forget', 'mem-x', '--confirm', 'mem-y', '--reason', 'r']);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/HIPPOCAMPUS\.FORGET_NOT_CONFIRMED/);
-  });
+  }, MANY_PROCESSES);
 
   it('exits 3 with one line saying how to start the service when it cannot be reached', async () => {
     const run = await cli(repo, ['recall', 'anything'], { TOTAL_RECALL_URL: 'http://127.0.0.1:9' });
@@ -154,7 +156,7 @@ describe('total-recall CLI', () => {
     expect(run.stdout).toBe('');
     expect(run.stderr.trim().split('\n')).toHaveLength(1);
     expect(run.stderr).toMatch(/not reachable at http:\/\/127\.0\.0\.1:9.*npm start/);
-  });
+  }, MANY_PROCESSES);
 
   it('init writes a marker that then chooses the store', async () => {
     const dir = join(repo, 'notes');
@@ -171,5 +173,5 @@ describe('total-recall CLI', () => {
     expect((await cli(dir, ['claim', id])).stdout).toMatch(/^claimed /);
     expect((await cli(dir, ['sessions'])).code).toBe(0);
     expect((await cli(dir, ['forget', id, '--confirm', id, '--reason', 'test over'])).stdout).toBe(`forgot ${id}\n`);
-  });
+  }, MANY_PROCESSES);
 });

@@ -94,7 +94,7 @@ describe('MCP over stdio (npx total-recall mcp)', () => {
     expect(await call('forget', { id: b.id, confirmId: b.id, reason: 'the test is over' })).toEqual({ id: b.id, forgotten: true });
 
     expect(names.filter((n) => !called.has(n))).toEqual([]);
-  });
+  }, 180_000); // twenty round trips through a spawned bridge, on a busy machine
 
   it('relays a typed failure as an error result with its code', async () => {
     const result = (await client.callTool({ name: 'transition', arguments: { mode: 'TASK' } })) as CallToolResult;
