@@ -4,13 +4,16 @@
 import { resolve } from 'node:path';
 import { loadConfig } from '../src/config.js';
 import { ColdStorage } from '../src/adapters/cold-storage/index.js';
+import { progress } from '../src/cli/progress.js';
 
 const config = loadConfig();
 const dir = resolve(process.argv[2] ?? config.coldStorageDir);
 const cold = new ColdStorage({ neo4j: config.neo4j, stores: config.scopeStores, service: `total-recall ${config.version}` });
 let status = 0;
 try {
-  const written = await cold.write(dir);
+  // A counter on a terminal only (the total is known once the export is read).
+  const bar = progress('exporting', null);
+  const written = await cold.write(dir, (records) => bar.update(records)).finally(() => bar.stop());
   console.log(`wrote ${written.path}: ${written.nodes} nodes, ${written.relationships} relationships, ${written.bytes} bytes`);
   const check = await cold.verify(written.path);
   if (check.verified) console.log('verified against Neo4j');

@@ -5,6 +5,7 @@ import { resolve } from 'node:path';
 import { loadConfig } from '../src/config.js';
 import { applySchema, createDriver } from '../src/adapters/neo4j/index.js';
 import { ColdStorage, ImportRefused } from '../src/adapters/cold-storage/index.js';
+import { progress } from '../src/cli/progress.js';
 
 const args = process.argv.slice(2);
 const file = args.find((a) => !a.startsWith('--'));
@@ -21,7 +22,15 @@ await driver.close();
 const cold = new ColdStorage({ neo4j: config.neo4j, stores: null, service: `total-recall ${config.version}` });
 let status = 0;
 try {
-  const report = await cold.import(resolve(file), { allowNonEmpty: args.includes('--allow-non-empty'), log: (line) => console.log(line) });
+  let bar: ReturnType<typeof progress> | null = null;
+  const report = await cold
+    .import(resolve(file), {
+      allowNonEmpty: args.includes('--allow-non-empty'),
+      log: (line) => console.log(line),
+      // A bar on a terminal only.
+      onProgress: (done, total) => (bar ??= progress('importing', total)).update(done),
+    })
+    .finally(() => bar?.stop());
   const { totalNodes, totalRelationships } = report.counts;
   console.log(`restored ${totalNodes} nodes and ${totalRelationships} relationships`);
   for (const [label, n] of Object.entries(report.counts.nodes)) console.log(`  ${label}: ${n}`);

@@ -12,6 +12,7 @@ import { createApp } from './app.js';
 import { buildGraphQLSchema, startGraphQLServer, type GraphQLServer } from './adapters/graphql/index.js';
 import type { ShutdownReport } from './contexts/subconscious/index.js';
 import { signalReader } from './signals.js';
+import { createMcpHandler } from './adapters/mcp/index.js';
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
@@ -49,9 +50,12 @@ async function main(): Promise<void> {
       console.log(`${created ? 'Operator token created' : 'Operator token'}: ${file} (mode 0600; send it as "Authorization: Bearer <token>")`);
     }
     const options = await app.serverOptions();
-    server = await startGraphQLServer(await buildGraphQLSchema(), ports, config.host, config.port, options);
+    // MCP (Streamable HTTP) on the same server and port, over the same ports, admitted like GraphQL.
+    const mcp = createMcpHandler(ports, { defaultStore: config.defaultStore, version: config.version });
+    server = await startGraphQLServer(await buildGraphQLSchema(), ports, config.host, config.port, { ...options, routes: { '/mcp': mcp } });
     console.log(`Authentication ${options.authenticator.mode}${options.authenticator.mode === 'off' ? ' (TOTAL_RECALL_AUTH=off: every caller reaches every store)' : ''}`);
     console.log(`GraphQL ready at ${server.url}${apiOnly ? ' (API only: no background worker)' : ''}`);
+    console.log(`MCP (Streamable HTTP) ready at ${server.url.replace(/\/graphql$/, '/mcp')}`);
   }
   if (!apiOnly) console.log(`Background worker ready (queues under "${config.subconscious.queuePrefix}")`);
   if (!workerOnly) app.synapse.warmUp();

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { loadConfig, type Config } from '../src/config.js';
 import { createApp, type App, type AppOptions } from '../src/app.js';
 import { buildGraphQLSchema, startGraphQLServer, type GraphQLServer } from '../src/adapters/graphql/index.js';
+import { createMcpHandler } from '../src/adapters/mcp/index.js';
 
 export interface GraphQLResponse<T = Record<string, any>> {
   data?: T | null;
@@ -35,7 +36,9 @@ export function randomStore(label = 'test'): string {
 export async function startTestApp(options: AppOptions = {}, env: NodeJS.ProcessEnv = process.env): Promise<TestApp> {
   const config = { ...loadConfig(env), port: 0 };
   const app = await createApp(config, options);
-  const server = await startGraphQLServer(await buildGraphQLSchema(), app.ports, '127.0.0.1', 0, await app.serverOptions());
+  // The MCP endpoint too, as src/main.ts serves it.
+  const mcp = createMcpHandler(app.ports, { defaultStore: config.defaultStore, version: config.version });
+  const server = await startGraphQLServer(await buildGraphQLSchema(), app.ports, '127.0.0.1', 0, { ...(await app.serverOptions()), routes: { '/mcp': mcp } });
   const gql = async <T>(query: string, variables: Record<string, unknown> = {}, headers: Record<string, string> = {}) => {
     const res = await fetch(server.url, {
       method: 'POST',

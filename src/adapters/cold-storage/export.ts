@@ -19,6 +19,7 @@ export interface ExportResult {
 }
 
 const FLUSH_BYTES = 1 << 20;
+const PROGRESS_EVERY = 1000;
 
 export function exportFileName(now = new Date()): string {
   return `total-recall-${now.toISOString().replace(/[:.]/g, '-')}-${process.pid}.ndjson`;
@@ -27,7 +28,12 @@ export function exportFileName(now = new Date()): string {
 export async function writeExport(
   graph: LosslessGraph,
   dir: string,
-  options: { readonly stores: readonly string[] | null; readonly service: string },
+  options: {
+    readonly stores: readonly string[] | null;
+    readonly service: string;
+    /** Called every PROGRESS_EVERY records and at the end: nodes and relationships written so far. */
+    readonly onProgress?: (records: number) => void;
+  },
 ): Promise<ExportResult> {
   await mkdir(dir, { recursive: true });
   const name = exportFileName();
@@ -40,6 +46,11 @@ export async function writeExport(
   let pending: string[] = [];
   let pendingBytes = 0;
   let bytes = 0;
+  let records = 0;
+  const counted = () => {
+    records += 1;
+    if (records % PROGRESS_EVERY === 0) options.onProgress?.(records);
+  };
   const flush = async () => {
     if (pending.length === 0) return;
     await file.write(pending.join(''));
@@ -61,13 +72,16 @@ export async function writeExport(
     await readGraph(graph, options.stores, {
       node: (line) => {
         digest.node(line);
+        counted();
         return write(line);
       },
       relationship: (line) => {
         digest.relationship(line);
+        counted();
         return write(line);
       },
     });
+    options.onProgress?.(records);
     const trailer: Trailer = { type: 'trailer', counts: digest.counts(), digest: digest.digest(), sha256: hash.digest('hex') };
     await write(trailer, false);
     await flush();

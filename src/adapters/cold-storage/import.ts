@@ -16,6 +16,8 @@ export interface ImportOptions {
   readonly allowNonEmpty?: boolean;
   readonly batchSize?: number;
   readonly log?: (line: string) => void;
+  /** Called after each batch written: records (nodes and relationships) restored so far, of the total. */
+  readonly onProgress?: (done: number, total: number) => void;
 }
 
 export interface ImportReport {
@@ -42,12 +44,19 @@ export async function importExport(graph: LosslessGraph, path: string, options: 
   log(`restoring ${trailer.counts.totalNodes} nodes and ${trailer.counts.totalRelationships} relationships from ${path}`);
   await graph.run(Q.importRefIndex);
   await graph.run(Q.importAwaitIndex);
+  const total = trailer.counts.totalNodes + trailer.counts.totalRelationships;
+  let done = 0;
+  const progressed = (n: number) => {
+    done += n;
+    options.onProgress?.(done, total);
+  };
   try {
     let nodes: Record<string, unknown>[] = [];
     let relationships: Record<string, unknown>[] = [];
     const writeNodes = async () => {
       if (nodes.length === 0) return;
       await graph.run(Q.importNodes, { rows: nodes });
+      progressed(nodes.length);
       nodes = [];
     };
     const writeRelationships = async () => {
@@ -55,6 +64,7 @@ export async function importExport(graph: LosslessGraph, path: string, options: 
       const [row] = await graph.run(Q.importRelationships, { rows: relationships });
       const made = (row?.count as { toNumber(): number } | undefined)?.toNumber() ?? 0;
       if (made !== relationships.length) throw new Error(`${relationships.length - made} relationships name a node the export does not hold`);
+      progressed(relationships.length);
       relationships = [];
     };
     await checkFile(path, async (line: NodeLine | RelationshipLine) => {

@@ -30,8 +30,8 @@ export class ColdStorage implements ColdStoragePort {
     return this.graph;
   }
 
-  async write(dir: string): Promise<ColdStorageWrite & { readonly counts: Counts; readonly digest: string }> {
-    const result = await writeExport(this.lossless(), dir, { stores: this.options.stores, service: this.options.service });
+  async write(dir: string, onProgress?: (records: number) => void): Promise<ColdStorageWrite & { readonly counts: Counts; readonly digest: string }> {
+    const result = await writeExport(this.lossless(), dir, { stores: this.options.stores, service: this.options.service, onProgress });
     return {
       path: result.path,
       bytes: result.bytes,

@@ -1,7 +1,25 @@
-/** The one place where domain errors become GraphQL errors with `extensions.code`. */
+/**
+ * The one place where errors become what a client sees: a code and a message
+ * (GraphQL's `extensions.code`; the MCP endpoint's error results carry the same).
+ */
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import { unwrapResolverError } from '@apollo/server/errors';
 import { TotalRecallError } from '../../domain/index.js';
+
+export interface PublicError {
+  readonly code: string;
+  readonly message: string;
+  readonly details?: Readonly<Record<string, unknown>>;
+}
+
+/** A domain error keeps its code and message; anything else is an internal error whose detail goes to the server log only. */
+export function publicError(error: unknown, where = 'service'): PublicError {
+  if (error instanceof TotalRecallError) {
+    return { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) };
+  }
+  console.error(`[${where}] unexpected error`, error);
+  return { code: 'INTERNAL_SERVER_ERROR', message: 'internal error' };
+}
 
 /** graphql-js quotes a refused variable's whole value in the message: a huge input must not come back huge. */
 const MAX_MESSAGE_CHARS = 1000;
@@ -32,11 +50,8 @@ function classify(formatted: GraphQLFormattedError, error: unknown): GraphQLForm
   if (fromScalar) return { ...formatted, extensions: { ...formatted.extensions, code: fromScalar } };
   const original = unwrapResolverError(error);
   if (original instanceof TotalRecallError) {
-    return {
-      ...formatted,
-      message: original.message,
-      extensions: { ...formatted.extensions, code: original.code, ...(original.details ? { details: original.details } : {}) },
-    };
+    const { code, message, details } = publicError(original);
+    return { ...formatted, message, extensions: { ...formatted.extensions, code, ...(details ? { details } : {}) } };
   }
   if (original instanceof GraphQLError && formatted.extensions?.code === 'INTERNAL_SERVER_ERROR' && !formatted.path) {
     // graphql-js refusing the request itself (e.g. "Too many errors processing variables"): the input's fault.
@@ -48,8 +63,8 @@ function classify(formatted: GraphQLFormattedError, error: unknown): GraphQLForm
     return { message: 'the database is busy; retry shortly', locations: formatted.locations, path: formatted.path, extensions: { code: 'UNAVAILABLE', retryable: true } };
   }
   // Anything unexpected: keep the code, hide internals (they go to the server log).
-  console.error('[graphql] unexpected error', original);
-  return { message: 'internal error', locations: formatted.locations, path: formatted.path, extensions: { code: 'INTERNAL_SERVER_ERROR' } };
+  const { code, message } = publicError(original, 'graphql');
+  return { message, locations: formatted.locations, path: formatted.path, extensions: { code } };
 }
 
 /** A Neo4j pool acquisition timeout or an unreachable server: the caller should retry, it did nothing wrong. */

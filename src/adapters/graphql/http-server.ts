@@ -18,6 +18,7 @@ import { Authenticator, type HeaderSource } from '../auth/index.js';
 import { RateLimitedError, type TokenRateLimit } from '../auth/rate-limit.js';
 import { DEFAULT_LIMITS, isLoopback, type RequestLimits } from '../../config.js';
 import { formatError, isBusyDatabase } from './errors.js';
+import { admitted } from './caller.js';
 import { failingFast } from '../neo4j/index.js';
 import { limitedPorts } from './limited-ports.js';
 import type { GraphQLContext, Ports } from './context.js';
@@ -29,13 +30,20 @@ export interface GraphQLServer {
   stop(): Promise<void>;
 }
 
+/** Another handler on the same server and port (the MCP endpoint at /mcp). */
+export type RouteHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+
 export interface ServerOptions {
+  /** Extra paths served beside /graphql, by exact pathname; admitted like /graphql (Host, Origin, token, rate limit). */
+  readonly routes?: Readonly<Record<string, RouteHandler>>;
   /** Who is calling (default: authentication off, as before tokens). */
   readonly authenticator?: Authenticator;
   /** Requests per token (none: unlimited). */
   readonly rateLimit?: TokenRateLimit | null;
   readonly limits?: RequestLimits;
 }
+
+export type GraphQLServerOptions = ServerOptions;
 
 class BodyTooLarge extends Error {}
 
@@ -159,6 +167,21 @@ export async function startGraphQLServer(
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (!hostAllowed(req.headers.host, host, limits.allowedHosts)) return sendError(res, 403, 'FORBIDDEN_HOST', 'this Host is not served here');
     if (!originAllowed(req.headers.origin, req.headers.host)) return sendError(res, 403, 'FORBIDDEN_ORIGIN', 'requests from web pages of other origins are refused');
+    const route = options.routes?.[url.pathname];
+    if (route) {
+      try {
+        // The route's callerFromRequest(req) gets this admitted caller.
+        admitted.set(req, await admit(req.headers));
+      } catch (error) {
+        return refuse(res, error);
+      }
+      await route(req, res).catch((error: unknown) => {
+        console.error(`[http] ${url.pathname} failed`, error);
+        if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'internal error' }));
+        else res.end();
+      });
+      return;
+    }
     if (url.pathname !== '/graphql') {
       res.writeHead(url.pathname === '/' ? 302 : 404, url.pathname === '/' ? { location: '/graphql' } : {}).end();
       return;
@@ -185,6 +208,12 @@ export async function startGraphQLServer(
         res.end();
       }
     } catch (error) {
+      refuse(res, error);
+    }
+  });
+  /** The answer to a request refused before it ran. */
+  const refuse = (res: ServerResponse, error: unknown): void => {
+    {
       if (error instanceof BodyTooLarge) {
         return sendError(res, 413, 'PAYLOAD_TOO_LARGE', `the request body is larger than ${limits.maxBodyBytes} bytes`, { connection: 'close' });
       }
@@ -199,7 +228,7 @@ export async function startGraphQLServer(
       const message = error instanceof SyntaxError ? 'request body is not valid JSON' : 'bad request';
       sendError(res, 400, 'BAD_REQUEST', message);
     }
-  });
+  };
   http.keepAliveTimeout = 65_000;
   http.headersTimeout = 30_000;
   http.requestTimeout = 120_000;

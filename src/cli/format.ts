@@ -1,0 +1,42 @@
+/** Readable CLI output: the frame line first, then one line per hit with its confidence and date. */
+
+export interface HitLike {
+  readonly confidence: number;
+  readonly memory: { readonly id: string; readonly content: string; readonly occurredAt: string; readonly tier?: string };
+}
+
+export interface MemoryLike {
+  readonly id: string;
+  readonly content: string;
+  readonly occurredAt: string;
+  readonly tier: string;
+  readonly salience: number;
+  readonly claimed: boolean;
+}
+
+export interface SessionLike {
+  readonly id: string;
+  readonly instanceId: string;
+  readonly mode: string;
+  readonly task: string | null;
+  readonly startedAt: string;
+  readonly endedAt: string | null;
+  readonly endCause: string | null;
+}
+
+const day = (iso: string) => iso.slice(0, 10);
+const pct = (x: number) => `${Math.round(x * 100)}%`.padStart(4);
+const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
+
+export function hitLines(frame: string, hits: readonly HitLike[]): string[] {
+  return [frame, ...hits.map((h) => `  ${pct(h.confidence)}  ${day(h.memory.occurredAt)}  ${h.memory.id}  ${oneLine(h.memory.content)}`)];
+}
+
+export function memoryLine(m: MemoryLike): string {
+  return `  ${day(m.occurredAt)}  ${m.id}  ${oneLine(m.content)}  (salience ${m.salience.toFixed(2)}${m.claimed ? ', claimed' : ''})`;
+}
+
+export function sessionLine(s: SessionLike): string {
+  const ended = s.endedAt ? `ended ${s.endedAt.slice(0, 16).replace('T', ' ')} (${s.endCause})` : 'open';
+  return `${s.id}  ${s.instanceId}  ${s.mode}${s.task ? ` "${oneLine(s.task)}"` : ''}  started ${s.startedAt.slice(0, 16).replace('T', ' ')}  ${ended}`;
+}

@@ -1,0 +1,261 @@
+/**
+ * The `total-recall` command line. Every command but init, export and import
+ * is a call to the running service's MCP endpoint, in the store of the
+ * working directory (store-by-directory.ts).
+ *
+ * Exit codes: 0 ok; 1 recall (or context) found nothing; 2 usage error or
+ * input the service refused; 3 the service is unreachable or shutting down;
+ * 4 any other failure.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { initialStore, MARKER, resolveStore, type StoreResolution } from './store-by-directory.js';
+import { clientToken } from './token.js';
+import { callTool, connectService, DEFAULT_URL, ServiceUnreachable, ToolFailure, type ServiceOptions } from './service.js';
+import { runStdioBridge } from './stdio-bridge.js';
+import { hitLines, memoryLine, sessionLine, type HitLike, type MemoryLike, type SessionLike } from './format.js';
+
+/** The checkout this command runs from (its operator token, its export/import scripts). */
+const CHECKOUT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+
+export const USAGE = `usage: total-recall <command> [options]
+
+  init [--store NAME]                       mark this directory tree's store (writes ${MARKER})
+  remember TEXT [--tier T] [--tag T]...     store a memory
+  recall QUESTION [--limit N]               ranked hits with confidences (exit 1 when none)
+  context QUESTION [--max-tokens N] [--floor F]
+                                            the pack a mind would read: frame line, then memories above the floor
+  resume                                    the newest session, identity core, active context and the latest memories
+  sessions [--limit N]                      the store's sessions, newest first
+  claim ID                                  "this matters to me"
+  forget ID --confirm ID --reason R         remove a memory for good (confirm repeats the id)
+  status                                    the service, and which store this directory gets
+  mcp                                       an MCP server on stdio, relaying to the service
+  export [DIR]                              a verified cold-storage export (direct to Neo4j)
+  import FILE [--allow-non-empty]           restore an export (direct to Neo4j)
+
+options: --store NAME (or TOTAL_RECALL_STORE) overrides the directory's store; --json prints JSON.
+The service is at TOTAL_RECALL_URL (default ${DEFAULT_URL}).`;
+
+class UsageError extends Error {}
+
+interface Io {
+  readonly out: (line: string) => void;
+  readonly err: (line: string) => void;
+}
+
+const RECENT_LIMIT = 10;
+
+const EXIT = { ok: 0, nothingFound: 1, usage: 2, unreachable: 3, failure: 4 } as const;
+
+function parse(argv: readonly string[]) {
+  try {
+    return parseArgs({
+      args: [...argv],
+      allowPositionals: true,
+      options: {
+        store: { type: 'string' },
+        json: { type: 'boolean' },
+        'max-tokens': { type: 'string' },
+        floor: { type: 'string' },
+        limit: { type: 'string' },
+        confirm: { type: 'string' },
+        reason: { type: 'string' },
+        tier: { type: 'string' },
+        tag: { type: 'string', multiple: true },
+        'allow-non-empty': { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
+const fraction = (value: string | undefined, flag: string): number | undefined => {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!(n >= 0 && n <= 1)) throw new UsageError(`${flag} must be a number from 0 to 1`);
+  return n;
+};
+
+const positiveInt = (value: string | undefined, flag: string): number | undefined => {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new UsageError(`${flag} must be a positive integer`);
+  return n;
+};
+
+function describeStore(r: StoreResolution, cwd: string): string {
+  switch (r.source) {
+    case 'flag':
+      return `store "${r.store}" (from --store)`;
+    case 'env':
+      return `store "${r.store}" (from TOTAL_RECALL_STORE)`;
+    case 'marker':
+      return `store "${r.store}" (from ${r.path})`;
+    case 'git':
+      return `store "${r.store}" (the git checkout, common git dir ${r.path})`;
+    case 'default':
+      return `the service's default store (no ${MARKER} marker and no git checkout above ${cwd})`;
+  }
+}
+
+export async function run(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: string, io: Io): Promise<number> {
+  let parsed: ReturnType<typeof parse>;
+  try {
+    parsed = parse(argv);
+  } catch (error) {
+    io.err(`total-recall: ${(error as Error).message}\n\n${USAGE}`);
+    return EXIT.usage;
+  }
+  const { values: flags, positionals } = parsed;
+  const [command, ...rest] = positionals;
+  if (flags.help || command === 'help') {
+    io.out(USAGE);
+    return EXIT.ok;
+  }
+  if (!command) {
+    io.err(USAGE);
+    return EXIT.usage;
+  }
+  const where = resolveStore({ cwd, home: homedir(), tmp: tmpdir(), flag: flags.store ?? null, env: env.TOTAL_RECALL_STORE ?? null });
+  const service: ServiceOptions = {
+    url: env.TOTAL_RECALL_URL?.trim() || DEFAULT_URL,
+    token: clientToken(env, CHECKOUT),
+    store: where.store,
+    instanceId: env.TOTAL_RECALL_INSTANCE_ID?.trim() || null,
+  };
+  const print = (data: unknown, lines: () => string[]) => io.out(flags.json ? JSON.stringify(data, null, 2) : lines().join('\n'));
+  const one = (what: string): string => {
+    const value = rest.join(' ').trim();
+    if (!value) throw new UsageError(`${command} needs ${what}`);
+    return value;
+  };
+
+  let client: Client | null = null;
+  const connect = async () => (client ??= await connectService(service));
+  const tool = async <T = Record<string, any>>(name: string, args: Record<string, unknown>) => (await callTool<T>(await connect(), name, args)).data;
+  // The CLI says when no marker or checkout chose the store (on stderr, so --json stays clean).
+  const noteFallback = () => {
+    if (where.source === 'default' && !flags.json) io.err(`note: using ${describeStore(where, cwd)}`);
+  };
+
+  try {
+    switch (command) {
+      case 'init': {
+        const marker = join(cwd, MARKER);
+        if (existsSync(marker)) throw new UsageError(`${marker} exists already; edit or delete it`);
+        const store = flags.store?.trim() || initialStore(cwd, homedir(), tmpdir());
+        writeFileSync(marker, `# Total Recall: the store of this directory tree (README: "Which store a directory gets")\n${store}\n`);
+        print({ marker, store }, () => [`wrote ${marker}: store "${store}"`]);
+        return EXIT.ok;
+      }
+      case 'remember': {
+        const content = one('the TEXT to remember');
+        noteFallback();
+        const data = await tool<{ memory: MemoryLike; created: boolean }>('remember', { content, tier: flags.tier, tags: flags.tag });
+        print(data, () => [`remembered ${data.memory.id} in ${data.memory.tier}`]);
+        return EXIT.ok;
+      }
+      case 'recall': {
+        const query = one('a QUESTION');
+        noteFallback();
+        const data = await tool<{ frame: string; hits: HitLike[] }>('recall', { query, limit: positiveInt(flags.limit, '--limit') });
+        print(data, () => hitLines(data.frame, data.hits));
+        return data.hits.length ? EXIT.ok : EXIT.nothingFound;
+      }
+      case 'context': {
+        const query = one('a QUESTION');
+        noteFallback();
+        const data = await tool<{ text: string; hits: HitLike[] }>('context', {
+          query,
+          maxTokens: positiveInt(flags['max-tokens'], '--max-tokens'),
+          injectFloor: fraction(flags.floor, '--floor'),
+        });
+        print(data, () => [data.text]);
+        return data.hits.length ? EXIT.ok : EXIT.nothingFound;
+      }
+      case 'resume': {
+        noteFallback();
+        const state = await tool<{ store: string; session: SessionLike | null; identity: MemoryLike[]; activeContext: MemoryLike[] }>('resume', {});
+        // What the last process left: the newest memories of the store (a week, ten at most).
+        const { candidates } = await tool<{ candidates: { memory: MemoryLike }[] }>('reflect', { scope: 'RECENT', timeSpanDays: 7, limit: RECENT_LIMIT });
+        const data = { ...state, recent: candidates.map((c) => c.memory) };
+        print(data, () => [
+          `store "${data.store}"`,
+          data.session ? `last session: ${sessionLine(data.session)}` : 'no earlier session in this store',
+          `identity core (${data.identity.length}):`,
+          ...data.identity.map(memoryLine),
+          `active context (${data.activeContext.length}):`,
+          ...data.activeContext.map(memoryLine),
+          `latest memories (${data.recent.length}):`,
+          ...data.recent.map(memoryLine),
+        ]);
+        return EXIT.ok;
+      }
+      case 'sessions': {
+        noteFallback();
+        const data = await tool<{ sessions: SessionLike[] }>('sessions', { limit: positiveInt(flags.limit, '--limit') });
+        print(data, () => (data.sessions.length ? data.sessions.map(sessionLine) : ['no sessions in this store']));
+        return EXIT.ok;
+      }
+      case 'claim': {
+        const data = await tool<{ memory: MemoryLike }>('claim', { id: one('a memory ID') });
+        print(data, () => [`claimed ${data.memory.id} (${data.memory.tier}, salience ${data.memory.salience.toFixed(2)})`]);
+        return EXIT.ok;
+      }
+      case 'forget': {
+        const id = one('a memory ID');
+        if (!flags.confirm || !flags.reason) throw new UsageError('forget needs --confirm ID (the same id again: your consent) and --reason R');
+        const data = await tool<{ id: string; forgotten: boolean }>('forget', { id, confirmId: flags.confirm, reason: flags.reason });
+        print(data, () => [`forgot ${data.id}`]);
+        return EXIT.ok;
+      }
+      case 'status': {
+        const data = await tool<Record<string, unknown>>('status', {});
+        print({ ...data, url: service.url, storeSource: where.source }, () => [
+          `service ${service.url}: version ${String(data.version)}, ${data.accepting ? 'accepting' : 'shutting down'}, neo4j ${data.neo4j ? 'up' : 'DOWN'}, redis ${data.redis ? 'up' : 'DOWN'}, embeddings ${String(data.embeddings)}, ${String(data.memories)} memories`,
+          `this directory: ${where.source === 'default' ? `${describeStore(where, cwd)}: "${String(data.store)}"` : describeStore(where, cwd)}`,
+        ]);
+        return EXIT.ok;
+      }
+      case 'mcp':
+        await runStdioBridge(service, io.err);
+        return EXIT.ok;
+      case 'export':
+      case 'import': {
+        // The existing scripts (they talk to Neo4j directly, as `npm run export` / `npm run import`).
+        const script = join(CHECKOUT, 'scripts', `${command}.ts`);
+        const args = [...rest.map((a) => resolve(cwd, a)), ...(flags['allow-non-empty'] ? ['--allow-non-empty'] : [])];
+        if (command === 'import' && rest.length !== 1) throw new UsageError('import needs one FILE');
+        const child = spawnSync(process.execPath, ['--import', 'tsx', script, ...args], { cwd: CHECKOUT, env, stdio: 'inherit' });
+        return child.status ?? EXIT.failure;
+      }
+      default:
+        throw new UsageError(`unknown command "${command}"`);
+    }
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.err(`total-recall: ${error.message}\n\n${USAGE}`);
+      return EXIT.usage;
+    }
+    if (error instanceof ServiceUnreachable) {
+      io.err(error.message);
+      return EXIT.unreachable;
+    }
+    if (error instanceof ToolFailure) {
+      io.err(`total-recall: ${error.message}`);
+      return error.code === 'SHUTTING_DOWN' ? EXIT.unreachable : error.code === 'INTERNAL_SERVER_ERROR' ? EXIT.failure : EXIT.usage;
+    }
+    io.err(`total-recall: ${(error as Error).message}`);
+    return EXIT.failure;
+  } finally {
+    await (client as Client | null)?.close().catch(() => undefined);
+  }
+}
