@@ -71,7 +71,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const graph = new Neo4jGraph(driver, config.neo4j.database);
   const bus = new Bus();
   bus.onFailure((error, message, actor) => console.error(`[${actor}] failed on ${message.type}:`, error));
-  const hippocampus = new Hippocampus({ graph, bus, limits: config, clock }).register();
+  const hippocampus = new Hippocampus({ graph, bus, limits: config, clock, linking: config.synapse.mechanicalLinking }).register();
   const salience = new Salience({ graph, bus, config: config.salience, clock }).register();
   const synapse = new Synapse({ graph, bus, settings: config.synapse, clock, linkingThread: config.synapse.linkingThread ? config.neo4j : null }).register();
   // Vectors are computed off the request path; a missing model leaves recall lexical.
@@ -113,6 +113,11 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     jobs,
     notifications: inbox,
     settings: { ...sub, sessionIdleMs: config.sessionIdleMs, scopeStores: config.scopeStores },
+    // Neo4j is the source of truth: what a crash lost from a queue or a thread is found there again.
+    reconcilers: [
+      { name: 'links', run: async (before, stores) => (await synapse.relinkPending(before, stores)).relinked },
+      ...(embeddings ? [{ name: 'embeddings', run: (before: number) => embeddings.requeueStalled(before) }] : []),
+    ],
     clock,
   }).register();
   const coldStorage = new ColdStorage({ neo4j: config.neo4j, stores: config.scopeStores, service: `total-recall ${config.version}` });
@@ -204,6 +209,11 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   if (options.workers) {
     await subconscious.schedule();
     await jobs.work(subconscious.run);
+    // At start: what the last crash left unfinished (the schedule repeats it).
+    void subconscious.reconcile().then(
+      (done) => Object.values(done).some((n) => n > 0) && log(`reconciliation at start: ${JSON.stringify(done)}`),
+      (error: Error) => log(`reconciliation at start: ${error.message}`),
+    );
   }
   return app;
 }

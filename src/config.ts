@@ -31,6 +31,9 @@ export interface Config {
     readonly consolidationMaxClusters: number;
     readonly breakAfterMs: number;
     readonly sessionSweepMs: number;
+    /** Period of the reconciliation, and how old unfinished work must be before it is queued again. */
+    readonly reconcileMs: number;
+    readonly reconcileGraceMs: number;
     readonly jobAttempts: number;
     readonly jobBackoffMs: number;
     readonly jobLockMs: number;
@@ -121,6 +124,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       consolidationMaxClusters: int(env, 'TOTAL_RECALL_CONSOLIDATION_MAX_CLUSTERS', 50),
       breakAfterMs: int(env, 'TOTAL_RECALL_BREAK_AFTER_MS', 90 * MINUTE),
       sessionSweepMs: int(env, 'TOTAL_RECALL_SESSION_SWEEP_MS', MINUTE),
+      reconcileMs: int(env, 'TOTAL_RECALL_RECONCILE_MS', MINUTE),
+      reconcileGraceMs: int(env, 'TOTAL_RECALL_RECONCILE_GRACE_MS', 30_000),
       jobAttempts: int(env, 'TOTAL_RECALL_JOB_ATTEMPTS', 5),
       jobBackoffMs: int(env, 'TOTAL_RECALL_JOB_BACKOFF_MS', 1000),
       jobLockMs: int(env, 'TOTAL_RECALL_JOB_LOCK_MS', 30_000),
