@@ -3,7 +3,8 @@
  * The GraphQL server and the background worker are built from this.
  */
 import type { Driver } from 'neo4j-driver';
-import { Bus } from './domain/index.js';
+import { Bus, UnavailableError } from './domain/index.js';
+import { OUTAGE_RETRY_AFTER_MS } from './adapters/outage.js';
 import { createDriver, Neo4jGraph, applySchema, type GraphPort } from './adapters/neo4j/index.js';
 import { Hippocampus } from './contexts/hippocampus/index.js';
 import { AssociationPort, LifecyclePort, MemoryPort, NotificationInbox, RecallPort, Sessions } from './contexts/cortex/index.js';
@@ -55,6 +56,18 @@ export interface AppOptions {
   /** Run the embedding worker in this process (default: as `workers`; benchmarks embed without the other jobs). */
   readonly embeddingWorker?: boolean;
   readonly log?: (line: string) => void;
+}
+
+/** How long health waits for each backing service. */
+const HEALTH_MS = 1000;
+
+/** Health's `degraded`: each part that is not fully up, and what callers get meanwhile. */
+export function degradedParts(up: { neo4j: boolean; redis: boolean; embeddings: string }): string[] {
+  const lines: string[] = [];
+  if (!up.neo4j) lines.push('neo4j: unreachable; requests fail with UNAVAILABLE (retryable) until it is back');
+  if (!up.redis) lines.push('redis: unreachable; stores and searches go on, embeddings, jobs and live notifications wait (the reconciliation re-queues from Neo4j once it is back)');
+  if (up.embeddings !== 'ready' && up.embeddings !== 'disabled') lines.push(`embeddings: ${up.embeddings}; recall is lexical only`);
+  return lines;
 }
 
 /** Health must answer even when Redis does not. */
@@ -183,17 +196,17 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const recallPort = new RecallPort({ bus, recall, hippocampus, defaultStore: config.defaultStore, accepting: () => app.accepting });
   const associations = new AssociationPort({ bus, synapse, hippocampus, accepting: () => app.accepting });
   const health = async (): Promise<HealthReport> => {
-    const [neo4jUp, memories] = await hippocampus.count().then(
-      (n) => [true, n] as const,
-      () => [false, 0] as const,
-    );
+    // Health answers within about a second whatever is down, and says what that costs.
+    const [memories, redis] = await Promise.all([withTimeout(hippocampus.count(), HEALTH_MS, null as number | null), pingRedis(config.redisUrl, HEALTH_MS)]);
+    const embeddingState = describeEmbedder(embedder.status());
     return {
-      neo4j: neo4jUp,
-      redis: await pingRedis(config.redisUrl),
+      neo4j: memories !== null,
+      redis,
       version: config.version,
-      memories,
+      memories: memories ?? 0,
       accepting: app.accepting,
-      embeddings: describeEmbedder(embedder.status()),
+      embeddings: embeddingState,
+      degraded: degradedParts({ neo4j: memories !== null, redis, embeddings: embeddingState }),
     };
   };
   (app as { ports: Ports }).ports = {
@@ -203,7 +216,13 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     salienceOf: (m) => currentSalience(m, clock(), config.salience),
     health,
     lifecycle,
-    background: { status: () => withTimeout(jobs.status(), 2000, [] as QueueStatus[]) },
+    background: {
+      // Queue depths live in Redis: without it, a typed UNAVAILABLE within a second, not an empty list.
+      status: async () => {
+        if (!(await pingRedis(config.redisUrl, HEALTH_MS))) throw new UnavailableError('redis', 'unreachable', OUTAGE_RETRY_AFTER_MS);
+        return withTimeout(jobs.status(), 2000, [] as QueueStatus[]);
+      },
+    },
     shutdown: (dir) => protocol.run(dir),
   };
   if (options.workers) {

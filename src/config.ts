@@ -61,6 +61,12 @@ export interface Config {
   };
   /** Associations: mechanical linking rules, claim boost, activation (docs/synapse.md). */
   readonly synapse: SynapseSettings;
+  /** Admission control per serving process (beyond it: BUSY with a retry-after hint). */
+  readonly admission: {
+    readonly maxConcurrent: number;
+    readonly maxQueued: number;
+    readonly maxWaitMs: number;
+  };
 }
 
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -156,6 +162,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       claimBoost: fraction(env, 'TOTAL_RECALL_SYNAPSE_CLAIM_BOOST', 0.1),
       hopDecay: fraction(env, 'TOTAL_RECALL_SYNAPSE_HOP_DECAY', 0.5),
       maxActivatedNodes: int(env, 'TOTAL_RECALL_SYNAPSE_MAX_NODES', 500),
+    },
+    admission: {
+      maxConcurrent: int(env, 'TOTAL_RECALL_MAX_CONCURRENT', 8),
+      maxQueued: int(env, 'TOTAL_RECALL_MAX_QUEUED', 64),
+      maxWaitMs: int(env, 'TOTAL_RECALL_MAX_QUEUE_WAIT_MS', 1000),
     },
   };
 }

@@ -41,7 +41,7 @@ async function main(): Promise<void> {
         return report;
       },
     };
-    server = await startGraphQLServer(await buildGraphQLSchema(), ports, config.host, config.port);
+    server = await startGraphQLServer(await buildGraphQLSchema(), ports, config.host, config.port, { admission: config.admission });
     console.log(`GraphQL ready at ${server.url}${apiOnly ? ' (API only: no background worker)' : ''}`);
   }
   if (!apiOnly) console.log(`Background worker ready (queues under "${config.subconscious.queuePrefix}")`);

@@ -130,5 +130,5 @@ describe('reconciliation', () => {
     expect(last.everyMs).toBe(1000);
     // Nothing is left to do: a further run queues nothing.
     expect(await worker.app.subconscious.reconcile()).toEqual({ links: 0, embeddings: 0 });
-  });
+  }, 180_000);
 });

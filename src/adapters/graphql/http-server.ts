@@ -9,13 +9,21 @@ import type { GraphQLSchema } from 'graphql';
 import { WebSocketServer } from 'ws';
 import { useServer } from 'graphql-ws/use/ws';
 import { formatError } from './errors.js';
+import { Admission, admissionPlugin, type AdmissionSettings } from './admission.js';
 import type { GraphQLContext, Ports } from './context.js';
 
 export interface GraphQLServer {
   readonly url: string;
   readonly http: Server;
   readonly apollo: ApolloServer<GraphQLContext>;
+  /** This process's admission control (null: every operation runs at once). */
+  readonly admission: Admission | null;
   stop(): Promise<void>;
+}
+
+export interface GraphQLServerOptions {
+  /** Bounded concurrency and queue per process (config.admission); null or absent: none. */
+  readonly admission?: AdmissionSettings | null;
 }
 
 const MAX_BODY_BYTES = 32 * 1024 * 1024;
@@ -43,10 +51,12 @@ const header = (req: IncomingMessage, name: string): string | null => {
   return typeof value === 'string' && value.trim() !== '' ? value.trim() : null;
 };
 
-export async function startGraphQLServer(schema: GraphQLSchema, ports: Ports, host: string, port: number): Promise<GraphQLServer> {
+export async function startGraphQLServer(schema: GraphQLSchema, ports: Ports, host: string, port: number, options: GraphQLServerOptions = {}): Promise<GraphQLServer> {
+  const admission = options.admission ? new Admission(options.admission) : null;
   const apollo = new ApolloServer<GraphQLContext>({
     schema,
     formatError,
+    plugins: [admissionPlugin(admission)],
     // Callers get the code and the message; stack traces go to the server log only.
     includeStacktraceInErrorResponses: false,
     introspection: true,
@@ -115,6 +125,7 @@ export async function startGraphQLServer(schema: GraphQLSchema, ports: Ports, ho
     url: `http://${host}:${actualPort}/graphql`,
     http,
     apollo,
+    admission,
     async stop() {
       await subscriptions.dispose();
       await new Promise<void>((resolve) => wss.close(() => resolve()));
