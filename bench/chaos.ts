@@ -17,8 +17,8 @@
  *   worker          npm run serve -- --worker-only
  *   all at once     npm start -- --api-only, then the worker as above: no pid file, lock or store file is touched by hand
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { openSync, readFileSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { openSync, readFileSync, writeSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import neo4j from 'neo4j-driver';
@@ -48,6 +48,8 @@ const LOG = openSync(join(DATA, 'chaos.log'), 'a');
 const SERVICE_ENV: NodeJS.ProcessEnv = {
   ...env,
   TOTAL_RECALL_QUEUE_PREFIX: 'chaos',
+  // Neo4j recovering after kill -9 on a busy 2-core machine has taken more than the default 120 s.
+  NEO4J_START_TIMEOUT: env.NEO4J_START_TIMEOUT || '600',
   TOTAL_RECALL_RECONCILE_MS: env.TOTAL_RECALL_RECONCILE_MS || '15000',
   TOTAL_RECALL_RECONCILE_GRACE_MS: env.TOTAL_RECALL_RECONCILE_GRACE_MS || '15000',
   TOTAL_RECALL_SESSION_SWEEP_MS: env.TOTAL_RECALL_SESSION_SWEEP_MS || '5000',
@@ -92,7 +94,9 @@ function childrenOf(pid: number): number[] {
   }
 }
 
-const npm = (args: string[]) => spawnSync('npm', args, { cwd: ROOT, env: SERVICE_ENV, stdio: ['ignore', LOG, LOG] });
+/** Runs an npm script to its end without blocking the clients (they share this process). */
+const npm = (args: string[]) =>
+  new Promise<void>((resolve) => spawn('npm', args, { cwd: ROOT, env: SERVICE_ENV, stdio: ['ignore', LOG, LOG] }).once('exit', () => resolve()));
 
 let api: ChildProcess | null = null;
 let worker: ChildProcess | null = null;
@@ -100,13 +104,20 @@ let worker: ChildProcess | null = null;
 /** npm start -- --api-only: resolves once GraphQL answers. */
 async function startApi(): Promise<void> {
   api = spawn(process.execPath, [join(ROOT, 'scripts', 'start.mjs'), '--api-only'], { cwd: ROOT, env: SERVICE_ENV, stdio: ['ignore', LOG, LOG], detached: true });
-  await until(async () => (await health()) !== null, 300_000, 'the API');
+  await until(async () => (await health()) !== null, 900_000, 'the API');
 }
 
-/** npm run serve -- --worker-only (node --import tsx src/main.ts, the script's command). */
+/** npm run serve -- --worker-only (node --import tsx src/main.ts, the script's command): resolves once its worker runs. */
 async function startWorker(): Promise<void> {
-  worker = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'main.ts'), '--worker-only'], { cwd: ROOT, env: SERVICE_ENV, stdio: ['ignore', LOG, LOG], detached: true });
-  await sleep(1000);
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'main.ts'), '--worker-only'], { cwd: ROOT, env: SERVICE_ENV, stdio: ['ignore', 'pipe', LOG], detached: true });
+  worker = child;
+  let ready = false;
+  child.stdout?.on('data', (chunk: Buffer) => {
+    writeSync(LOG, chunk);
+    if (String(chunk).includes('Background worker ready')) ready = true;
+  });
+  await until(async () => ready || child.exitCode !== null, 300_000, 'the worker');
+  if (!ready) throw new Error(`the worker exited (${child.exitCode}) before it was ready; see ${join(DATA, 'chaos.log')}`);
 }
 
 async function until(check: () => Promise<boolean>, timeoutMs: number, what: string): Promise<number> {
@@ -150,6 +161,8 @@ interface Phase {
   killedAt: number;
   /** Restart command finished (component up again). */
   restartedMs: number;
+  /** Health reports Neo4j and Redis up again. */
+  healthyMs: number | null;
   /** First acknowledged store after the kill. */
   firstAckMs: number | null;
   /** Scheduled jobs ran again after the kill. */
@@ -313,12 +326,12 @@ async function inject(fault: Fault): Promise<void> {
     case 'neo4j':
       kill9(neo4jPid(), 'Neo4j');
       await sleep(500);
-      npm(['run', 'services:up']);
+      await npm(['run', 'services:up']);
       return;
     case 'redis':
       kill9(redisPid(), 'Redis');
       await sleep(500);
-      npm(['run', 'services:up']);
+      await npm(['run', 'services:up']);
       return;
     case 'api':
       kill9(apiServer(), 'the API process');
@@ -354,7 +367,7 @@ async function runOnce(run: number): Promise<RunResult> {
   load.start();
   const phases: Phase[] = [];
   for (const fault of FAULTS) {
-    const phase: Phase = { fault, acknowledged: 0, retriedAcks: 0, errors: {}, killedAt: 0, restartedMs: 0, firstAckMs: null, jobsMs: null, storeMs: [] };
+    const phase: Phase = { fault, acknowledged: 0, retriedAcks: 0, errors: {}, killedAt: 0, restartedMs: 0, healthyMs: null, firstAckMs: null, jobsMs: null, storeMs: [] };
     load.phase = phase;
     phases.push(phase);
     await sleep(LOAD_MS);
@@ -362,6 +375,9 @@ async function runOnce(run: number): Promise<RunResult> {
     await inject(fault);
     phase.restartedMs = Date.now() - phase.killedAt;
     log(`${fault}: restarted after ${(phase.restartedMs / 1000).toFixed(1)} s`);
+    phase.healthyMs = await until(async () => Boolean((await health())?.neo4j && (await health())?.redis), 300_000, 'health')
+      .then(() => Date.now() - phase.killedAt)
+      .catch(() => null);
     await until(async () => phase.firstAckMs !== null, 300_000, 'an acknowledged store');
     phase.jobsMs = await until(async () => (await lastJobRun()) > phase.killedAt, 120_000, 'scheduled jobs')
       .then(() => Date.now() - phase.killedAt)
@@ -393,7 +409,7 @@ async function idleRoundTripMs(): Promise<number> {
 
 async function main(): Promise<void> {
   log(`data ${DATA}, bolt ${BOLT}, redis ${REDIS}, GraphQL ${URL_}; ${RUNS} runs, ${CLIENTS} clients, ${RATE} stores/s`);
-  npm(['run', 'services:up']);
+  await npm(['run', 'services:up']);
   await startApi();
   await startWorker();
   const roundTrip = await idleRoundTripMs();
@@ -412,6 +428,7 @@ async function main(): Promise<void> {
       ps.map((p) => p.acknowledged).join(' / '),
       ps.map((p) => p.retriedAcks).join(' / '),
       ps.map((p) => s(p.restartedMs)).join(' / '),
+      ps.map((p) => s(p.healthyMs)).join(' / '),
       ps.map((p) => s(p.firstAckMs)).join(' / '),
       ps.map((p) => s(p.jobsMs)).join(' / '),
       ps.map((p) => Math.round(percentile(p.storeMs, 95))).join(' / '),
@@ -440,7 +457,7 @@ async function main(): Promise<void> {
     '',
     '## Per fault (run 1 / run 2 / …)',
     '',
-    markdownTable(['fault', 'acknowledged stores in the phase', 'acknowledged after a retry', 'restart done (s)', 'first store acknowledged after the kill (s)', 'scheduled jobs ran again (s)', 'store p95 incl. retries (ms)', 'errors seen by clients, by code (all runs)'], rows),
+    markdownTable(['fault', 'acknowledged stores in the phase', 'acknowledged after a retry', 'restart done (s)', 'health all up (s)', 'first store acknowledged after the kill (s)', 'scheduled jobs ran again (s)', 'store p95 incl. retries (ms)', 'errors seen by clients, by code (all runs)'], rows),
     '',
     '## Every acknowledged store, checked in Neo4j after the load stopped',
     '',

@@ -11,6 +11,8 @@ import type { Neo4jSettings } from './adapters/neo4j/index.js';
 export interface Config {
   readonly neo4j: Neo4jSettings;
   readonly redisUrl: string;
+  /** How long a starting process waits for Neo4j before it gives up (ms). */
+  readonly connectWaitMs: number;
   readonly host: string;
   readonly port: number;
   readonly defaultStore: string;
@@ -113,6 +115,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       database: env.NEO4J_DATABASE || 'neo4j',
     },
     redisUrl: env.REDIS_URL || `redis://127.0.0.1:${env.TOTAL_RECALL_REDIS_PORT || 6380}`,
+    connectWaitMs: int(env, 'TOTAL_RECALL_CONNECT_WAIT_MS', 120_000),
     host: env.HOST || '127.0.0.1',
     port: int(env, 'PORT', 4000),
     defaultStore: env.TOTAL_RECALL_DEFAULT_STORE || 'default',
