@@ -101,10 +101,19 @@ const npm = (args: string[]) =>
 let api: ChildProcess | null = null;
 let worker: ChildProcess | null = null;
 
+/** How often `npm start` exited before it served (then it is run again, as a supervisor would). */
+let startFailures = 0;
+
 /** npm start -- --api-only: resolves once GraphQL answers. */
 async function startApi(): Promise<void> {
-  api = spawn(process.execPath, [join(ROOT, 'scripts', 'start.mjs'), '--api-only'], { cwd: ROOT, env: SERVICE_ENV, stdio: ['ignore', LOG, LOG], detached: true });
-  await until(async () => (await health()) !== null, 900_000, 'the API');
+  for (;;) {
+    const child = spawn(process.execPath, [join(ROOT, 'scripts', 'start.mjs'), '--api-only'], { cwd: ROOT, env: SERVICE_ENV, stdio: ['ignore', LOG, LOG], detached: true });
+    api = child;
+    await until(async () => (await health()) !== null || child.exitCode !== null, 900_000, 'the API');
+    if (child.exitCode === null) return;
+    startFailures++;
+    log(`npm start exited (${child.exitCode}) before it served; running it again`);
+  }
 }
 
 /** npm run serve -- --worker-only (node --import tsx src/main.ts, the script's command): resolves once its worker runs. */
@@ -415,8 +424,17 @@ async function main(): Promise<void> {
   const roundTrip = await idleRoundTripMs();
   const loadBefore = loadavg();
   const runs: RunResult[] = [];
-  for (let run = 1; run <= RUNS; run++) runs.push(await runOnce(run));
-  const loadAfter = loadavg();
+  for (let run = 1; run <= RUNS; run++) {
+    runs.push(await runOnce(run));
+    report(runs, roundTrip, loadBefore, loadavg());
+  }
+  await driver.close();
+  // Leave the servers running for inspection; `npm run services:down` (same env) stops them.
+  for (const p of [api, worker]) if (p?.pid) try { process.kill(-p.pid, 'SIGTERM'); } catch { /* gone */ }
+}
+
+/** Writes bench/results/chaos.{json,md} for the runs so far (after each run, so a long session keeps what it measured). */
+function report(runs: RunResult[], roundTrip: number, loadBefore: number[], loadAfter: number[]): void {
 
   const rows = FAULTS.map((fault) => {
     const ps = runs.map((r) => r.phases.find((p) => p.fault === fault) as Phase);
@@ -450,7 +468,7 @@ async function main(): Promise<void> {
   ]);
   const la = (l: number[]) => l.map((x) => x.toFixed(2)).join(' ');
   const md = [
-    `Load: ${CLIENTS} clients storing with client-chosen ids at ${RATE} stores/s in all (each retries with the same id until acknowledged) plus a search every tenth store; linking and embeddings on. ${LOAD_MS / 1000} s of load before each fault. ${RUNS} runs.`,
+    `Load: ${CLIENTS} clients storing with client-chosen ids, paced at ${RATE} stores/s in all (each retries with the same id until acknowledged; a client waits for each answer, so a slow service gets fewer), plus a search every tenth store; linking and embeddings on. ${LOAD_MS / 1000} s of load before each fault, half that after recovery. ${runs.length} of ${RUNS} runs done. \`npm start\` exited before serving ${startFailures} times and was run again.`,
     `Idle \`RETURN 1\` round trip (median of 50): ${roundTrip} ms. Load average before: ${la(loadBefore)}; after: ${la(loadAfter)}. **The machine is shared with other work (2 cores): times below are noisy.**`,
     '',
     'Restarts, through the project\'s own scripts: Neo4j and Redis `npm run services:up`; the API `npm start -- --api-only`; the worker `npm run serve -- --worker-only`; all at once `npm start -- --api-only` then the worker (nothing cleaned by hand).',
@@ -465,10 +483,7 @@ async function main(): Promise<void> {
     '',
     'Lost = acknowledged (the store returned its id) but no Memory with that id in Neo4j. A retry with the same id must change nothing: one memory and one MemoryStored event per id. Sessions: a restart keeps sessions open (they live in Neo4j); the session sweep ends idle ones (TIMEOUT) and a new `startSession` of the same instance ends the old one (CRASH).',
   ].join('\n');
-  writeResults('chaos', { settings: { RUNS, CLIENTS, RATE, LOAD_MS }, roundTripMs: roundTrip, loadBefore, loadAfter, runs }, md);
-  await driver.close();
-  // Leave the servers running for inspection; `npm run services:down` (same env) stops them.
-  for (const p of [api, worker]) if (p?.pid) try { process.kill(-p.pid, 'SIGTERM'); } catch { /* gone */ }
+  writeResults('chaos', { settings: { RUNS, CLIENTS, RATE, LOAD_MS }, roundTripMs: roundTrip, loadBefore, loadAfter, startFailures, runs }, md);
 }
 
 main().catch(async (error: unknown) => {
