@@ -2,7 +2,8 @@
  * `npm run bench`: runs every `bench:*` script of package.json one after the
  * other, each under `flock /tmp/total-recall-bench.lock` so no two benchmarks
  * (ours or another checkout's) share the cores. `npm run bench -- synapse recall`
- * runs only those. Stops at the first failure.
+ * runs only those. Stops at the first failure. bench:chaos kills servers, so it
+ * runs only when named (`npm run bench -- chaos`), with its own ports.
  */
 import { readFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
@@ -12,7 +13,7 @@ const scripts = Object.keys((JSON.parse(readFileSync(new URL('../package.json', 
   .filter((name) => name.startsWith('bench:'))
   .sort();
 const wanted = process.argv.slice(2);
-const chosen = wanted.length > 0 ? scripts.filter((s) => wanted.includes(s.slice('bench:'.length))) : scripts;
+const chosen = wanted.length > 0 ? scripts.filter((s) => wanted.includes(s.slice('bench:'.length))) : scripts.filter((s) => s !== 'bench:chaos');
 
 for (const script of chosen) {
   console.log(`\n== ${script} (waiting for ${LOCK}) ==`);

@@ -4,7 +4,8 @@
  */
 import type { Driver } from 'neo4j-driver';
 import { resolve } from 'node:path';
-import { Bus, InvalidInputError } from './domain/index.js';
+import { Bus, InvalidInputError, UnavailableError } from './domain/index.js';
+import { OUTAGE_RETRY_AFTER_MS, outageOf } from './adapters/outage.js';
 import { createDriver, Neo4jGraph, applySchema, type GraphPort } from './adapters/neo4j/index.js';
 import { Hippocampus } from './contexts/hippocampus/index.js';
 import { AssociationPort, LifecyclePort, MemoryPort, NotificationInbox, RecallPort, Sessions } from './contexts/cortex/index.js';
@@ -67,6 +68,37 @@ export interface AppOptions {
   readonly log?: (line: string) => void;
 }
 
+/**
+ * A process started while Neo4j is down (restarting after a crash, started
+ * in any order by a supervisor) waits for it rather than exiting.
+ */
+async function waitForNeo4j(driver: Driver, database: string, waitMs: number, log: (line: string) => void): Promise<void> {
+  const deadline = Date.now() + waitMs;
+  for (let told = false; ; ) {
+    try {
+      await driver.verifyConnectivity({ database });
+      return;
+    } catch (error) {
+      if (outageOf(error) !== 'neo4j' || Date.now() > deadline) throw error;
+      if (!told) log(`waiting up to ${Math.round(waitMs / 1000)} s for Neo4j (${(error as Error).message.split('.')[0]})`);
+      told = true;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  }
+}
+
+/** How long health waits for each backing service. */
+const HEALTH_MS = 1000;
+
+/** Health's `degraded`: each part that is not fully up, and what callers get meanwhile. */
+export function degradedParts(up: { neo4j: boolean; redis: boolean; embeddings: string }): string[] {
+  const lines: string[] = [];
+  if (!up.neo4j) lines.push('neo4j: unreachable; requests fail with UNAVAILABLE (retryable) until it is back');
+  if (!up.redis) lines.push('redis: unreachable; stores and searches go on, embeddings, jobs and live notifications wait (the reconciliation re-queues from Neo4j once it is back)');
+  if (up.embeddings !== 'ready' && up.embeddings !== 'disabled') lines.push(`embeddings: ${up.embeddings}; recall is lexical only`);
+  return lines;
+}
+
 /** Health must answer even when Redis does not. */
 function withTimeout<T>(work: Promise<T>, ms: number, fallback: T): Promise<T> {
   return Promise.race([work.catch(() => fallback), new Promise<T>((resolve) => setTimeout(() => resolve(fallback), ms).unref())]);
@@ -75,13 +107,13 @@ function withTimeout<T>(work: Promise<T>, ms: number, fallback: T): Promise<T> {
 export async function createApp(config: Config, options: AppOptions = {}): Promise<App> {
   const clock = options.clock ?? Date.now;
   const driver = createDriver(config.neo4j.uri, config.neo4j.user, config.neo4j.password, config.security.poolAcquisitionMs);
-  await driver.verifyConnectivity({ database: config.neo4j.database });
+  await waitForNeo4j(driver, config.neo4j.database, config.connectWaitMs, options.log ?? ((line) => console.error(line)));
   if (options.applySchema !== false) await applySchema(driver, config.neo4j.database);
 
   const graph = new Neo4jGraph(driver, config.neo4j.database);
   const bus = new Bus();
   bus.onFailure((error, message, actor) => console.error(`[${actor}] failed on ${message.type}:`, error));
-  const hippocampus = new Hippocampus({ graph, bus, limits: config, clock }).register();
+  const hippocampus = new Hippocampus({ graph, bus, limits: config, clock, linking: config.synapse.mechanicalLinking }).register();
   const salience = new Salience({ graph, bus, config: config.salience, clock }).register();
   const synapse = new Synapse({ graph, bus, settings: config.synapse, clock, linkingThread: config.synapse.linkingThread ? config.neo4j : null }).register();
   // Vectors are computed off the request path; a missing model leaves recall lexical.
@@ -123,6 +155,11 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     jobs,
     notifications: inbox,
     settings: { ...sub, sessionIdleMs: config.sessionIdleMs, scopeStores: config.scopeStores },
+    // Neo4j is the source of truth: what a crash lost from a queue or a thread is found there again.
+    reconcilers: [
+      { name: 'links', run: async (before, stores) => (await synapse.relinkPending(before, stores)).relinked },
+      ...(embeddings ? [{ name: 'embeddings', run: (before: number) => embeddings.requeueStalled(before) }] : []),
+    ],
     clock,
   }).register();
   const coldStorage = new ColdStorage({ neo4j: config.neo4j, stores: config.scopeStores, service: `total-recall ${config.version}` });
@@ -200,17 +237,17 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const recallPort = new RecallPort({ bus, recall, hippocampus, defaultStore: config.defaultStore, accepting: () => app.accepting });
   const associations = new AssociationPort({ bus, synapse, hippocampus, accepting: () => app.accepting });
   const health = async (): Promise<HealthReport> => {
-    const [neo4jUp, memories] = await hippocampus.count().then(
-      (n) => [true, n] as const,
-      () => [false, 0] as const,
-    );
+    // Health answers within about a second whatever is down, and says what that costs.
+    const [memories, redis] = await Promise.all([withTimeout(hippocampus.count(), HEALTH_MS, null as number | null), pingRedis(config.redisUrl, HEALTH_MS)]);
+    const embeddingState = describeEmbedder(embedder.status());
     return {
-      neo4j: neo4jUp,
-      redis: await pingRedis(config.redisUrl),
+      neo4j: memories !== null,
+      redis,
       version: config.version,
-      memories,
+      memories: memories ?? 0,
       accepting: app.accepting,
-      embeddings: describeEmbedder(embedder.status()),
+      embeddings: embeddingState,
+      degraded: degradedParts({ neo4j: memories !== null, redis, embeddings: embeddingState }),
     };
   };
   (app as { ports: Ports }).ports = {
@@ -220,7 +257,13 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     salienceOf: (m) => currentSalience(m, clock(), config.salience),
     health,
     lifecycle,
-    background: { status: () => withTimeout(jobs.status(), 2000, [] as QueueStatus[]) },
+    background: {
+      // Queue depths live in Redis: without it, a typed UNAVAILABLE within a second, not an empty list.
+      status: async () => {
+        if (!(await pingRedis(config.redisUrl, HEALTH_MS))) throw new UnavailableError('redis', 'unreachable', OUTAGE_RETRY_AFTER_MS);
+        return withTimeout(jobs.status(), 2000, [] as QueueStatus[]);
+      },
+    },
     shutdown: (dir) => {
       // Exports go only to the configured directory: a caller cannot choose where every store is written.
       if (dir !== null && resolve(dir) !== resolve(config.coldStorageDir)) {
@@ -232,6 +275,11 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   if (options.workers) {
     await subconscious.schedule();
     await jobs.work(subconscious.run);
+    // At start: what the last crash left unfinished (the schedule repeats it).
+    void subconscious.reconcile().then(
+      (done) => Object.values(done).some((n) => n > 0) && log(`reconciliation at start: ${JSON.stringify(done)}`),
+      (error: Error) => log(`reconciliation at start: ${error.message}`),
+    );
   }
   return app;
 }

@@ -13,6 +13,8 @@ import type { AuthSetting } from './adapters/auth/index.js';
 export interface Config {
   readonly neo4j: Neo4jSettings;
   readonly redisUrl: string;
+  /** How long a starting process waits for Neo4j before it gives up (ms). */
+  readonly connectWaitMs: number;
   readonly host: string;
   readonly port: number;
   readonly defaultStore: string;
@@ -33,6 +35,9 @@ export interface Config {
     readonly consolidationMaxClusters: number;
     readonly breakAfterMs: number;
     readonly sessionSweepMs: number;
+    /** Period of the reconciliation, and how old unfinished work must be before it is queued again. */
+    readonly reconcileMs: number;
+    readonly reconcileGraceMs: number;
     readonly jobAttempts: number;
     readonly jobBackoffMs: number;
     readonly jobLockMs: number;
@@ -64,6 +69,12 @@ export interface Config {
   readonly dataDir: string;
   /** Tokens and request limits (README: Security). */
   readonly security: SecuritySettings;
+  /** Admission control per serving process (beyond it: BUSY with a retry-after hint). */
+  readonly admission: {
+    readonly maxConcurrent: number;
+    readonly maxQueued: number;
+    readonly maxWaitMs: number;
+  };
 }
 
 export interface SecuritySettings {
@@ -192,6 +203,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       database: env.NEO4J_DATABASE || 'neo4j',
     },
     redisUrl: env.REDIS_URL || localRedisUrl(dataDir, env.TOTAL_RECALL_REDIS_PORT || '6380'),
+    connectWaitMs: int(env, 'TOTAL_RECALL_CONNECT_WAIT_MS', 120_000),
     host: env.HOST || '127.0.0.1',
     port: int(env, 'PORT', 4000),
     defaultStore: env.TOTAL_RECALL_DEFAULT_STORE || 'default',
@@ -209,6 +221,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       consolidationMaxClusters: int(env, 'TOTAL_RECALL_CONSOLIDATION_MAX_CLUSTERS', 50),
       breakAfterMs: int(env, 'TOTAL_RECALL_BREAK_AFTER_MS', 90 * MINUTE),
       sessionSweepMs: int(env, 'TOTAL_RECALL_SESSION_SWEEP_MS', MINUTE),
+      reconcileMs: int(env, 'TOTAL_RECALL_RECONCILE_MS', MINUTE),
+      reconcileGraceMs: int(env, 'TOTAL_RECALL_RECONCILE_GRACE_MS', 30_000),
       jobAttempts: int(env, 'TOTAL_RECALL_JOB_ATTEMPTS', 5),
       jobBackoffMs: int(env, 'TOTAL_RECALL_JOB_BACKOFF_MS', 1000),
       jobLockMs: int(env, 'TOTAL_RECALL_JOB_LOCK_MS', 30_000),
@@ -256,6 +270,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       claimBoost: fraction(env, 'TOTAL_RECALL_SYNAPSE_CLAIM_BOOST', 0.1),
       hopDecay: fraction(env, 'TOTAL_RECALL_SYNAPSE_HOP_DECAY', 0.5),
       maxActivatedNodes: int(env, 'TOTAL_RECALL_SYNAPSE_MAX_NODES', 500),
+    },
+    admission: {
+      maxConcurrent: int(env, 'TOTAL_RECALL_MAX_CONCURRENT', 8),
+      maxQueued: int(env, 'TOTAL_RECALL_MAX_QUEUED', 64),
+      maxWaitMs: int(env, 'TOTAL_RECALL_MAX_QUEUE_WAIT_MS', 1000),
     },
   };
 }

@@ -1,7 +1,7 @@
 // Creates the memory that consolidates several originals. The originals are
 // kept and linked from it (CONSOLIDATED_FROM); MemoryStored is recorded for the
 // new memory and MemoryConsolidated about it and each original.
-// params: $memory, $from, $now, $storedEventId, $consolidatedEventId, $payload, $commandId, $correlationId, $sessionId
+// params: $memory, $linking, $from, $now, $storedEventId, $consolidatedEventId, $payload, $commandId, $correlationId, $sessionId
 // returns: memory
 MERGE (n:Memory {id: $memory.id})
   ON CREATE SET
@@ -19,6 +19,7 @@ MERGE (n:Memory {id: $memory.id})
     n.occurredAt = datetime({epochMillis: $memory.occurredAt}),
     n.createdAt = datetime({epochMillis: $now}),
     n.accessCount = 0,
+    n.linkPendingAt = CASE WHEN $linking THEN datetime({epochMillis: $now}) ELSE null END,
     n.storedBy = $commandId
 WITH n
 UNWIND $from AS originalId

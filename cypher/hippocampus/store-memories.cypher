@@ -2,11 +2,12 @@
 // A memory whose id exists already is left untouched (a retried store is a no-op)
 // and comes back with created = false. The event is MERGEd on its id, so a
 // replayed transaction records nothing twice. Without a client embedding the
-// memory waits for the embedding job (embeddingStatus PENDING). A memory stored
+// memory waits for the embedding job (embeddingStatus PENDING); with $linking it
+// waits for Synapse's links too (linkPendingAt, removed once linked). A memory stored
 // in a session is linked to it (STORED_IN) when that session exists in its store.
 // The memory comes back as the list memoryFromValues reads: a thousand maps
 // with DateTime values cost Node more to decode than the statement costs Neo4j.
-// params: $memories, $now, $commandId, $correlationId
+// params: $memories, $linking, $now, $commandId, $correlationId
 // returns: memory, created
 UNWIND $memories AS input
 MERGE (m:Memory {id: input.id})
@@ -28,6 +29,7 @@ MERGE (m:Memory {id: input.id})
     m.occurredAt = datetime({epochMillis: input.occurredAt}),
     m.createdAt = datetime({epochMillis: $now}),
     m.accessCount = 0,
+    m.linkPendingAt = CASE WHEN $linking THEN datetime({epochMillis: $now}) ELSE null END,
     m.storedBy = $commandId
 WITH m, input, m.storedBy = $commandId AS created
 FOREACH (_ IN CASE WHEN created THEN [1] ELSE [] END |

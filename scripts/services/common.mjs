@@ -219,6 +219,22 @@ export async function waitForPort(port, { host = '127.0.0.1', timeoutMs = 30_000
   return false;
 }
 
+/**
+ * A port that still answers although no live process owns it: a server killed
+ * a moment ago (kill -9) whose sockets the kernel is still closing. Waits up to
+ * timeoutMs for it to be released; true once it is.
+ */
+export async function waitOrphanPortReleased(port, { host = '127.0.0.1', timeoutMs = 30_000 } = {}) {
+  const end = Date.now() + timeoutMs;
+  while (Date.now() < end) {
+    if (!(await canConnect(port, host, 500))) return true;
+    const owner = findPortOwner(port);
+    if (owner?.pid && isAlive(owner.pid)) return false; // a live process holds it
+    await sleep(250);
+  }
+  return !(await canConnect(port, host, 500));
+}
+
 /** GET url → {status, body} (body truncated to 64 KiB); rejects on network errors. */
 export function httpGet(url, timeoutMs = 2000) {
   return new Promise((resolve, reject) => {

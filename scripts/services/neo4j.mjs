@@ -27,6 +27,7 @@ import {
   findPortOwner,
   httpGet,
   isAlive,
+  waitOrphanPortReleased,
   lastLine,
   linesSince,
   processArgv,
@@ -256,6 +257,10 @@ export async function ensureNeo4j({ log, timeoutMs } = {}) {
       for (const port of [BOLT_PORT, HTTP_PORT]) {
         if (!(await canConnect(port, HOST, 500))) continue;
         const owner = findPortOwner(port);
+        // Our server killed a moment ago (kill -9) may still hold its ports while it exits.
+        if (!owner?.pid || !isAlive(owner.pid)) {
+          if (await waitOrphanPortReleased(port)) continue;
+        }
         if (owner?.pid && isOurNeo4j(owner.pid, p.home)) {
           say(`neo4j: found our server running without a pid file (pid ${owner.pid}), reusing it`);
           writePid(p.pidFile, owner.pid);

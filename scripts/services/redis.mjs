@@ -22,6 +22,7 @@ import {
   fileSize,
   findPortOwner,
   isAlive,
+  waitOrphanPortReleased,
   lastLine,
   linesSince,
   processArgv,
@@ -153,7 +154,10 @@ export async function ensureRedis({ log, timeoutMs } = {}) {
       if (pid) removeFile(p.pidFile);
 
       // 2. Port free? (Ours without a pid file is adopted.)
-      if (await canConnect(PORT, HOST, 500)) {
+      const orphan = (await canConnect(PORT, HOST, 500)) ? findPortOwner(PORT) : null;
+      // Our server killed a moment ago (kill -9) may still hold its port while it exits.
+      const released = orphan && (!orphan.pid || !isAlive(orphan.pid)) ? await waitOrphanPortReleased(PORT) : false;
+      if (!released && (await canConnect(PORT, HOST, 500))) {
         const owner = findPortOwner(PORT);
         if (owner?.pid && isOurRedis(owner.pid, p)) {
           say(`redis: found our server running without a pid file (pid ${owner.pid}), reusing it`);

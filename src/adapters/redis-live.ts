@@ -7,6 +7,11 @@
 import type { Redis } from 'ioredis';
 import type { LiveChannel, NotificationRecord } from '../contexts/cortex/index.js';
 import { redisConnection } from './redis.js';
+import { UnavailableError } from '../domain/index.js';
+import { OUTAGE_RETRY_AFTER_MS } from './outage.js';
+
+/** How long a new subscription waits for Redis before it fails as UNAVAILABLE. */
+const SUBSCRIBE_MS = 1000;
 
 export class RedisLiveChannel implements LiveChannel {
   private publisher: Redis | null = null;
@@ -35,7 +40,19 @@ export class RedisLiveChannel implements LiveChannel {
     this.listeners.add(listener);
     // One subscriber connection per process, opened on the first listener.
     this.subscribed ??= this.open();
-    await this.subscribed;
+    // Redis down: fail fast and typed (the subscription itself completes once Redis is back).
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new UnavailableError('redis', 'no answer to SUBSCRIBE', OUTAGE_RETRY_AFTER_MS)), SUBSCRIBE_MS);
+    });
+    try {
+      await Promise.race([this.subscribed, late]);
+    } catch (error) {
+      this.listeners.delete(listener);
+      throw error;
+    } finally {
+      clearTimeout(timer);
+    }
     return () => this.listeners.delete(listener);
   }
 

@@ -38,6 +38,43 @@ export class ShuttingDownError extends TotalRecallError {
   }
 }
 
+/**
+ * The call may succeed if repeated later: the caller should wait about
+ * `retryAfterMs` and send it again (with the same client id for a store,
+ * which makes a repeat a no-op). Carried as `extensions.retryAfterMs`.
+ */
+export class RetryableError extends TotalRecallError {
+  readonly retryAfterMs: number;
+
+  constructor(code: string, message: string, retryAfterMs: number, details?: Record<string, unknown>) {
+    super(code, message, details);
+    this.name = 'RetryableError';
+    this.retryAfterMs = Math.max(0, Math.round(retryAfterMs));
+  }
+}
+
+/**
+ * A backing service (Neo4j, Redis) cannot be reached right now. A write that
+ * failed this way may or may not have committed: retry it with the same id.
+ */
+export class UnavailableError extends RetryableError {
+  readonly service: string;
+
+  constructor(service: string, reason: string, retryAfterMs = 1000) {
+    super('UNAVAILABLE', `${service} is unavailable (${reason}); retry in about ${Math.max(1, Math.round(retryAfterMs / 1000))} s`, retryAfterMs, { service });
+    this.name = 'UnavailableError';
+    this.service = service;
+  }
+}
+
+/** This process has as much work as it admits: retry after `retryAfterMs` (nothing was done). */
+export class BusyError extends RetryableError {
+  constructor(retryAfterMs: number, details?: Record<string, unknown>) {
+    super('BUSY', `Total Recall is at capacity; retry in about ${Math.max(1, Math.round(retryAfterMs / 1000))} s`, retryAfterMs, details);
+    this.name = 'BusyError';
+  }
+}
+
 export function assertNever(value: never, what = 'message'): never {
   throw new Error(`unhandled ${what}: ${JSON.stringify(value)}`);
 }
@@ -58,10 +95,3 @@ export class UnauthenticatedError extends TotalRecallError {
   }
 }
 
-/** Too busy right now (rate limit, database pool): nothing was written, retry later. */
-export class UnavailableError extends TotalRecallError {
-  constructor(message: string, details: Record<string, unknown> = {}) {
-    super('UNAVAILABLE', message, { retryable: true, ...details });
-    this.name = 'UnavailableError';
-  }
-}

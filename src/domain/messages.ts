@@ -181,6 +181,8 @@ export type OutcomeReported = Message<
 >;
 /** Vectors were attached to memories of a store (by the embedding job). */
 export type MemoriesEmbedded = Message<'MemoriesEmbedded', { readonly store: string; readonly ids: readonly string[] }>;
+/** Synapse has written the mechanical links of these memories (some may have got none): they wait for linking no longer. */
+export type MemoriesLinked = Message<'MemoriesLinked', { readonly store: string; readonly ids: readonly string[] }>;
 export type SalienceScored = Message<'SalienceScored', { readonly id: string; readonly store: string; readonly salience: number; readonly at: number }>;
 export type AssociationsFound = Message<
   'AssociationsFound',
@@ -229,6 +231,7 @@ export type Event =
   | MemoryUsed
   | OutcomeReported
   | MemoriesEmbedded
+  | MemoriesLinked
   | SalienceScored
   | AssociationsFound
   | SessionStarted
@@ -263,7 +266,7 @@ export const MESSAGE_CATALOG = {
   queries: ['SearchQuery', 'ReflectQuery'],
   events: [
     'MemoryStored', 'MemoryAccessed', 'MemoryClaimed', 'MemoryRetrieved', 'TierChanged', 'MemoryReclassified',
-    'MemoryForgotten', 'MemoryConsolidated', 'MemoryUsed', 'OutcomeReported', 'MemoriesEmbedded', 'SalienceScored', 'AssociationsFound', 'SessionStarted', 'SessionEnded',
+    'MemoryForgotten', 'MemoryConsolidated', 'MemoryUsed', 'OutcomeReported', 'MemoriesEmbedded', 'MemoriesLinked', 'SalienceScored', 'AssociationsFound', 'SessionStarted', 'SessionEnded',
     'ModeChanged', 'StateTransitioned', 'SessionState', 'DecisionLogged',
   ],
   notifications: ['BreakNotification', 'SessionAuditPrompt'],

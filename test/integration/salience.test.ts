@@ -229,6 +229,9 @@ describe('IDENTITY_CORE', () => {
   it('is flat at 1 and never touched by sweeps', async () => {
     const store = newStore();
     const id = await remember(store, 'who I am', { tier: 'IDENTITY_CORE' });
+    // Linking clears the memory's linkPendingAt once its links are written: let that happen first.
+    await t.app.synapse.linked(store);
+    await t.app.bus.idle();
     const before = await t.cypher<{ p: Record<string, unknown> }>('MATCH (m:Memory {id: $id}) RETURN properties(m) AS p', { id });
     for (const years of [1, 10, 50]) {
       const report = await sweep(store, T0 + years * 365 * DAY);

@@ -62,7 +62,7 @@ describe('job schedulers', () => {
     expect(decay).toMatchObject({ everyMs: 400, failed: 0 });
     expect(decay.lastRun).toMatchObject({ ok: true, error: null, result: { stores: [store] } });
     expect(decay.lastRun.jobId).toMatch(/^repeat:decay-sweep:/);
-    expect(health.queues.map((q) => q.name).sort()).toEqual(['break-check', 'consolidation', 'decay-sweep', 'session-audit', 'session-sweep']);
+    expect(health.queues.map((q) => q.name).sort()).toEqual(['break-check', 'consolidation', 'decay-sweep', 'reconcile', 'session-audit', 'session-sweep']);
   });
 });
 

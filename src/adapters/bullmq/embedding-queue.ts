@@ -33,6 +33,8 @@ export interface EmbeddingTarget {
   pendingEmbeddings(after: string, limit: number, stores: readonly string[] | null, model: string): Promise<readonly { readonly id: string }[]>;
   attachEmbeddings(vectors: readonly { readonly id: string; readonly embedding: Float32Array; readonly contextId: string | null }[], model: string): Promise<readonly string[]>;
   failEmbeddings(ids: readonly string[], reason: string): Promise<readonly string[]>;
+  /** Memories still PENDING that were stored before `before`, oldest first (the reconciliation). */
+  stalledEmbeddings(before: number, limit: number, stores: readonly string[] | null): Promise<readonly { readonly id: string }[]>;
 }
 
 export type EmbeddingJob =
@@ -69,6 +71,10 @@ const JOB_DEFAULTS: JobsOptions = {
   removeOnComplete: { count: 100 },
   removeOnFail: { count: 1_000 },
 };
+/** Memories the reconciliation re-queues per run at most. */
+const REQUEUE_PAGE = 1_000;
+/** Job states in which a memory's embedding may still be on its way. */
+const QUEUED_STATES = ['waiting', 'active', 'delayed', 'prioritized'] as const;
 /** Backfill pages wait behind fresh stores (BullMQ runs unprioritised jobs first). */
 const BACKFILL_PRIORITY = 10;
 
@@ -154,6 +160,34 @@ export class EmbeddingQueue {
       { kind: 'backfill', run, after: '' },
       { priority: BACKFILL_PRIORITY, deduplication: { id: 'embeddings-backfill-start' }, jobId: `backfill-${run}-start` },
     );
+  }
+
+  /**
+   * The reconciliation: memories stored before `before` that are still
+   * PENDING, and older than every job still in the queue (jobs run in order,
+   * so nothing queued can be theirs), lost their job: a process died before
+   * sending it, or Redis lost it (its last second of AOF). They are queued
+   * again; Neo4j is the source of truth. Only where this process embeds (the
+   * model is ready), so a service without a model does not pile up jobs.
+   * Returns how many were queued.
+   */
+  async requeueStalled(before: number): Promise<number> {
+    if (this.closed || this.options.runWorker === false || this.options.embedder.status().state !== 'ready') return 0;
+    const oldest = await this.oldestQueuedAt();
+    const cutoff = oldest === null ? before : Math.min(before, oldest);
+    const stalled = await this.options.target.stalledEmbeddings(cutoff, REQUEUE_PAGE, this.options.stores ?? null);
+    if (stalled.length === 0) return 0;
+    this.request(stalled.map((m) => m.id));
+    await this.flush();
+    this.log(`embeddings: queued ${stalled.length} memories again whose embedding job was lost`);
+    return stalled.length;
+  }
+
+  /** When the oldest job still waiting, running or retrying was added (null: none). */
+  private async oldestQueuedAt(): Promise<number | null> {
+    const oldest = await Promise.all(QUEUED_STATES.map((state) => this.queue.getJobs([state], 0, 0, true)));
+    const times = oldest.flat().flatMap((job) => (job ? [job.timestamp] : []));
+    return times.length > 0 ? Math.min(...times) : null;
   }
 
   /** Resolves when nothing is buffered, queued or running (tests and shutdown use it). */

@@ -21,7 +21,7 @@ export interface BullJobsOptions {
 }
 
 /** Timers fire per session, so several may run side by side; sweeps run one at a time. */
-const CONCURRENCY: Record<JobKind, number> = { 'decay-sweep': 1, consolidation: 1, 'session-sweep': 1, 'break-check': 4, 'session-audit': 4 };
+const CONCURRENCY: Record<JobKind, number> = { 'decay-sweep': 1, consolidation: 1, 'session-sweep': 1, reconcile: 1, 'break-check': 4, 'session-audit': 4 };
 const KEEP_COMPLETED = { age: 24 * 3600, count: 1000 };
 const KEEP_FAILED = { age: 7 * 24 * 3600, count: 1000 };
 

@@ -11,6 +11,8 @@ export interface HealthReport {
   readonly accepting: boolean;
   /** "ready", "loading", "disabled" or "missing: <reason>" (then recall is lexical only). */
   readonly embeddings: string;
+  /** What works less well right now and what that means for callers, one line each; empty when all is up. */
+  readonly degraded: readonly string[];
 }
 
 export interface Ports {

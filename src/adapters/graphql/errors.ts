@@ -4,18 +4,28 @@
  */
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import { unwrapResolverError } from '@apollo/server/errors';
-import { TotalRecallError } from '../../domain/index.js';
+import { RetryableError, TotalRecallError } from '../../domain/index.js';
+import { asUnavailable, OUTAGE_RETRY_AFTER_MS } from '../outage.js';
 
 export interface PublicError {
   readonly code: string;
   readonly message: string;
   readonly details?: Readonly<Record<string, unknown>>;
+  /** With a retryable code (UNAVAILABLE, BUSY): when to try again. */
+  readonly retryAfterMs?: number;
 }
 
 /** A domain error keeps its code and message; anything else is an internal error whose detail goes to the server log only. */
 export function publicError(error: unknown, where = 'service'): PublicError {
-  if (error instanceof TotalRecallError) {
-    return { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) };
+  // A backing service's outage, wherever it surfaced, is a typed, retryable UNAVAILABLE.
+  const known = error instanceof TotalRecallError ? error : asUnavailable(error);
+  if (known) {
+    return {
+      code: known.code,
+      message: known.message,
+      ...(known.details ? { details: known.details } : {}),
+      ...(known instanceof RetryableError ? { retryAfterMs: known.retryAfterMs } : {}),
+    };
   }
   console.error(`[${where}] unexpected error`, error);
   return { code: 'INTERNAL_SERVER_ERROR', message: 'internal error' };
@@ -48,10 +58,15 @@ function scalarCode(error: unknown): string | null {
 function classify(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
   const fromScalar = scalarCode(error);
   if (fromScalar) return { ...formatted, extensions: { ...formatted.extensions, code: fromScalar } };
-  const original = unwrapResolverError(error);
+  const unwrapped = unwrapResolverError(error);
+  const original = unwrapped instanceof TotalRecallError ? unwrapped : (asUnavailable(unwrapped) ?? unwrapped);
   if (original instanceof TotalRecallError) {
-    const { code, message, details } = publicError(original);
-    return { ...formatted, message, extensions: { ...formatted.extensions, code, ...(details ? { details } : {}) } };
+    const { code, message, details, retryAfterMs } = publicError(original);
+    return {
+      ...formatted,
+      message,
+      extensions: { ...formatted.extensions, code, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}), ...(details ? { details } : {}) },
+    };
   }
   if (original instanceof GraphQLError && formatted.extensions?.code === 'INTERNAL_SERVER_ERROR' && !formatted.path) {
     // graphql-js refusing the request itself (e.g. "Too many errors processing variables"): the input's fault.
@@ -60,7 +75,7 @@ function classify(formatted: GraphQLFormattedError, error: unknown): GraphQLForm
   if (original instanceof GraphQLError || formatted.extensions?.code !== 'INTERNAL_SERVER_ERROR') return formatted;
   if (isBusyDatabase(original)) {
     // The pool is taken (or Neo4j is away): retryable, and nothing of this call was written.
-    return { message: 'the database is busy; retry shortly', locations: formatted.locations, path: formatted.path, extensions: { code: 'UNAVAILABLE', retryable: true } };
+    return { message: 'the database is busy; retry shortly', locations: formatted.locations, path: formatted.path, extensions: { code: 'UNAVAILABLE', retryable: true, retryAfterMs: OUTAGE_RETRY_AFTER_MS } };
   }
   // Anything unexpected: keep the code, hide internals (they go to the server log).
   const { code, message } = publicError(original, 'graphql');
@@ -72,4 +87,10 @@ export function isBusyDatabase(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   const code = (error as { code?: unknown }).code;
   return /Connection acquisition timed out/.test(error.message) || code === 'ServiceUnavailable' || code === 'SessionExpired';
+}
+
+/** The longest retry hint among formatted errors (for an HTTP Retry-After header), or null. */
+export function retryAfterMsOf(errors: readonly GraphQLFormattedError[] | undefined): number | null {
+  const hints = (errors ?? []).flatMap((e) => (typeof e.extensions?.retryAfterMs === 'number' ? [e.extensions.retryAfterMs] : []));
+  return hints.length > 0 ? Math.max(...hints) : null;
 }

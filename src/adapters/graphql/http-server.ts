@@ -21,12 +21,15 @@ import { formatError, isBusyDatabase } from './errors.js';
 import { admitted } from './caller.js';
 import { failingFast } from '../neo4j/index.js';
 import { limitedPorts } from './limited-ports.js';
+import { Admission, admissionPlugin, type AdmissionSettings } from './admission.js';
 import type { GraphQLContext, Ports } from './context.js';
 
 export interface GraphQLServer {
   readonly url: string;
   readonly http: Server;
   readonly apollo: ApolloServer<GraphQLContext>;
+  /** This process's admission control (null: every operation runs at once). */
+  readonly admission: Admission | null;
   stop(): Promise<void>;
 }
 
@@ -41,6 +44,8 @@ export interface ServerOptions {
   /** Requests per token (none: unlimited). */
   readonly rateLimit?: TokenRateLimit | null;
   readonly limits?: RequestLimits;
+  /** Bounded concurrency and queue per process (config.admission); null or absent: none. */
+  readonly admission?: AdmissionSettings | null;
 }
 
 export type GraphQLServerOptions = ServerOptions;
@@ -129,6 +134,7 @@ export async function startGraphQLServer(
   const limits = options.limits ?? DEFAULT_LIMITS;
   const authenticator = options.authenticator ?? new Authenticator('off', null);
   const rateLimit = options.rateLimit ?? null;
+  const admission = options.admission ? new Admission(options.admission) : null;
   const armor = new ApolloArmor({
     maxDepth: { n: limits.maxDepth, ignoreIntrospection: true },
     maxAliases: { n: limits.maxAliases },
@@ -140,7 +146,7 @@ export async function startGraphQLServer(
   const apollo = new ApolloServer<GraphQLContext>({
     schema,
     formatError,
-    plugins: [...(armor.plugins as ApolloServerPlugin<GraphQLContext>[]), requestScopePlugin],
+    plugins: [admissionPlugin(admission), ...(armor.plugins as ApolloServerPlugin<GraphQLContext>[]), requestScopePlugin],
     validationRules: armor.validationRules as ValidationRule[],
     // Callers get the code and the message; stack traces go to the server log only.
     includeStacktraceInErrorResponses: false,
@@ -285,6 +291,7 @@ export async function startGraphQLServer(
     url: `http://${host}:${actualPort}/graphql`,
     http,
     apollo,
+    admission,
     async stop() {
       await subscriptions.dispose();
       await new Promise<void>((resolve) => wss.close(() => resolve()));

@@ -1,6 +1,8 @@
 export { buildGraphQLSchema, schemaText } from './schema.js';
 export { startGraphQLServer } from './http-server.js';
 export type { GraphQLServer } from './http-server.js';
+export { Admission, admissionPlugin } from './admission.js';
+export type { AdmissionSettings } from './admission.js';
 export type { GraphQLContext, Ports, HealthReport } from './context.js';
 export type { GraphQLServerOptions, RouteHandler } from './http-server.js';
 export { callerFromRequest, headerValue } from './caller.js';

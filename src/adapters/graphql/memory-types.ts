@@ -48,6 +48,10 @@ export class HealthType {
   @Field(() => Boolean) accepting!: boolean;
   @Field(() => String, { description: '"ready", "loading", "disabled" or "missing: <reason>" (recall is then lexical only).' })
   embeddings!: string;
+  @Field(() => [String], {
+    description: 'What works less well right now, one line each ("neo4j: …", "redis: …", "embeddings: …"); empty when everything is up.',
+  })
+  degraded!: string[];
 }
 
 @InputType('StoreInput')

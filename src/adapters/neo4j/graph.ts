@@ -3,9 +3,10 @@
  * that the parameters passed are exactly the ones the file declares, and
  * turns Neo4j values into plain JS (temporal values become epoch ms).
  */
-import { waitingForPool } from './pool-wait.js';
-import neo4j, { Neo4jError, type Driver, type ManagedTransaction, type QueryResult } from 'neo4j-driver';
+import { isPoolTimeout, waitingForPool } from './pool-wait.js';
+import neo4j, { Neo4jError, type Driver, type ManagedTransaction, type QueryResult, type Session, type Transaction } from 'neo4j-driver';
 import type { Statement } from './statements.js';
+import { asUnavailable, outageOf } from '../outage.js';
 
 export type Params = Record<string, unknown>;
 export type Row = Record<string, unknown>;
@@ -24,8 +25,16 @@ export interface GraphPort {
 
 export class CypherParamError extends Error {}
 
-/** How long a single write statement is retried on transient failures. */
+/** How long a write (a statement or a transaction) is retried on transient failures (deadlocks). */
 const WRITE_RETRY_MS = 15_000;
+/** Reads are retried briefly: a caller would rather ask again than wait. */
+const READ_RETRY_MS = 300;
+/**
+ * While Neo4j cannot be reached, a call is retried this long and then fails
+ * as UNAVAILABLE; once an outage is known, calls fail after one attempt until
+ * one succeeds again (the driver reconnects by itself).
+ */
+const OUTAGE_RETRY_MS = 1_000;
 
 function checkParams(statement: Statement, params: Params): void {
   const passed = Object.keys(params).sort();
@@ -98,7 +107,7 @@ function rows<R>(result: QueryResult): R[] {
   });
 }
 
-function txOf(transaction: ManagedTransaction): Tx {
+function txOf(transaction: ManagedTransaction | Transaction): Tx {
   return {
     async run<R extends Row>(statement: Statement, params: Params = {}) {
       checkParams(statement, params);
@@ -112,15 +121,23 @@ function txOf(transaction: ManagedTransaction): Tx {
 }
 
 export class Neo4jGraph implements GraphPort {
+  /** When the current outage began (null: Neo4j answered last time). */
+  private downSince: number | null = null;
+
   constructor(
     private readonly driver: Driver,
     private readonly database: string,
   ) {}
 
+  /** Whether Neo4j failed to answer the last call (health reports it as degraded). */
+  get unreachableSince(): number | null {
+    return this.downSince;
+  }
+
   /**
    * One read statement in an auto-commit transaction: a single round trip
    * instead of begin/run/commit. Reads are safe to repeat, so a transient
-   * failure is retried here a few times.
+   * failure is retried here briefly.
    */
   read<R extends Row = Row>(statement: Statement, params: Params = {}): Promise<R[]> {
     return waitingForPool(() => this.readOnce<R>(statement, params));
@@ -128,26 +145,17 @@ export class Neo4jGraph implements GraphPort {
 
   private async readOnce<R extends Row>(statement: Statement, params: Params): Promise<R[]> {
     checkParams(statement, params);
-    for (let attempt = 1; ; attempt++) {
-      const session = this.driver.session({ database: this.database, defaultAccessMode: neo4j.session.READ });
-      try {
-        return rows<R>(await runQuietly(() => session.run(statement.text, toNeo4jParams(params) as Params)));
-      } catch (error) {
-        if (attempt >= 3 || !(error instanceof Neo4jError && error.retriable)) throw named(error, statement);
-        await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
-      } finally {
-        await session.close();
-      }
-    }
+    return this.retrying(READ_RETRY_MS, statement, () =>
+      this.inSession(neo4j.session.READ, async (session) => rows<R>(await runQuietly(() => session.run(statement.text, toNeo4jParams(params) as Params)))),
+    );
   }
 
   /**
    * One write statement in an auto-commit transaction: a single round trip
    * instead of begin/run/commit. A transient failure (a deadlock, a lost
-   * connection) is retried here with backoff for up to about 15 s; as with
-   * the driver's own retries of a transaction function, a retried statement
-   * may run after a commit whose answer was lost, so every write statement is
-   * idempotent.
+   * connection) is retried with backoff for up to about 15 s (an outage: 1 s);
+   * a retried statement may run after a commit whose answer was lost, so
+   * every write statement is idempotent.
    */
   write<R extends Row = Row>(statement: Statement, params: Params = {}): Promise<R[]> {
     return waitingForPool(() => this.writeOnce<R>(statement, params));
@@ -155,44 +163,69 @@ export class Neo4jGraph implements GraphPort {
 
   private async writeOnce<R extends Row>(statement: Statement, params: Params): Promise<R[]> {
     checkParams(statement, params);
-    const started = Date.now();
-    for (let attempt = 1; ; attempt++) {
-      const session = this.driver.session({ database: this.database });
-      try {
-        return rows<R>(await runQuietly(() => session.run(statement.text, toNeo4jParams(params) as Params)));
-      } catch (error) {
-        if (!(error instanceof Neo4jError && error.retriable) || Date.now() - started > WRITE_RETRY_MS) throw named(error, statement);
-        await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 25 * 2 ** attempt) * (0.5 + Math.random())));
-      } finally {
-        await session.close();
-      }
-    }
+    return this.retrying(WRITE_RETRY_MS, statement, () =>
+      this.inSession(neo4j.session.WRITE, async (session) => rows<R>(await runQuietly(() => session.run(statement.text, toNeo4jParams(params) as Params)))),
+    );
   }
 
+  /** `work` in one write transaction, replayed on transient failures as write() is: it must be idempotent. */
   transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
-    return waitingForPool(() => this.transactionOnce(work));
-  }
-
-  private async transactionOnce<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
-    const session = this.driver.session({ database: this.database });
-    try {
-      return await session.executeWrite((t) => work(txOf(t)));
-    } finally {
-      await session.close();
-    }
+    return waitingForPool(() => this.retrying(WRITE_RETRY_MS, null, () => this.inSession(neo4j.session.WRITE, (session) => inTransaction(session, work))));
   }
 
   readTransaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
-    return waitingForPool(() => this.readTransactionOnce(work));
+    return waitingForPool(() => this.retrying(READ_RETRY_MS, null, () => this.inSession(neo4j.session.READ, (session) => inTransaction(session, work))));
   }
 
-  private async readTransactionOnce<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
-    const session = this.driver.session({ database: this.database, defaultAccessMode: neo4j.session.READ });
+  private async inSession<T>(mode: typeof neo4j.session.READ | typeof neo4j.session.WRITE, use: (session: Session) => Promise<T>): Promise<T> {
+    const session = this.driver.session({ database: this.database, defaultAccessMode: mode });
     try {
-      return await session.executeRead((t) => work(txOf(t)));
+      return await use(session);
     } finally {
-      await session.close();
+      await session.close().catch(() => undefined);
     }
+  }
+
+  /**
+   * Runs `attempt` again on a retryable failure, with jittered backoff, for up
+   * to `retryMs`. An outage gets its own short budget and then fails as a
+   * typed UNAVAILABLE (outage.ts); once one is known, one attempt each.
+   */
+  private async retrying<T>(retryMs: number, statement: Statement | null, attempt: () => Promise<T>): Promise<T> {
+    const started = Date.now();
+    const knownDown = this.downSince !== null;
+    for (let n = 1; ; n++) {
+      try {
+        const result = await attempt();
+        this.downSince = null;
+        return result;
+      } catch (error) {
+        // A full pool is not an outage: waitingForPool() decides whether to ask again (pool-wait.ts).
+        if (isPoolTimeout(error)) throw error;
+        const outage = outageOf(error) === 'neo4j';
+        if (outage) this.downSince ??= Date.now();
+        const budget = outage ? (knownDown ? 0 : OUTAGE_RETRY_MS) : retryMs;
+        if (!(error instanceof Neo4jError && error.retriable) || Date.now() - started + backoffMs(n) / 2 > budget) {
+          throw outage ? (asUnavailable(error, 'neo4j') as Error) : statement ? named(error, statement) : error;
+        }
+        await new Promise((resolve) => setTimeout(resolve, backoffMs(n) * (0.5 + Math.random())));
+      }
+    }
+  }
+}
+
+const backoffMs = (attempt: number) => Math.min(1000, 25 * 2 ** attempt);
+
+/** Begin, work, commit (rolled back on failure): the retries are retrying()'s, not the driver's. */
+async function inTransaction<T>(session: Session, work: (tx: Tx) => Promise<T>): Promise<T> {
+  const transaction = session.beginTransaction();
+  try {
+    const result = await work(txOf(transaction));
+    await transaction.commit();
+    return result;
+  } catch (error) {
+    if (transaction.isOpen()) await transaction.rollback().catch(() => undefined);
+    throw error;
   }
 }
 
@@ -215,5 +248,7 @@ export function createDriver(uri: string, user: string, password: string, acquis
     disableLosslessIntegers: true,
     maxConnectionPoolSize: 64,
     connectionAcquisitionTimeout: acquisitionTimeoutMs,
+    // A server that does not answer a connect counts as down after this, not the driver's 30 s.
+    connectionTimeout: 5_000,
   });
 }

@@ -19,4 +19,6 @@ export const Q = loadStatements('hippocampus', {
   pendingEmbeddings: 'pending-embeddings',
   attachEmbeddings: 'attach-embeddings',
   failEmbeddings: 'fail-embeddings',
+  stalledEmbeddings: 'stalled-embeddings',
+  clearLinkPending: 'clear-link-pending',
 });

@@ -41,6 +41,11 @@ export interface HippocampusDeps {
   readonly bus: Bus;
   readonly limits: StoreLimits;
   readonly clock?: () => number;
+  /**
+   * Whether Synapse links stored memories: each then waits for it (linkPendingAt)
+   * until MemoriesLinked, so the reconciliation finds what a crash left unlinked.
+   */
+  readonly linking?: boolean;
 }
 
 export interface Stored {
@@ -89,6 +94,7 @@ export class Hippocampus {
   private readonly bus: Bus;
   private readonly limits: StoreLimits;
   private readonly clock: () => number;
+  private readonly linking: boolean;
   /** Commands being handled now; ShutdownCommand waits for them (the flush). */
   private readonly inFlight = new Set<Promise<unknown>>();
   private closed = false;
@@ -98,6 +104,7 @@ export class Hippocampus {
     this.bus = deps.bus;
     this.limits = deps.limits;
     this.clock = deps.clock ?? Date.now;
+    this.linking = deps.linking ?? false;
   }
 
   /** Puts the handlers on the bus; commands about one memory keep their order. */
@@ -112,6 +119,7 @@ export class Hippocampus {
     bus.handle('hippocampus', 'TierPromoted', (m) => this.changeTier(m), (m) => m.data.id);
     bus.handle('hippocampus', 'TierDemoted', (m) => this.changeTier(m), (m) => m.data.id);
     bus.handle('hippocampus', 'TierChangeBatch', (m) => this.changeTiers(m), (m) => `tiers:${m.meta.messageId}`);
+    this.bus.subscribe('hippocampus', 'MemoriesLinked', (m) => this.linked(m.data.ids).then(() => undefined), (m) => `linked:${m.meta.messageId}`);
     return this;
   }
 
@@ -151,6 +159,7 @@ export class Hippocampus {
     const events = new Map(memories.map((m) => [m.id, sortableId('evt', now)]));
     const params = {
       memories: memories.map((m) => ({ ...m, storeKey: storeKeyOf(m.store), eventId: events.get(m.id), eventPayload: storedPayload(m) })),
+      linking: this.linking,
       now,
       ...auditParams(command.meta),
     };
@@ -253,6 +262,7 @@ export class Hippocampus {
       const store = (found[0] as MemoryRecord).store;
       const rows = await tx.run<{ memory: Record<string, unknown> }>(Q.createConsolidated, {
         memory: { id: newId, store, storeKey: storeKeyOf(store), metadata: json({ consolidatedFrom: ids, strategy: command.data.strategy }), ...merged },
+        linking: this.linking,
         from: ids,
         now,
         storedEventId,
@@ -443,6 +453,18 @@ export class Hippocampus {
   async failEmbeddings(ids: readonly string[], reason: string): Promise<string[]> {
     if (ids.length === 0) return [];
     const rows = await this.graph.write<{ id: string }>(Q.failEmbeddings, { ids: [...ids], reason: reason.slice(0, 1000), now: this.clock() });
+    return rows.map((r) => r.id);
+  }
+
+  /** Memories still PENDING an embedding that were stored before `before`, oldest first (the reconciliation re-queues them). */
+  async stalledEmbeddings(before: number, limit: number, stores: readonly string[] | null): Promise<{ id: string }[]> {
+    return this.graph.read<{ id: string }>(Q.stalledEmbeddings, { before, limit: clampLimit(limit), stores: stores ? [...stores] : null });
+  }
+
+  /** MemoriesLinked: these memories wait for their links no longer (a lost one is linked again by the reconciliation). */
+  async linked(ids: readonly string[]): Promise<string[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.graph.write<{ id: string }>(Q.clearLinkPending, { ids: [...ids] });
     return rows.map((r) => r.id);
   }
 

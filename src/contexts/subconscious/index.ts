@@ -1,7 +1,7 @@
 /** The subconscious context: timers and background jobs, the shutdown protocol (ARCHITECTURE.md §1, §6). */
 export const CONTEXT = 'subconscious' as const;
 export { Subconscious, AUDIT_PROMPT } from './subconscious.js';
-export type { NotificationPort, SubconsciousDeps, SubconsciousSettings } from './subconscious.js';
+export type { NotificationPort, Reconciler, SubconsciousDeps, SubconsciousSettings } from './subconscious.js';
 export { ShutdownProtocol } from './shutdown.js';
 export type { ColdStorageCheck, ColdStoragePort, ColdStorageWrite, ShutdownDeps, ShutdownReport } from './shutdown.js';
 export { clusters } from './clusters.js';

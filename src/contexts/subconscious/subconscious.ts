@@ -50,8 +50,22 @@ export interface SubconsciousSettings {
   readonly breakAfterMs: number;
   readonly sessionSweepMs: number;
   readonly sessionIdleMs: number;
+  /** Period of the reconciliation (background work a crash lost, queued again). */
+  readonly reconcileMs: number;
+  /** Work younger than this may still be on its way in a live process: the reconciliation leaves it alone. */
+  readonly reconcileGraceMs: number;
   /** Stores this process maintains; null = every store. */
   readonly scopeStores: readonly string[] | null;
+}
+
+/**
+ * One kind of derived work the reconciliation checks (links, embeddings): it
+ * finds memories stored before `before` whose work was never done and queues
+ * it again, returning how many. Neo4j says what is missing, not the queue.
+ */
+export interface Reconciler {
+  readonly name: string;
+  run(before: number, stores: readonly string[] | null): Promise<number>;
 }
 
 export interface SubconsciousDeps {
@@ -60,6 +74,7 @@ export interface SubconsciousDeps {
   readonly jobs: JobPort;
   readonly notifications: NotificationPort;
   readonly settings: SubconsciousSettings;
+  readonly reconcilers?: readonly Reconciler[];
   readonly clock?: () => number;
 }
 
@@ -102,6 +117,7 @@ export class Subconscious {
     await this.deps.jobs.every('decay-sweep', s.decaySweepMs);
     await this.deps.jobs.every('consolidation', s.consolidationMs);
     await this.deps.jobs.every('session-sweep', s.sessionSweepMs);
+    await this.deps.jobs.every('reconcile', s.reconcileMs);
   }
 
   /** What a job does when it fires (the worker calls this; a throw means retry). */
@@ -113,6 +129,8 @@ export class Subconscious {
         return this.consolidation();
       case 'session-sweep':
         return this.sessionSweep();
+      case 'reconcile':
+        return this.reconcile();
       case 'break-check':
         return this.breakCheck(job.data);
       case 'session-audit':
@@ -243,6 +261,27 @@ export class Subconscious {
     });
     for (const m of missing) await this.deps.jobs.add('session-audit', auditJobId(m.id), { sessionId: m.id, instanceId: m.instanceId }, 0);
     return { timedOut, armed, auditsRepaired: missing.length };
+  }
+
+  /**
+   * Finds the memories a crash left without their background work (links,
+   * embeddings) and queues it again. Runs at start and on a schedule; each
+   * reconciler is tried even when another fails (the job then retries).
+   */
+  async reconcile(): Promise<Record<string, number>> {
+    const s = this.deps.settings;
+    const before = this.clock() - s.reconcileGraceMs;
+    const done: Record<string, number> = {};
+    const errors: string[] = [];
+    for (const reconciler of this.deps.reconcilers ?? []) {
+      try {
+        done[reconciler.name] = await reconciler.run(before, s.scopeStores);
+      } catch (error) {
+        errors.push(`${reconciler.name}: ${(error as Error).message}`);
+      }
+    }
+    if (errors.length > 0) throw new Error(`reconciliation failed (${errors.join('; ')})`);
+    return done;
   }
 
   /** Notifies if the stretch in TASK mode still holds, then arms the next check. */

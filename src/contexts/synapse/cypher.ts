@@ -11,4 +11,5 @@ export const Q = loadStatements('synapse', {
   putSemanticAssociation: 'put-semantic-association',
   expandNeighbourhood: 'expand-neighbourhood',
   expandActivation: 'expand-activation',
+  unlinkedMemories: 'unlinked-memories',
 });

@@ -11,6 +11,7 @@ import {
   NotFoundError,
   assertNever,
   message,
+  newMeta,
   type AssociateCommand,
   type AssociationOrigin,
   type AssociationType,
@@ -25,6 +26,7 @@ import { Q } from './cypher.js';
 import { canonical, toAssociation, type AssociationRecord } from './records.js';
 import { DEFAULT_SEMANTIC_STRENGTH, DEFAULT_STEP, storedStrength, strengthen, validateStrength, weaken } from './strength.js';
 import { LinkPipeline, linkSourceOf, type Linking } from './link-pipeline.js';
+import type { LinkSource } from './mechanical.js';
 import { LinkingThread } from './linking-thread.js';
 import { isAssociationType, LINKING_NICE, MAX_LIMIT, type SynapseSettings } from './settings.js';
 import * as read from './traversal.js';
@@ -41,6 +43,12 @@ export interface SynapseDeps {
 
 type Link = AssociationsFound['data']['links'][number];
 
+/** What a memory handed to linking carries back: its id (for MemoriesLinked) and the event that caused it. */
+type LinkTag = { readonly id: string; readonly cause: Meta };
+
+/** Reconciliation: memories a crash left unlinked, relinked per run at most. */
+const RELINK_PAGE = 500;
+
 type AssociationRow = {
   readonly origin: AssociationOrigin;
   readonly strength: number;
@@ -56,15 +64,20 @@ export class Synapse {
   private readonly bus: Bus;
   readonly settings: SynapseSettings;
   private readonly clock: () => number;
-  private readonly linking: Linking<Meta>;
+  private readonly linking: Linking<LinkTag>;
 
   constructor(deps: SynapseDeps) {
     this.graph = deps.graph;
     this.bus = deps.bus;
     this.settings = deps.settings;
     this.clock = deps.clock ?? Date.now;
-    // A batch's links are reported once, caused by its first memory's MemoryStored.
-    const linked = (store: string, links: Link[], causes: Meta[]) => this.found(store, links, causes[0] as Meta);
+    // A batch's links are reported once, caused by its first memory's MemoryStored;
+    // then its memories wait for linking no longer (Hippocampus clears the mark).
+    const linked = (store: string, links: Link[], tags: LinkTag[]) => {
+      const first = tags[0] as LinkTag;
+      this.found(store, links, first.cause);
+      this.bus.publish(message('MemoriesLinked', { store, ids: tags.map((t) => t.id) }, 'synapse', { cause: first.cause }));
+    };
     this.linking = deps.linkingThread
       ? new LinkingThread({ neo4j: deps.linkingThread, settings: this.settings, nice: LINKING_NICE }, linked)
       : new LinkPipeline(this.graph, this.settings, linked);
@@ -90,7 +103,22 @@ export class Synapse {
 
   /** Settles when the memory's mechanical links are written (or their write failed). */
   private stored(memory: MemoryRecord, meta: Meta): Promise<void> {
-    return this.linking.link(linkSourceOf(memory), this.clock(), meta);
+    return this.linking.link(linkSourceOf(memory), this.clock(), { id: memory.id, cause: meta });
+  }
+
+  /**
+   * The reconciliation: links again the memories stored before `before` whose
+   * links were never written (a killed process or linking thread lost them).
+   * Linking is idempotent (MERGE per pair and type), so a memory linked twice
+   * gets no second link. Returns how many were handed to linking, and how many
+   * of them failed again (they stay for the next run).
+   */
+  async relinkPending(before: number, stores: readonly string[] | null): Promise<{ relinked: number; failed: number }> {
+    if (!this.settings.mechanicalLinking) return { relinked: 0, failed: 0 };
+    const rows = await this.graph.read<LinkSource>(Q.unlinkedMemories, { before, limit: RELINK_PAGE, stores: stores ? [...stores] : null });
+    const cause = newMeta('synapse');
+    const results = await Promise.allSettled(rows.map((row) => this.linking.link(linkSourceOf(row), this.clock(), { id: row.id, cause })));
+    return { relinked: rows.length, failed: results.filter((r) => r.status === 'rejected').length };
   }
 
   /** A claim strengthens every link of the memory by `claimBoost` (saturating). */

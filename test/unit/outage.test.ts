@@ -1,0 +1,63 @@
+/** The outage mapping: which failures are a backing service being away (UNAVAILABLE) and which are not. */
+import { describe, expect, it } from 'vitest';
+import { Neo4jError } from 'neo4j-driver';
+import { asUnavailable, outageOf } from '../../src/adapters/outage.js';
+import { InvalidInputError, UnavailableError } from '../../src/domain/index.js';
+import { formatError } from '../../src/adapters/graphql/errors.js';
+import { degradedParts } from '../../src/app.js';
+
+const socketError = (code: string) => Object.assign(new Error(`connect ${code} 127.0.0.1:6380`), { code });
+
+describe('outageOf', () => {
+  it('names Neo4j for ServiceUnavailable, SessionExpired, a database that is starting and a pool that gave no connection', () => {
+    expect(outageOf(new Neo4jError('Could not perform discovery', 'ServiceUnavailable', '', ''))).toBe('neo4j');
+    expect(outageOf(new Neo4jError('gone', 'SessionExpired', '', ''))).toBe('neo4j');
+    expect(outageOf(new Neo4jError('starting', 'Neo.TransientError.General.DatabaseUnavailable', '', ''))).toBe('neo4j');
+    expect(outageOf(new Neo4jError('Connection acquisition timed out in 30000 ms. Pool status: Active conn count = 64', 'N/A', '', ''))).toBe('neo4j');
+  });
+
+  it('names Redis for refused, reset or closed connections and ioredis giving up', () => {
+    expect(outageOf(socketError('ECONNREFUSED'))).toBe('redis');
+    expect(outageOf(new Error('Connection is closed.'))).toBe('redis');
+    expect(outageOf(Object.assign(new Error('Reached the max retries per request limit (which is 1).'), { name: 'MaxRetriesPerRequestError' }))).toBe('redis');
+  });
+
+  it('leaves every other failure alone, including Neo4j errors that are not outages', () => {
+    expect(outageOf(new Neo4jError('Deadlock detected', 'Neo.TransientError.Transaction.DeadlockDetected', '', ''))).toBeNull();
+    expect(outageOf(new Neo4jError('syntax', 'Neo.ClientError.Statement.SyntaxError', '', ''))).toBeNull();
+    expect(outageOf(new InvalidInputError('HIPPOCAMPUS.CONTENT_EMPTY', 'empty'))).toBeNull();
+    expect(outageOf(new Error('something else'))).toBeNull();
+    expect(outageOf('not an error')).toBeNull();
+  });
+
+  it('finds an outage in the cause chain', () => {
+    expect(outageOf(new Error('store failed', { cause: new Neo4jError('gone', 'SessionExpired', '', '') }))).toBe('neo4j');
+  });
+});
+
+describe('UNAVAILABLE to the client', () => {
+  it('is typed and retryable with a hint, whatever raised it', () => {
+    const wrapped = asUnavailable(new Neo4jError('x', 'ServiceUnavailable', '', ''));
+    expect(wrapped).toBeInstanceOf(UnavailableError);
+    expect(wrapped).toMatchObject({ code: 'UNAVAILABLE', retryAfterMs: 1000, service: 'neo4j' });
+    const formatted = formatError({ message: 'x', extensions: { code: 'INTERNAL_SERVER_ERROR' } }, new Neo4jError('x', 'ServiceUnavailable', '', ''));
+    expect(formatted.extensions).toMatchObject({ code: 'UNAVAILABLE', retryAfterMs: 1000, details: { service: 'neo4j' } });
+    expect(formatted.message).toMatch(/^neo4j is unavailable/);
+  });
+
+  it('is not what other failures become', () => {
+    expect(asUnavailable(new Error('bug'))).toBeNull();
+  });
+});
+
+describe('health.degraded', () => {
+  it('lists each part that is down and what it costs, and nothing when all is up', () => {
+    expect(degradedParts({ neo4j: true, redis: true, embeddings: 'ready' })).toEqual([]);
+    expect(degradedParts({ neo4j: true, redis: true, embeddings: 'disabled' })).toEqual([]);
+    const all = degradedParts({ neo4j: false, redis: false, embeddings: 'missing: no model.onnx' });
+    expect(all).toHaveLength(3);
+    expect(all[0]).toMatch(/^neo4j: unreachable; requests fail with UNAVAILABLE/);
+    expect(all[1]).toMatch(/^redis: unreachable; stores and searches go on/);
+    expect(all[2]).toBe('embeddings: missing: no model.onnx; recall is lexical only');
+  });
+});
