@@ -65,7 +65,7 @@ function classify(formatted: GraphQLFormattedError, error: unknown): GraphQLForm
     return {
       ...formatted,
       message,
-      extensions: { ...formatted.extensions, code, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}), ...(details ? { details } : {}) },
+      extensions: { ...formatted.extensions, code, ...(retryAfterMs !== undefined ? { retryable: true, retryAfterMs } : {}), ...(details ? { details } : {}) },
     };
   }
   if (original instanceof GraphQLError && formatted.extensions?.code === 'INTERNAL_SERVER_ERROR' && !formatted.path) {
