@@ -18,3 +18,4 @@ export { VectorCache, DEFAULT_VECTOR_CACHE } from './vector-cache.js';
 export type { VectorCacheOptions } from './vector-cache.js';
 export type { Calibration } from './calibration.js';
 export { searchTerms } from './bm25.js';
+export { collapseConsolidated, originalsOf } from './collapse.js';

@@ -32,6 +32,7 @@ import { VectorCache, DEFAULT_VECTOR_CACHE, type VectorCacheOptions } from './ve
 import { QueryVectors, type EmbedQuery } from './query-vectors.js';
 import { rank, ALL_SIGNALS, DEFAULT_WEIGHTS, type Calibrations, type Candidate, type RankedHit, type RecallWeights, type Signals } from './scoring.js';
 import { frameLine } from './frame.js';
+import { collapseConsolidated } from './collapse.js';
 import { pack, DEFAULT_INJECT_FLOOR, DEFAULT_LIVE_FLOOR, type Pack } from './packing.js';
 
 export interface Activation {
@@ -232,7 +233,7 @@ export class Recall {
         }
       }
     }
-    const hits = rank([...candidates.values()], this.weights, signals, vector !== null, request.calibrations);
+    const hits = collapseConsolidated(rank([...candidates.values()], this.weights, signals, vector !== null, request.calibrations));
     const floor = request.minConfidence ?? 0;
     return hits.filter((h) => h.confidence >= floor).slice(0, request.limit);
   }

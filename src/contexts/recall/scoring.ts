@@ -56,6 +56,8 @@ export interface RankedHit extends Candidate {
   readonly score: number;
   /** The calibrated probability that this memory is what the question asks for, to the hundredth. */
   readonly confidence: number;
+  /** Memories this hit stands for and that are left out of the list: a consolidated memory's originals, or the consolidation an original went into (collapse.ts). */
+  readonly represents: readonly string[];
 }
 
 export interface RecallWeights {
@@ -197,7 +199,7 @@ export function rank(
     if (!admitted(c.memory.tier, confidence, w)) continue;
     const score =
       (signals.salience ? w.salience * c.salience : 0) + (signals.usefulness ? w.usefulness * c.usefulness : 0) + w.tierBias[c.memory.tier];
-    hits.push({ ...c, path: association > 0 ? c.path : [], relevance, association, score, confidence });
+    hits.push({ ...c, path: association > 0 ? c.path : [], relevance, association, score, confidence, represents: [] });
   }
   return hits.sort(compareHits);
 }
