@@ -14,7 +14,7 @@
  * --fit refits the two logistic models (with and without a query vector) on
  * the development data and rewrites src/contexts/recall/calibration.ts.
  * Association enters as a seed's confidence times what reached the memory,
- * so the fit is repeated over fresh rankings until it settles (three rounds).
+ * so the fit is repeated over fresh rankings (two rounds).
  * Reported: reliability per decile in each store-size band, the expected
  * calibration error (ECE), leave-one-conversation-out ECE for LoCoMo, the
  * held-out everyday scenarios apart, a reliability plot (SVG), and what
@@ -119,26 +119,47 @@ const STORE_MANY = 'mutation ($inputs: [StoreInput!]!) { storeMany(inputs: $inpu
 const keyOf = new Map<string, string>(); // memory id → key
 const started = performance.now();
 let stored = 0;
-for (const plan of plans) {
+const vectorOf = new Map<string, number[]>(); // LoCoMo key → the vector the service gave it in its whole conversation
+async function ingest(plan: Plan, withVectors: boolean): Promise<void> {
   const bySession = new Map<string | null, Input[]>();
   for (const i of plan.inputs) bySession.set(i.sessionId, [...(bySession.get(i.sessionId) ?? []), i]);
   for (const inputs of bySession.values()) {
     for (let from = 0; from < inputs.length; from += 500) {
       const part = inputs.slice(from, from + 500);
       const { storeMany } = await gql<{ storeMany: { id: string }[] }>(STORE_MANY, {
-        inputs: part.map((i) => ({ store: plan.store, content: i.content, people: i.people, tags: i.tags, occurredAt: i.occurredAt, sessionId: i.sessionId, metadata: { key: i.key } })),
+        inputs: part.map((i) => ({
+          store: plan.store, content: i.content, people: i.people, tags: i.tags, occurredAt: i.occurredAt, sessionId: i.sessionId, metadata: { key: i.key },
+          ...(withVectors ? { embedding: vectorOf.get(i.key) } : {}),
+        })),
       });
       storeMany.forEach((r, n) => keyOf.set(r.id, part[n]!.key));
     }
-    stored += inputs.length;
   }
+  stored += plan.inputs.length;
 }
-await app.bus.idle();
+async function embedded(): Promise<void> {
+  await app.bus.idle();
+  await app.embeddings!.idle(3_600_000);
+  await app.bus.idle();
+}
+// The service embeds each turn once, in its whole conversation (with the turn before it as context) and
+// every everyday memory; sub-stores reuse a turn's vector as a client's own (so the context of a turn
+// whose predecessor is not in the sub-store is still that predecessor: noted in the results).
 const model = await (app.embedder as { start?: () => Promise<{ state: string }> }).start?.();
 if (model?.state !== 'ready' || !app.embeddings) throw new Error('the embedding model is not ready: run node scripts/services/model.mjs');
-await app.embeddings.idle(1_800_000);
+const first = plans.filter((p) => p.kind === 'conversation' || p.source === 'everyday');
+for (const plan of first) await ingest(plan, false);
+await embedded();
+console.log(`stored and embedded ${stored} memories in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+for (const plan of first.filter((p) => p.kind === 'conversation')) {
+  const session = app.driver.session({ database: config.neo4j.database });
+  const rows = await session.run('MATCH (m:Memory) WHERE m.store = $store RETURN m.id AS id, m.embedding AS e', { store: plan.store });
+  await session.close();
+  for (const r of rows.records) vectorOf.set(keyOf.get(r.get('id'))!, (r.get('e') as number[]).map(Number));
+}
+for (const plan of plans.filter((p) => !first.includes(p))) await ingest(plan, true);
 await app.bus.idle();
-console.log(`stored and embedded ${stored} memories in ${plans.length} stores in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+console.log(`all ${plans.length} stores (${stored} memories) ready after ${((performance.now() - started) / 1000).toFixed(0)} s`);
 
 // ── asking ─────────────────────────────────────────────────────────────────
 const BANDS = [[1, 10], [11, 100], [101, 1000], [1001, Infinity]] as const;
@@ -155,6 +176,7 @@ async function askAll(calibrations: Calibrations, signals: Signals, limit: numbe
       rows.push({ plan, asked, hits });
     }
   }
+  console.log(`asked ${rows.length} questions (${signals.semantic ? 'with vectors' : 'lexical'}) at ${((performance.now() - started) / 1000).toFixed(0)} s`);
   return rows;
 }
 
@@ -183,7 +205,7 @@ const predict = (c: Calibration, f: readonly number[]) => {
 let calibrations: Calibrations = DEFAULT_CALIBRATIONS;
 const fitRounds: Record<string, unknown>[] = [];
 if (fit) {
-  for (let round = 1; round <= 3; round++) {
+  for (let round = 1; round <= 2; round++) {
     const fused = examplesOf(await askAll(calibrations, ALL_SIGNALS, 10)).filter((e) => e.split === 'dev');
     const lexical = examplesOf(await askAll(calibrations, LEXICAL, 10)).filter((e) => e.split === 'dev');
     calibrations = { fused: toCalibration(fitLogistic(fused), false), lexical: toCalibration(fitLogistic(lexical), true) };
@@ -230,6 +252,8 @@ const locomoPacked = packed.filter((p) => p.plan.kind === 'conversation');
 const locomoPack = { questions: locomoPacked.length, evidenceInPack: share(locomoPacked.map((p) => p.inPack)), packEmpty: share(locomoPacked.map((p) => p.empty)) };
 const firstAt = (rows: readonly Row[], k: number, pred: (p: Plan) => boolean) =>
   share(rows.filter((r) => pred(r.plan) && r.asked.answers.length > 0).map((r) => r.hits.slice(0, k).some((h) => r.asked.answers.includes(keyOf.get(h.memory.id) ?? ''))));
+const locomoRecall = Object.fromEntries([1, 5, 10, 20].map((k) => [`recall_any@${k}`, firstAt(fusedRows, k, (p) => p.kind === 'conversation')]));
+console.log('LoCoMo whole conversations', locomoRecall);
 const everydayRecall = (['dev', 'heldout'] as const).map((split) => ({ split, at1: firstAt(fusedRows, 1, (p) => p.source === 'everyday' && p.split === split), at5: firstAt(fusedRows, 5, (p) => p.source === 'everyday' && p.split === split) }));
 
 if (fit) {
@@ -265,7 +289,7 @@ const sizes = plans.map((p) => p.inputs.length);
 const md = [
   `Stores: ${plans.length} (${plans.filter((p) => p.source === 'locomo').length} from the ${conversations.length} development LoCoMo conversations in ${dir.replace(/.*\/shared\//, '../shared/')}, ${plans.filter((p) => p.source === 'everyday').length} everyday scenarios), ${stored} memories, store sizes ${Math.min(...sizes)}–${Math.max(...sizes)}. Questions asked: ${fusedRows.length}${quick ? ' (--quick)' : ''}.`,
   'Each hit is one of a question\'s top 10 (`rankOnly`: the search without recording). Label: the hit is an evidence turn (LoCoMo) or the answering memory (everyday).',
-  fit ? 'Models refitted in this run (--fit) on the development data, three rounds.' : 'Models as committed in src/contexts/recall/calibration.ts.',
+  fit ? 'Models refitted in this run (--fit) on the development data, two rounds.' : 'Models as committed in src/contexts/recall/calibration.ts.',
   '',
   '## Models',
   markdownTable(['model', ...NAMES], [['with a query vector', ...NAMES.map((n) => calibrations.fused[n])], ['lexical (no model)', ...NAMES.map((n) => calibrations.lexical[n])]]),
@@ -279,7 +303,7 @@ const md = [
   '## contextFor (default floors: inject ' + DEFAULT_INJECT_FLOOR + ', live ' + DEFAULT_LIVE_FLOOR + '; 400 tokens, 8 items)',
   markdownTable(['everyday split', 'answerable', 'answer in pack', 'unanswerable', 'pack empty'], packFigures.map((f) => [f.split, f.answerable, f.answerInPack, f.unanswerable, f.packEmpty])),
   '',
-  `LoCoMo, whole development conversations: ${locomoPack.questions} questions, an evidence turn in the pack for ${locomoPack.evidenceInPack}, pack empty for ${locomoPack.packEmpty}.`,
+  `LoCoMo, whole development conversations: ${locomoPack.questions} questions, an evidence turn in the pack for ${locomoPack.evidenceInPack}, pack empty for ${locomoPack.packEmpty}. Ranking there (in process): ${Object.entries(locomoRecall).map(([k, v]) => `${k} ${v}`).join(', ')}.`,
   '',
   markdownTable(['everyday split', 'answer first', 'answer in top 5'], everydayRecall.map((r) => [r.split, r.at1, r.at5])),
   '',
@@ -291,4 +315,4 @@ const md = [
   ...bandSection('Lexical-only queries (the model missing or off)', lexicalBands),
 ].join('\n');
 writeFileSync(new URL('./results/calibration.svg', import.meta.url), reliabilitySvg([...fusedBands.map((b) => ({ name: `${b.band} memories`, bins: b.bins })), { name: 'held-out everyday', bins: heldout }]));
-writeResults('calibration', { stores: plans.length, memories: stored, questions: fusedRows.length, quick, fitRounds, calibrations, bands: fusedBands, cv: cvBands, lexical: lexicalBands, heldout, pack: { everyday: packFigures, locomo: locomoPack }, everydayRecall }, md);
+writeResults('calibration', { stores: plans.length, memories: stored, questions: fusedRows.length, quick, fitRounds, calibrations, bands: fusedBands, cv: cvBands, lexical: lexicalBands, heldout, pack: { everyday: packFigures, locomo: locomoPack }, everydayRecall, locomoRecall }, md);

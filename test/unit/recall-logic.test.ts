@@ -278,3 +278,32 @@ describe('context packing', () => {
     expect(byBudget.estimatedTokens).toBeLessThanOrEqual(120);
   });
 });
+
+describe('consolidation does not crowd recall', () => {
+  it('shows one of a consolidated memory and its originals, the likelier, and lists the others in represents', async () => {
+    const { collapseConsolidated } = await import('../../src/contexts/recall/index.js');
+    const merged = candidate('merged', 0.75, {});
+    const withMeta = { ...merged, memory: { ...merged.memory, metadata: { consolidatedFrom: ['o1', 'o2'], strategy: 'COMBINE' } } };
+    const hits = rank([candidate('o1', 1, { exact: 1 }), withMeta, candidate('o2', 0.5), candidate('other', 0.6)]);
+    expect(hits.map((h) => h.memory.id)).toEqual(['o1', 'merged', 'other', 'o2']);
+    const shown = collapseConsolidated(hits);
+    expect(shown.map((h) => [h.memory.id, h.represents])).toEqual([['o1', ['merged', 'o2']], ['other', []]]);
+    // The consolidated memory is kept when it is the likelier one.
+    const flipped = collapseConsolidated(rank([candidate('o1', 0.25), { ...withMeta, coverage: 1, exact: 1 }]));
+    expect(flipped.map((h) => [h.memory.id, h.represents])).toEqual([['merged', ['o1']]]);
+  });
+
+  it('keeps each original\'s session, time and metadata on the consolidated memory', async () => {
+    const { consolidatedMetadata } = await import('../../src/contexts/hippocampus/index.js');
+    const a = memory('a', { sessionId: 's1', occurredAt: Date.UTC(2026, 0, 2), metadata: { dia_id: 'D1:2' } });
+    const b = memory('b', { sessionId: 's2', occurredAt: Date.UTC(2026, 0, 1), metadata: null });
+    expect(consolidatedMetadata([a, b], 'COMBINE')).toEqual({
+      consolidatedFrom: ['a', 'b'],
+      strategy: 'COMBINE',
+      originals: [
+        { id: 'b', sessionId: 's2', occurredAt: '2026-01-01T00:00:00.000Z', metadata: null },
+        { id: 'a', sessionId: 's1', occurredAt: '2026-01-02T00:00:00.000Z', metadata: { dia_id: 'D1:2' } },
+      ],
+    });
+  });
+});
