@@ -25,23 +25,23 @@ export interface Calibration {
 }
 
 export const FUSED_CALIBRATION: Calibration = {
-  bias: -3.5,
-  similarity: 1.6,
-  coverage: 3,
-  exact: 1,
-  exactMiss: -1,
-  person: 0.5,
-  date: 1,
-  association: 3
+  bias: -3.982,
+  similarity: 2.069,
+  coverage: 2.069,
+  exact: 0.149,
+  exactMiss: -0.79,
+  person: 0.454,
+  date: 1.051,
+  association: 0
 };
 
 export const LEXICAL_CALIBRATION: Calibration = {
-  bias: -4.5,
+  bias: -4.383,
   similarity: 0,
-  coverage: 4.5,
-  exact: 1.5,
-  exactMiss: -1,
-  person: 0.5,
-  date: 1,
-  association: 3
+  coverage: 2.992,
+  exact: 0.487,
+  exactMiss: -0.561,
+  person: 0.388,
+  date: 1.008,
+  association: 0.09
 };
