@@ -89,7 +89,7 @@ export const DEFAULT_WEIGHTS: RecallWeights = {
   salience: 0.1,
   usefulness: 0.15,
   tierBias: { IDENTITY_CORE: 0.1, ACTIVE_CONTEXT: 0.05, LONG_TERM: 0, ARCHIVE: -0.05 },
-  archiveMinConfidence: 0.3,
+  archiveMinConfidence: 0.2,
   seeds: 10,
   commonTermShare: 0.25,
   activationTypes: ['TEMPORAL', 'CAUSAL'],
