@@ -5,6 +5,8 @@
  * similarity weight is 0). Fitted by `npm run bench:calibration -- --fit` on
  * development LoCoMo sub-stores of 1 to 2,760 memories and the development
  * everyday scenarios; the reliability tables are in bench/results/calibration.md.
+ * The committed values are round 2 of a --quick fit (docs/recall.md); the
+ * fused model's association weight came out at −0.07 and is set to 0.
  */
 export interface Calibration {
   readonly bias: number;
