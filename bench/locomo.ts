@@ -1,6 +1,7 @@
 /**
  * LoCoMo retrieval benchmark through the public GraphQL API.
- *   npm run bench:locomo -- [DIR] [--calibrate] [--no-ablation]
+ *   npm run bench:locomo -- [DIR] [--no-ablation]
+ * (confidence is calibrated and checked by bench:calibration)
  * DIR defaults to ../shared/data/locomo: any folder of conversations in that
  * format. One store per conversation, one session per LoCoMo session, one
  * memory per turn ("speaker: text", and for a shared photo its caption as
@@ -8,7 +9,6 @@
  * in metadata). Every non-adversarial question is searched as it is.
  */
 import 'reflect-metadata';
-import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { loadConfig } from '../src/config.js';
@@ -16,14 +16,12 @@ import { MODEL_NAME } from '../src/adapters/embeddings/index.js';
 import { deleteKeysWithPrefix } from '../src/adapters/redis.js';
 import { createApp } from '../src/app.js';
 import { buildGraphQLSchema, startGraphQLServer } from '../src/adapters/graphql/index.js';
-import { Recall, confidenceFeatures, type RankedHit, type Signals } from '../src/contexts/recall/index.js';
+import { Recall, type RankedHit, type Signals } from '../src/contexts/recall/index.js';
 import { markdownTable, summarise, writeResults } from './lib.js';
-import { fitLogistic, reliability, type Example } from './calibrate.js';
 import { DEFAULT_LOCOMO_DIR, loadConversations } from './locomo-data.js';
 
 const args = process.argv.slice(2);
 const dir = resolve(args.find((a) => !a.startsWith('--')) ?? DEFAULT_LOCOMO_DIR);
-const calibrate = args.includes('--calibrate');
 const ablation = !args.includes('--no-ablation');
 const KS = [1, 5, 10, 20] as const;
 
@@ -158,36 +156,6 @@ if (ablation) {
   }
 }
 
-// Calibration: of hits with confidence ≥ x, the share that are evidence — for both models.
-async function examplesOf(signals: Signals): Promise<Example[]> {
-  const { scored, hits } = await rankAll(signals, true);
-  return hits.flatMap((hs, i) =>
-    hs.map((h) => ({
-      features: confidenceFeatures(h),
-      label: (scored[i]!.evidence.includes(diaOf.get(h.memory.id) ?? '') ? 1 : 0) as 0 | 1,
-      confidence: h.confidence,
-    })),
-  );
-}
-const examples = await examplesOf(FUSED);
-const lexicalExamples = await examplesOf(LEXICAL);
-const fitted: Record<string, Record<string, number>> = {};
-if (calibrate) {
-  const path = new URL('../src/contexts/recall/calibration.ts', import.meta.url);
-  let text = readFileSync(path, 'utf8');
-  for (const [name, data] of [['FUSED_CALIBRATION', examples], ['LEXICAL_CALIBRATION', lexicalExamples]] as const) {
-    const [bias, relevance, coverage, activation, textScore, similarity, person] = fitLogistic(data);
-    const model = { bias: bias!, relevance: relevance!, coverage: coverage!, activation: activation!, textScore: textScore!, similarity: similarity!, person: person! };
-    fitted[name] = model;
-    const literal = JSON.stringify(Object.fromEntries(Object.entries(model).map(([k, v]) => [k, Math.round(v * 10000) / 10000 || 0])), null, 2).replace(/"(\w+)":/g, '$1:');
-    text = text.replace(new RegExp(`export const ${name}: Calibration = \\{[\\s\\S]*?\\};`), `export const ${name}: Calibration = ${literal};`);
-  }
-  writeFileSync(path, text);
-  console.log('calibration written', fitted, '— run again to measure with it');
-}
-const lexicalTable = reliability(lexicalExamples);
-const table = reliability(examples);
-
 // ── clean up and report ─────────────────────────────────────────────────────
 for (const store of stores.values()) {
   const session = app.driver.session({ database: config.neo4j.database });
@@ -200,7 +168,6 @@ await deleteKeysWithPrefix(config.redisUrl, config.subconscious.queuePrefix);
 
 const latency = summarise(latencies);
 const o = fullScore.overall as Record<string, number>;
-const reliabilityRows = (t: ReturnType<typeof reliability>) => t.map((r) => [r.threshold, r.count, r.precision]);
 const md = [
   `Data: ${conversations.length} conversations from ${dir.replace(/.*\/shared\//, '../shared/')}, ${ingested} turns, ${questions.length} questions (category 5 left out).`,
   `Ingest through GraphQL storeMany (one call per session): ${Math.round(ingested / ingestSeconds)} memories/s including mechanical linking.`,
@@ -217,18 +184,13 @@ const md = [
   '',
   'Usefulness is neutral here (LoCoMo records no outcomes), so it is on in the rows with activation and changes nothing.',
   '',
-  '## Confidence calibration (top-20 hits of every question)',
-  'Of hits with confidence ≥ x, the share that are evidence turns — queries with a vector (the fused model):',
-  markdownTable(['x', 'hits', 'evidence share'], reliabilityRows(table)),
-  '',
-  'Lexical-only queries (the model missing or off; the lexical model):',
-  markdownTable(['x', 'hits', 'evidence share'], reliabilityRows(lexicalTable)),
+  'Confidence is calibrated and checked across store sizes by `npm run bench:calibration` (bench/results/calibration.md).',
   '',
   'Baselines (rank_bm25 over `speaker: text`, from the data README): plain BM25 0.578; stemming + stop words 0.686; + same-session neighbour bonus 0.793.',
   'Turns here carry a shared photo\'s caption too (tuning run, all signals: recall_any@10 0.823 with captions, 0.820 without).',
 ].join('\n');
 writeResults(
   'locomo',
-  { dataDir: dir, turns: ingested, questions: questions.length, ingestPerSecond: Math.round(ingested / ingestSeconds), embedSeconds, search: { ...fullScore, latency }, ablations, calibration: { fitted, fused: table, lexical: lexicalTable } },
+  { dataDir: dir, turns: ingested, questions: questions.length, ingestPerSecond: Math.round(ingested / ingestSeconds), embedSeconds, search: { ...fullScore, latency }, ablations },
   md,
 );

@@ -69,7 +69,7 @@ describe('recall by meaning', () => {
     expect(hits[0]?.relevance).toBeGreaterThan(0);
     expect(frame).not.toMatch(/^Nothing remembered/);
     // Nothing else is about travel: the Lisbon memory leads clearly.
-    expect(hits[0]!.relevance - (hits[1]?.relevance ?? 0)).toBeGreaterThan(0.2);
+    expect(hits[0]!.relevance).toBeGreaterThan(2 * (hits[1]?.relevance ?? 0));
   });
 
   it('finds the same through the vector index when the store is too large to copy', async () => {
@@ -86,7 +86,7 @@ describe('recall by meaning', () => {
     expect(hits[0]?.similarity).toBeGreaterThan(0.2);
     // A text match gets its similarity too (read from its vector beside the vector search).
     const [report] = await viaIndex.rankOnly({ query: 'quarterly report', store, limit: 1, includeAssociations: false, minConfidence: null, filters });
-    expect(report).toMatchObject({ memory: { content: MEMORIES[1]!.content }, lexical: 1 });
+    expect(report).toMatchObject({ memory: { content: MEMORIES[1]!.content }, coverage: 1 });
     expect(report?.similarity).toBeGreaterThan(0.75);
     const lexical = await viaIndex.rankOnly({ query: HOLIDAY, store, limit: 5, includeAssociations: false, minConfidence: null, filters, signals: { ...ALL_SIGNALS, semantic: false } });
     expect(lexical).toEqual([]);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
-  ALL_SIGNALS, DEFAULT_WEIGHTS, FUSED_CALIBRATION, LruMap, LEXICAL_CALIBRATION, StoreVectors, coverage, searchTerms, frameLine, luceneQuery, namesPerson, pack, queryTerms, rank, stem, withIrregularForms, estimateTokens, semanticOf, type Candidate,
+  ALL_SIGNALS, DEFAULT_WEIGHTS, FUSED_CALIBRATION, LruMap, LEXICAL_CALIBRATION, StoreVectors, coverage, searchTerms, frameLine, luceneQuery, namesPerson, pack, queryTerms, rank, stem, withIrregularForms, estimateTokens,
+  confidenceOf, directFeatures, evidenceOf, questionOf, textStems, type Candidate,
 } from '../../src/contexts/recall/index.js';
 import type { MemoryRecord, Tier } from '../../src/domain/index.js';
 
@@ -9,8 +10,8 @@ const memory = (id: string, extra: Partial<MemoryRecord> = {}): MemoryRecord => 
   occurredAt: 1000, createdAt: 1000, lastAccessedAt: null, accessCount: 0, sessionId: null, claimedAt: null, tierChangedAt: null,
   salience: null, salienceAt: null, usefulness: 0, ...extra,
 });
-const candidate = (id: string, textScore: number, extra: Partial<Candidate> = {}, tier: Tier = 'LONG_TERM'): Candidate => ({
-  memory: memory(id, { tier }), textScore, coverage: 0.5, personMatch: 0, dateMatch: 0, similarity: null, activation: 0, path: [], salience: 0.5, usefulness: 0, ...extra,
+const candidate = (id: string, coverage: number, extra: Partial<Candidate> = {}, tier: Tier = 'LONG_TERM'): Candidate => ({
+  memory: memory(id, { tier }), textScore: coverage, coverage, exact: 0, exactMiss: 0, personMatch: 0, dateMatch: 0, similarity: null, activation: 0, via: null, path: [], salience: 0.5, usefulness: 0, ...extra,
 });
 
 describe('query text', () => {
@@ -58,112 +59,123 @@ describe('query text', () => {
   });
 });
 
+describe('evidence that means the same in every store', () => {
+  it('splits a question into plain content words and the numbers and names it spells out', () => {
+    expect(questionOf('what number did I ask you to remember?')).toEqual({ plain: ['number', 'ask', 'rememb'], specifics: [] });
+    expect(questionOf('When did Caroline go to the LGBTQ support group?')).toEqual({ plain: ['go', 'support', 'group'], specifics: ['carolin', 'lgbtq'] });
+    expect(questionOf('Is the code 8231 or 4417, as Maria said?').specifics).toEqual(['8231', '4417', 'maria']);
+    expect(questionOf('Pottery: when did she start?').specifics).toEqual([]); // a capital that starts a sentence is no name
+  });
+
+  it('measures coverage, exact matches and a missed specific', () => {
+    const q = questionOf('When did Caroline go to the LGBTQ support group?');
+    expect(evidenceOf(q, textStems('Caroline: I went to the LGBTQ support group yesterday'))).toEqual({ coverage: 1, exact: 1, exactMiss: 0 });
+    expect(evidenceOf(q, textStems('Melanie: the group met on Sunday'))).toEqual({ coverage: 1 / 3, exact: 0, exactMiss: 1 });
+    expect(evidenceOf(questionOf('what number did I ask you to remember?'), textStems('remember the number 8231'))).toEqual({ coverage: 2 / 3, exact: 0, exactMiss: 0 });
+    expect(evidenceOf(questionOf('And what about Maria?'), textStems('Maria moved to Porto'))).toMatchObject({ coverage: 1, exact: 1 }); // names alone: coverage is their share
+  });
+
+  it('gives a memory and question the same confidence whether the store holds it alone, 30 others or 100k others', () => {
+    const target = candidate('target', 2 / 3, { similarity: 0.86 });
+    const alone = rank([target], DEFAULT_WEIGHTS, ALL_SIGNALS, true)[0]!.confidence;
+    const noise = (n: number) => Array.from({ length: n }, (_, i) => candidate(`o${i}`, (i % 4) / 4, { similarity: 0.7 + ((i * 7919) % 200) / 1000 }));
+    for (const others of [noise(30), noise(100_000)]) {
+      const hits = rank([...others, target], DEFAULT_WEIGHTS, ALL_SIGNALS, true);
+      expect(hits.find((h) => h.memory.id === 'target')!.confidence).toBe(alone);
+    }
+  });
+});
+
 describe('ranking', () => {
-  it('orders by combined score, never by input order, with deterministic ties', () => {
-    const hits = rank([candidate('b', 1), candidate('a', 1), candidate('c', 3), candidate('d', 2)]);
+  it('orders by confidence, never by input order, with deterministic ties', () => {
+    const hits = rank([candidate('b', 0.5), candidate('a', 0.5), candidate('c', 1), candidate('d', 0.75)]);
     expect(hits.map((h) => h.memory.id)).toEqual(['c', 'd', 'a', 'b']);
-    expect(hits[0]?.relevance).toBe(1);
+    for (let i = 1; i < hits.length; i++) expect(hits[i - 1]!.confidence).toBeGreaterThanOrEqual(hits[i]!.confidence);
   });
 
-  it('lets association signal lift a weaker text match', () => {
-    const hits = rank([candidate('text', 2), candidate('linked', 1.5, { activation: 1 })]);
-    expect(hits[0]?.memory.id).toBe('linked');
-    const noActivation = rank([candidate('text', 2), candidate('linked', 1.5, { activation: 1 })], undefined, { ...ALL_SIGNALS, activation: false });
-    expect(noActivation[0]?.memory.id).toBe('text');
+  it('lets salience, usefulness and tier order only hits of equal confidence', () => {
+    expect(rank([candidate('lt', 0.5), candidate('core', 0.5, {}, 'IDENTITY_CORE')])[0]?.memory.id).toBe('core');
+    expect(rank([candidate('x', 0.5, { usefulness: -1 }), candidate('y', 0.5, { usefulness: 1 })])[0]?.memory.id).toBe('y');
+    // a much more useful, salient, core memory never passes a more likely one
+    const hits = rank([candidate('useful', 0.5, { usefulness: 1, salience: 1 }, 'IDENTITY_CORE'), candidate('likely', 0.75, { usefulness: -1, salience: 0 })]);
+    expect(hits.map((h) => h.memory.id)).toEqual(['likely', 'useful']);
+    expect(hits[0]!.confidence).toBeGreaterThan(hits[1]!.confidence);
   });
 
-  it('weighs activation and person by their lexical weights without a query vector, and by their own with one', () => {
-    const pair = (extra: Partial<Candidate>) => [candidate('text', 2, { similarity: 0.9 }), candidate('other', 2, { similarity: 0.9, ...extra })];
-    const gap = (hits: ReturnType<typeof rank>) => hits.find((h) => h.memory.id === 'other')!.score - hits.find((h) => h.memory.id === 'text')!.score;
-    expect(gap(rank(pair({ activation: 0.1 })))).toBeCloseTo(0.1 * DEFAULT_WEIGHTS.lexicalActivation, 6);
-    expect(gap(rank(pair({ activation: 0.1 }), undefined, ALL_SIGNALS, true))).toBeCloseTo(0.1 * DEFAULT_WEIGHTS.activation, 6);
-    expect(gap(rank(pair({ personMatch: 1 })))).toBeCloseTo(DEFAULT_WEIGHTS.lexicalPerson, 6);
-    expect(gap(rank(pair({ personMatch: 1 }), undefined, ALL_SIGNALS, true))).toBeCloseTo(DEFAULT_WEIGHTS.person, 6);
-    // Vectors carry a memory's context and speaker already.
-    expect(DEFAULT_WEIGHTS.activation).toBeLessThan(DEFAULT_WEIGHTS.lexicalActivation);
-    expect(DEFAULT_WEIGHTS.person).toBeLessThan(DEFAULT_WEIGHTS.lexicalPerson);
+  it('counts association no more than its seed: a memory reached by a strong CAUSAL link ranks below the match that led to it', () => {
+    // The issue's example: the direct match and the memory its CAUSAL link (strength 0.9) reaches.
+    const direct = candidate('deploy-failed', 1, { similarity: 0.9, exact: 0 });
+    const linked = candidate('log-rotation', 0, { similarity: 0.79, activation: 0.9, via: 'deploy-failed', path: ['CAUSAL'] });
+    const hits = rank([linked, direct], DEFAULT_WEIGHTS, ALL_SIGNALS, true);
+    expect(hits.map((h) => h.memory.id)).toEqual(['deploy-failed', 'log-rotation']);
+    expect(hits[1]!.path).toEqual(['CAUSAL']);
+    expect(hits[1]!.association).toBeCloseTo(0.9 * hits[0]!.relevance, 6);
+    expect(hits[1]!.confidence).toBeLessThanOrEqual(hits[0]!.confidence);
+    expect(hits[0]!.path).toEqual([]);
   });
 
-  it('ranks a memory that involves a person the question names above an equal text match, unless the signal is off', () => {
-    const hits = rank([candidate('other', 1.05), candidate('named', 1, { personMatch: 1 })]);
-    expect(hits[0]?.memory.id).toBe('named');
-    expect(hits[0]!.score - hits[1]!.score).toBeCloseTo(DEFAULT_WEIGHTS.lexicalPerson - 0.05 / 1.05, 6);
-    expect(rank([candidate('other', 1.05), candidate('named', 1, { personMatch: 1 })], undefined, { ...ALL_SIGNALS, people: false })[0]?.memory.id).toBe('other');
+  it('bounds what association adds by the seed confidence however strong the model weighs it', () => {
+    const f = directFeatures({ similarity: null, coverage: 0, exact: 0, exactMiss: 0, personMatch: 0, dateMatch: 0 });
+    const c = { ...LEXICAL_CALIBRATION, association: 50 };
+    expect(confidenceOf(f, 0.4, 0.4, c)).toBeCloseTo(0.4, 6);
+    expect(confidenceOf(f, 0, 0.9, c)).toBeLessThan(0.05);
   });
 
-  it('ranks a memory from a date the question names above an equal text match, unless the signal is off', () => {
-    const hits = rank([candidate('other', 1.05), candidate('dated', 1, { dateMatch: 1 })]);
-    expect(hits[0]?.memory.id).toBe('dated');
-    expect(hits[0]!.score - hits[1]!.score).toBeCloseTo(DEFAULT_WEIGHTS.date - 0.05 / 1.05, 6);
-    expect(rank([candidate('other', 1.05), candidate('dated', 1, { dateMatch: 1 })], undefined, { ...ALL_SIGNALS, dates: false })[0]?.memory.id).toBe('other');
+  it('raises confidence for a person or a date the question names, unless the signal is off', () => {
+    for (const [extra, off] of [[{ personMatch: 1 }, { people: false }], [{ dateMatch: 1 }, { dates: false }]] as const) {
+      const hits = rank([candidate('other', 0.5), candidate('named', 0.5, extra)]);
+      expect(hits[0]?.memory.id).toBe('named');
+      expect(hits[0]!.confidence).toBeGreaterThan(hits[1]!.confidence);
+      const without = rank([candidate('other', 0.5), candidate('named', 0.5, extra)], undefined, { ...ALL_SIGNALS, ...off });
+      expect(without[0]!.confidence).toBe(without[1]!.confidence);
+    }
   });
 
-  it('admits a memory from a named date without any word or meaning in common, and only then', () => {
+  it('admits a memory from a named date without any word or meaning in common, and drops one with no evidence', () => {
     expect(rank([candidate('dated', 0, { dateMatch: 1 })]).map((h) => h.memory.id)).toEqual(['dated']);
     expect(rank([candidate('dated', 0, { dateMatch: 1 })], undefined, { ...ALL_SIGNALS, dates: false })).toEqual([]);
     expect(rank([candidate('undated', 0)])).toEqual([]);
+    expect(rank([candidate('unrelated', 0, { similarity: 0.7 })], DEFAULT_WEIGHTS, ALL_SIGNALS, true)).toEqual([]);
   });
 
-  it('admits ARCHIVE only with enough relevance or association signal', () => {
-    const hits = rank([candidate('best', 10), candidate('old-weak', 1, {}, 'ARCHIVE'), candidate('old-strong', 9, {}, 'ARCHIVE'), candidate('old-linked', 0, { activation: 0.8 }, 'ARCHIVE')]);
-    expect(hits.map((h) => h.memory.id).sort()).toEqual(['best', 'old-linked', 'old-strong']);
+  it('admits ARCHIVE only with enough confidence', () => {
+    const hits = rank([candidate('best', 1), candidate('old-weak', 0.1, {}, 'ARCHIVE'), candidate('old-strong', 1, { exact: 1 }, 'ARCHIVE')]);
+    expect(hits.map((h) => h.memory.id).sort()).toEqual(['best', 'old-strong']);
   });
 
-  it('puts identity core before long term at equal relevance and uses usefulness', () => {
-    expect(rank([candidate('lt', 1), candidate('core', 1, {}, 'IDENTITY_CORE')])[0]?.memory.id).toBe('core');
-    expect(rank([candidate('x', 1, { usefulness: -1 }), candidate('y', 1, { usefulness: 1 })])[0]?.memory.id).toBe('y');
-  });
-
-  it('gives every hit a confidence in [0,1] that grows with the match', () => {
-    const hits = rank([candidate('strong', 10, { coverage: 1 }), candidate('weak', 1, { coverage: 0.1 })]);
-    for (const h of hits) expect(h.confidence).toBeGreaterThanOrEqual(0), expect(h.confidence).toBeLessThanOrEqual(1);
+  it('gives every hit a confidence in [0,1], to the hundredth, that grows with the match', () => {
+    const hits = rank([candidate('strong', 1, { exact: 1 }), candidate('weak', 0.1)]);
+    for (const h of hits) {
+      expect(h.confidence).toBeGreaterThanOrEqual(0);
+      expect(h.confidence).toBeLessThanOrEqual(1);
+      expect(Math.round(h.confidence * 100)).toBeCloseTo(h.confidence * 100, 9);
+    }
     expect(hits[0]!.confidence).toBeGreaterThan(hits[1]!.confidence);
   });
 });
 
-describe('fusion of text and meaning', () => {
-  const W = { ...DEFAULT_WEIGHTS, semantic: 0.5, similarityFloor: 0.1 };
-  it('finds a paraphrase by meaning that shares no word with the query', () => {
-    const hits = rank(
-      [candidate('weak-words', 1, { similarity: 0.1 }), candidate('paraphrase', 0, { similarity: 0.8 }), candidate('best-words', 4, { similarity: 0.5 })],
-      W,
-      ALL_SIGNALS,
-      true,
-    );
-    expect(hits.map((h) => h.memory.id)).toEqual(['best-words', 'paraphrase', 'weak-words']);
-    expect(hits[1]).toMatchObject({ lexical: 0, semantic: 1, relevance: 0.5 });
-    expect(hits[2]).toMatchObject({ lexical: 0.25, semantic: 0, relevance: 0.125 });
+describe('meaning in confidence', () => {
+  it('finds a paraphrase by meaning that shares no word with the query, and ranks it by its similarity', () => {
+    const hits = rank([candidate('weak-words', 0.25, { similarity: 0.75 }), candidate('paraphrase', 0, { similarity: 0.9 }), candidate('both', 1, { similarity: 0.88 })], DEFAULT_WEIGHTS, ALL_SIGNALS, true);
+    expect(hits.map((h) => h.memory.id)).toEqual(['both', 'paraphrase', 'weak-words']);
   });
 
   it('ignores similarity without a query vector and with the semantic signal off', () => {
-    const lexical = rank([candidate('words', 2, { similarity: 0.3 }), candidate('paraphrase', 0, { similarity: 0.8 })], W, ALL_SIGNALS, false);
+    const lexical = rank([candidate('words', 1, { similarity: 0.7 }), candidate('paraphrase', 0, { similarity: 0.9 })], DEFAULT_WEIGHTS, ALL_SIGNALS, false);
     expect(lexical.map((h) => h.memory.id)).toEqual(['words']);
-    expect(lexical[0]).toMatchObject({ relevance: 1, semantic: 0, similarity: null });
-    const off = rank([candidate('words', 2, { similarity: 0.3 }), candidate('paraphrase', 0, { similarity: 0.8 })], W, { ...ALL_SIGNALS, semantic: false }, true);
+    expect(lexical[0]).toMatchObject({ similarity: null });
+    const off = rank([candidate('words', 1, { similarity: 0.7 }), candidate('paraphrase', 0, { similarity: 0.9 })], DEFAULT_WEIGHTS, { ...ALL_SIGNALS, semantic: false }, true);
     expect(off.map((h) => h.memory.id)).toEqual(['words']);
   });
 
-  it('ranks by meaning alone when text is off', () => {
-    const hits = rank([candidate('a', 9, { similarity: 0.4 }), candidate('b', 0, { similarity: 0.6 })], W, { ...ALL_SIGNALS, text: false }, true);
-    expect(hits.map((h) => [h.memory.id, h.lexical])).toEqual([['b', 0], ['a', 0]]);
-  });
-
-  it('scales similarity above the floor to the best candidate', () => {
-    expect(semanticOf(0.6, 0.6, 0.1)).toBe(1);
-    expect(semanticOf(0.35, 0.6, 0.1)).toBeCloseTo(0.5);
-    expect(semanticOf(0.05, 0.6, 0.1)).toBe(0);
-    expect(semanticOf(null, 0.6, 0.1)).toBe(0);
-    expect(semanticOf(0.1, 0.1, 0.1)).toBe(0); // nothing above the floor: no semantic match at all
-  });
-
   it('takes confidence from the fused model when the query has a vector, else from the lexical one', () => {
-    const c = candidate('x', 3, { similarity: 0.7, coverage: 1 });
+    const c = candidate('x', 1, { similarity: 0.95 });
     const fusedModel = { ...FUSED_CALIBRATION, similarity: 4 };
     const models = { lexical: LEXICAL_CALIBRATION, fused: fusedModel };
-    const withVector = rank([c], W, ALL_SIGNALS, true, models)[0]!;
-    const without = rank([c], W, ALL_SIGNALS, false, models)[0]!;
-    expect(withVector.confidence).toBeGreaterThan(without.confidence);
-    expect(rank([c], W, ALL_SIGNALS, false, { lexical: LEXICAL_CALIBRATION, fused: { ...fusedModel, bias: 100 } })[0]!.confidence).toBe(without.confidence);
+    const withVector = rank([c], DEFAULT_WEIGHTS, ALL_SIGNALS, true, models)[0]!;
+    const without = rank([c], DEFAULT_WEIGHTS, ALL_SIGNALS, false, models)[0]!;
+    expect(withVector.confidence).not.toBe(without.confidence);
+    expect(rank([c], DEFAULT_WEIGHTS, ALL_SIGNALS, false, { lexical: LEXICAL_CALIBRATION, fused: { ...fusedModel, bias: 100 } })[0]!.confidence).toBe(without.confidence);
   });
 });
 
@@ -237,9 +249,9 @@ describe('frame line', () => {
 
 describe('context packing', () => {
   const hits = rank([
-    candidate('a', 10, { coverage: 1 }),
-    candidate('b', 9, { coverage: 1 }),
-    candidate('c', 1, { coverage: 0 }),
+    candidate('a', 1, { exact: 1 }),
+    candidate('b', 1),
+    candidate('c', 0.2),
   ]).map((h) => ({ ...h, memory: { ...h.memory, content: 'x'.repeat(200), sessionId: h.memory.id === 'c' ? 'now' : null } }));
 
   it('writes the frame first and labels each memory as recalled, with its date', () => {
@@ -264,5 +276,34 @@ describe('context packing', () => {
     const byBudget = pack(hits, { query: 'q', sessionId: null, maxTokens: 120, maxItems: 8, injectFloor: 0, liveFloor: 0 });
     expect(byBudget.hits).toHaveLength(1);
     expect(byBudget.estimatedTokens).toBeLessThanOrEqual(120);
+  });
+});
+
+describe('consolidation does not crowd recall', () => {
+  it('shows one of a consolidated memory and its originals, the likelier, and lists the others in represents', async () => {
+    const { collapseConsolidated } = await import('../../src/contexts/recall/index.js');
+    const merged = candidate('merged', 0.75, {});
+    const withMeta = { ...merged, memory: { ...merged.memory, metadata: { consolidatedFrom: ['o1', 'o2'], strategy: 'COMBINE' } } };
+    const hits = rank([candidate('o1', 1, { exact: 1 }), withMeta, candidate('o2', 0.5), candidate('other', 0.6)]);
+    expect(hits.map((h) => h.memory.id)).toEqual(['o1', 'merged', 'other', 'o2']);
+    const shown = collapseConsolidated(hits);
+    expect(shown.map((h) => [h.memory.id, h.represents])).toEqual([['o1', ['merged', 'o2']], ['other', []]]);
+    // The consolidated memory is kept when it is the likelier one.
+    const flipped = collapseConsolidated(rank([candidate('o1', 0.25), { ...withMeta, coverage: 1, exact: 1 }]));
+    expect(flipped.map((h) => [h.memory.id, h.represents])).toEqual([['merged', ['o1']]]);
+  });
+
+  it('keeps each original\'s session, time and metadata on the consolidated memory', async () => {
+    const { consolidatedMetadata } = await import('../../src/contexts/hippocampus/index.js');
+    const a = memory('a', { sessionId: 's1', occurredAt: Date.UTC(2026, 0, 2), metadata: { dia_id: 'D1:2' } });
+    const b = memory('b', { sessionId: 's2', occurredAt: Date.UTC(2026, 0, 1), metadata: null });
+    expect(consolidatedMetadata([a, b], 'COMBINE')).toEqual({
+      consolidatedFrom: ['a', 'b'],
+      strategy: 'COMBINE',
+      originals: [
+        { id: 'b', sessionId: 's2', occurredAt: '2026-01-01T00:00:00.000Z', metadata: null },
+        { id: 'a', sessionId: 's1', occurredAt: '2026-01-02T00:00:00.000Z', metadata: { dia_id: 'D1:2' } },
+      ],
+    });
   });
 });

@@ -9,10 +9,12 @@ import { MemoryType } from './memory-types.js';
 export class RecallHitType {
   @Field(() => MemoryType) memory!: MemoryRecord;
   @Field(() => Float, { description: 'Calibrated probability in [0,1] that this is what was asked for.' }) confidence!: number;
-  @Field(() => Float, { description: 'Text match alone, relative to the best direct match.' }) relevance!: number;
+  @Field(() => Float, { description: "Confidence from the memory's own match alone (meaning, words, names, dates), without association." }) relevance!: number;
   @Field(() => Float) salience!: number;
-  @Field(() => Float, { description: 'Association signal that reached it.' }) activation!: number;
+  @Field(() => Float, { description: "Share of a seed's weight that reached it over associations, in [0,1]; it counts toward confidence times that seed's own confidence." }) activation!: number;
   @Field(() => [AssociationTypeEnum], { description: 'Association types walked to reach it; empty for a direct match.' }) path!: AssociationType[];
+  @Field(() => [ID], { description: "Memories this hit stands for, left out of the list: a consolidated memory's originals, or the consolidated memory an original went into (the one with more evidence is shown)." })
+  represents!: string[];
 }
 
 @ObjectType('Recall')

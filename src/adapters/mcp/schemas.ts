@@ -30,12 +30,14 @@ export const memorySchema = z.object({
 export const hitSchema = z.object({
   memory: memorySchema,
   confidence: z.number().describe('calibrated probability in [0,1] that this is what was asked for'),
-  score: z.number().describe('the ranking score (hits are sorted by it)'),
-  relevance: z.number().describe('direct match, text and meaning fused, in [0,1]'),
-  lexical: z.number(),
-  semantic: z.number(),
-  activation: z.number().describe('what spreading activation over associations delivered, in [0,1]'),
+  score: z.number().describe('orders hits of equal confidence only: salience, usefulness and tier (hits are sorted by confidence)'),
+  relevance: z.number().describe("confidence from the memory's own match alone, without association, in [0,1]"),
+  coverage: z.number().describe("share of the question's content words the memory holds, in [0,1]"),
+  similarity: z.number().nullable().describe('cosine similarity to the question (null without vectors)'),
+  activation: z.number().describe("share of a seed's weight that reached it over associations, in [0,1]"),
+  association: z.number().describe("activation times the seed's own confidence: what association contributes, in [0,1]"),
   path: z.array(z.enum(ASSOCIATION_TYPES)).describe('association types followed to reach it (empty for a direct match)'),
+  represents: z.array(z.string()).describe('memories this hit stands for, left out of the list (a consolidation and its originals)'),
 });
 
 export const associationSchema = z.object({

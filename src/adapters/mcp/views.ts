@@ -35,10 +35,12 @@ export function hitView(h: RankedHit, salienceOf: SalienceOf) {
     confidence: h.confidence,
     score: h.score,
     relevance: h.relevance,
-    lexical: h.lexical,
-    semantic: h.semantic,
+    coverage: h.coverage,
+    similarity: h.similarity,
     activation: h.activation,
+    association: h.association,
     path: [...h.path],
+    represents: [...h.represents],
   };
 }
 

@@ -56,3 +56,17 @@ export function consolidate(originals: readonly MemoryRecord[], strategy: MergeS
     sessionId: sessions.size === 1 ? (oldest.sessionId ?? null) : null,
   };
 }
+
+/**
+ * What a consolidated memory keeps of its originals, in its metadata where a
+ * client reads it: each original's id, session, time and own metadata (the
+ * merged memory has one session and one time; the originals may have had many).
+ */
+export function consolidatedMetadata(originals: readonly MemoryRecord[], strategy: MergeStrategy): Record<string, unknown> {
+  const sorted = [...originals].sort(chronological);
+  return {
+    consolidatedFrom: originals.map((m) => m.id),
+    strategy,
+    originals: sorted.map((m) => ({ id: m.id, sessionId: m.sessionId, occurredAt: new Date(m.occurredAt).toISOString(), metadata: m.metadata ?? null })),
+  };
+}

@@ -33,7 +33,7 @@ import { Q } from './cypher.js';
 import { memoryFromValues, toEventRecord, toMemoryRecord } from './records.js';
 import { validateBatch, validateReason, sameMemory, type StoreLimits } from './validation.js';
 import { checkTierChange } from './tier-rules.js';
-import { consolidate } from './consolidation.js';
+import { consolidate, consolidatedMetadata } from './consolidation.js';
 import { embeddingText } from './embedding-text.js';
 
 export interface HippocampusDeps {
@@ -261,7 +261,7 @@ export class Hippocampus {
       }
       const store = (found[0] as MemoryRecord).store;
       const rows = await tx.run<{ memory: Record<string, unknown> }>(Q.createConsolidated, {
-        memory: { id: newId, store, storeKey: storeKeyOf(store), metadata: json({ consolidatedFrom: ids, strategy: command.data.strategy }), ...merged },
+        memory: { id: newId, store, storeKey: storeKeyOf(store), metadata: json(consolidatedMetadata(ids.map((id) => found.find((m) => m.id === id)!), command.data.strategy)), ...merged },
         linking: this.linking,
         from: ids,
         now,

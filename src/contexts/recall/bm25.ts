@@ -41,19 +41,6 @@ export function bm25(queryStems: readonly string[], docStems: readonly string[],
   return score;
 }
 
-/** Share of the query's IDF weight that a memory covers: an absolute match measure in [0,1]. */
-export function weightedCoverage(queryStems: readonly string[], docStems: readonly string[], stats: TermStats): number {
-  const present = new Set(docStems);
-  let total = 0;
-  let covered = 0;
-  for (const q of new Set(queryStems)) {
-    const w = idf(stats, q);
-    total += w;
-    if (present.has(q)) covered += w;
-  }
-  return total > 0 ? covered / total : 0;
-}
-
 /** Document frequencies of one store, kept up to date by the stores the process sees. */
 export class StoreTermStats implements TermStats {
   documents = 0;

@@ -1,7 +1,10 @@
 export { Recall, validateSearch } from './recall.js';
 export type { Activate, Activation, RecallDeps, SearchRequest, RecallResult, UseRecord, ReflectCandidate } from './recall.js';
-export { rank, confidenceOf, confidenceFeatures, semanticOf, compareHits, admitted, DEFAULT_WEIGHTS, ALL_SIGNALS } from './scoring.js';
-export type { Candidate, RankedHit, RecallWeights, Signals } from './scoring.js';
+export { rank, confidenceOf, directFeatures, directLogit, toHundredths, compareHits, admitted, DEFAULT_WEIGHTS, DEFAULT_CALIBRATIONS, DIRECT_FEATURES, ALL_SIGNALS } from './scoring.js';
+export type { Calibrations, Candidate, RankedHit, RecallWeights, Signals } from './scoring.js';
+export { questionOf, evidenceOf, textStems } from './evidence.js';
+export type { Question, Evidence } from './evidence.js';
+export { documentStems } from './bm25.js';
 export { frameLine } from './frame.js';
 export { pack, estimateTokens, memoryLine, DEFAULT_INJECT_FLOOR, DEFAULT_LIVE_FLOOR } from './packing.js';
 export type { Pack, PackOptions } from './packing.js';
@@ -15,3 +18,4 @@ export { VectorCache, DEFAULT_VECTOR_CACHE } from './vector-cache.js';
 export type { VectorCacheOptions } from './vector-cache.js';
 export type { Calibration } from './calibration.js';
 export { searchTerms } from './bm25.js';
+export { collapseConsolidated, originalsOf } from './collapse.js';

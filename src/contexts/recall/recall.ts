@@ -24,19 +24,23 @@ import { memoryFromValues, toMemoryRecord } from '../hippocampus/index.js';
 import { Q } from './cypher.js';
 import { QUERY_STOP_WORDS, luceneQuery, namesPerson, queryTerms, stem, tokenize, withIrregularForms } from './query-text.js';
 import { datesNamed, inSpans, type TimeSpan } from './query-dates.js';
-import { bm25, documentStems, searchTerms, weightedCoverage, type StoreTermStats, type TermStats } from './bm25.js';
+import { bm25, documentStems, searchTerms, type StoreTermStats, type TermStats } from './bm25.js';
+import { evidenceOf, questionOf, type Question } from './evidence.js';
 import { StatsCache } from './stats-cache.js';
 import { LruMap } from './lru.js';
 import { VectorCache, DEFAULT_VECTOR_CACHE, type VectorCacheOptions } from './vector-cache.js';
 import { QueryVectors, type EmbedQuery } from './query-vectors.js';
-import { rank, ALL_SIGNALS, DEFAULT_WEIGHTS, type Candidate, type RankedHit, type RecallWeights, type Signals } from './scoring.js';
+import { rank, ALL_SIGNALS, DEFAULT_WEIGHTS, type Calibrations, type Candidate, type RankedHit, type RecallWeights, type Signals } from './scoring.js';
 import { frameLine } from './frame.js';
+import { collapseConsolidated } from './collapse.js';
 import { pack, DEFAULT_INJECT_FLOOR, DEFAULT_LIVE_FLOOR, type Pack } from './packing.js';
 
 export interface Activation {
   readonly id: string;
   readonly activation: number;
   readonly path: readonly AssociationType[];
+  /** The seed the path starts from. */
+  readonly seed: string;
 }
 
 /** Spreading activation from seed memories (Synapse provides it). */
@@ -69,6 +73,8 @@ export interface SearchRequest {
   readonly filters: SearchFilters;
   /** Ablation only: which signals count (all, in service). */
   readonly signals?: Signals;
+  /** Calibration benchmark only: the models confidence is computed with (the fitted ones, in service). */
+  readonly calibrations?: Calibrations;
 }
 
 export interface RecallResult {
@@ -104,6 +110,7 @@ const DATED_CANDIDATES = 100;
 /** The query as candidates are scored against it: its stems (BM25, coverage), its words but stop words (the people it names) and the dates it names. */
 interface QueryWords {
   readonly stems: readonly string[];
+  readonly question: Question;
   readonly words: ReadonlySet<string>;
   readonly dates: readonly TimeSpan[];
 }
@@ -168,6 +175,7 @@ export class Recall {
     const embedding = wantVector ? this.queryVectors!.of(request.query) : Promise.resolve(null);
     const query: QueryWords = {
       stems: fallback.map(stem),
+      question: questionOf(request.query),
       words: new Set(tokenize(request.query).filter((w) => !QUERY_STOP_WORDS.has(w))),
       dates: datesNamed(request.query),
     };
@@ -185,12 +193,12 @@ export class Recall {
     ]);
     const candidates = new Map<string, Candidate>();
     for (const row of direct) {
-      const candidate = this.candidate(memoryFromValues(row.memory), query, stats, now, 0, []);
+      const candidate = this.candidate(memoryFromValues(row.memory), query, stats, now);
       if (candidate.textScore > 0) candidates.set(candidate.memory.id, candidate);
     }
     for (const row of dated) {
       const memory = memoryFromValues(row.memory);
-      if (!candidates.has(memory.id)) candidates.set(memory.id, this.candidate(memory, query, stats, now, 0, []));
+      if (!candidates.has(memory.id)) candidates.set(memory.id, this.candidate(memory, query, stats, now));
     }
     const associate = request.includeAssociations && signals.activation && this.deps.activate !== undefined;
     // Seeds are the best text matches: measured on LoCoMo as good as seeds of text and meaning fused
@@ -206,24 +214,26 @@ export class Recall {
     }
     for (const { memory, similarity } of semantic.near) {
       if (candidates.has(memory.id)) continue;
-      const c = this.candidate(memory, query, stats, now, 0, []);
+      const c = this.candidate(memory, query, stats, now);
       candidates.set(memory.id, { ...c, textScore: signals.text ? c.textScore : 0, similarity });
     }
     // Nothing matched by text: activation spreads from the nearest memories by meaning (or from the date) instead.
     const spread = spreading ?? (associate && candidates.size > 0 ? this.spread(request, [...candidates.values()], signals, vector !== null, filters) : null);
     if (spread) {
-      const { activations, byId } = await spread;
+      const { activations, byId, weights } = await spread;
       for (const a of activations) {
+        // The share of its seed's weight that reached the memory: Recall counts it against the seed's confidence.
+        const level = Math.min(1, Math.max(0, a.activation / (weights.get(a.seed) ?? 1)));
+        const reached = { activation: level, via: a.seed, path: a.path };
         const known = candidates.get(a.id);
-        const level = Math.min(1, Math.max(0, a.activation));
-        if (known) candidates.set(a.id, { ...known, activation: level, path: known.textScore > 0 || known.similarity !== null ? [] : a.path });
+        if (known) candidates.set(a.id, { ...known, ...reached });
         else {
           const memory = byId.get(a.id);
-          if (memory) candidates.set(a.id, { ...this.candidate(memory, query, stats, now, level, a.path), similarity: this.similarityOf(request.store, memory.id, vector) });
+          if (memory) candidates.set(a.id, { ...this.candidate(memory, query, stats, now), ...reached, similarity: this.similarityOf(request.store, memory.id, vector) });
         }
       }
     }
-    const hits = rank([...candidates.values()], this.weights, signals, vector !== null);
+    const hits = collapseConsolidated(rank([...candidates.values()], this.weights, signals, vector !== null, request.calibrations));
     const floor = request.minConfidence ?? 0;
     return hits.filter((h) => h.confidence >= floor).slice(0, request.limit);
   }
@@ -351,11 +361,13 @@ export class Recall {
     signals: Signals,
     vectorQuery: boolean,
     filters: ReturnType<typeof filterParams>,
-  ): Promise<{ activations: readonly Activation[]; byId: Map<string, MemoryRecord> }> {
-    const seeds = rank(matched, this.weights, { ...signals, activation: false, people: false, dates: false, salience: false, usefulness: false }, vectorQuery)
-      .sort((a, b) => b.relevance - a.relevance || (a.memory.id < b.memory.id ? -1 : 1))
-      .slice(0, this.weights.seeds)
-      .map((h) => ({ id: h.memory.id, weight: h.relevance }));
+  ): Promise<{ activations: readonly Activation[]; byId: Map<string, MemoryRecord>; weights: Map<string, number> }> {
+    // Seeds: the best text matches by BM25, or without any, the nearest by meaning; weighted relative to the best.
+    const strength = (c: Candidate) => (vectorQuery ? c.similarity ?? 0 : c.textScore);
+    const ordered = [...matched].filter((c) => strength(c) > 0).sort((a, b) => strength(b) - strength(a) || (a.memory.id < b.memory.id ? -1 : 1));
+    const best = ordered.length > 0 ? strength(ordered[0]!) : 1;
+    const seeds = ordered.slice(0, this.weights.seeds).map((c) => ({ id: c.memory.id, weight: strength(c) / best }));
+    const weights = new Map(seeds.map((s) => [s.id, s.weight]));
     const activations = await this.deps.activate!(request.store, seeds, this.weights.activationTypes);
     const known = new Set(matched.map((c) => c.memory.id));
     // Only the most activated of the memories reached by association alone can rank (activations come most activated first).
@@ -363,7 +375,7 @@ export class Recall {
       .filter((a) => !known.has(a.id))
       .slice(0, Math.max(30, request.limit * REACHED_PER_HIT))
       .map((a) => a.id);
-    return { activations, byId: await this.fetch(reached, filters) };
+    return { activations, byId: await this.fetch(reached, filters), weights };
   }
 
   /**
@@ -446,17 +458,18 @@ export class Recall {
     return n;
   }
 
-  private candidate(memory: MemoryRecord, query: QueryWords, stats: TermStats, now: number, activation: number, path: readonly AssociationType[]): Candidate {
+  private candidate(memory: MemoryRecord, query: QueryWords, stats: TermStats, now: number): Candidate {
     const doc = this.stemsOf(memory);
     return {
       memory,
       textScore: bm25(query.stems, doc, stats),
-      coverage: weightedCoverage(query.stems, doc, stats),
+      ...evidenceOf(query.question, doc),
       personMatch: namesPerson(query.words, memory.people) ? 1 : 0,
       dateMatch: inSpans(memory.occurredAt, query.dates),
       similarity: null,
-      activation,
-      path,
+      activation: 0,
+      via: null,
+      path: [],
       salience: this.deps.salienceOf(memory, now),
       usefulness: memory.usefulness,
     };

@@ -58,6 +58,8 @@ export interface Activated {
   readonly activation: number;
   /** The types along the path of the largest share that reached it, seed first. */
   readonly path: readonly AssociationType[];
+  /** The seed that path starts from (Recall bounds what association adds by that seed's own confidence). */
+  readonly seed: string;
   readonly hop: number;
 }
 
@@ -66,9 +68,12 @@ interface Node {
   /** For a seed: what other seeds passed to it at the first hop, and by which link type. */
   support: number;
   supportPath: AssociationType[];
+  supportSeed: string;
   /** What arrived at the hop this memory was reached: the amount it passes on. */
   received: number;
   path: AssociationType[];
+  /** The seed the largest share came from (itself, for a seed). */
+  seed: string;
   hop: number;
 }
 
@@ -86,7 +91,7 @@ export class Spread {
       const node = this.nodes.get(s.id);
       const weight = Math.min(1, s.weight);
       if (node) node.received = node.activation = Math.min(1, node.activation + weight);
-      else this.nodes.set(s.id, { activation: weight, support: 0, supportPath: [], received: weight, path: [], hop: 0 });
+      else this.nodes.set(s.id, { activation: weight, support: 0, supportPath: [], supportSeed: s.id, received: weight, path: [], seed: s.id, hop: 0 });
     }
     this.floor = Math.max(0, ...[...this.nodes.values()].map((n) => n.activation)) * options.minShare;
   }
@@ -105,7 +110,7 @@ export class Spread {
   step(edges: readonly SpreadEdge[]): void {
     const hop = this.hop + 1;
     const decay = this.decay(hop);
-    const arriving = new Map<string, { sum: number; best: number; path: AssociationType[] }>();
+    const arriving = new Map<string, { sum: number; best: number; path: AssociationType[]; seed: string }>();
     for (const e of edges) {
       const source = this.nodes.get(e.from);
       if (!source || source.hop !== this.hop) continue;
@@ -114,7 +119,10 @@ export class Spread {
       if (reached && reached.hop === 0 && hop === 1) {
         // Seeds support each other at the first hop; the support is not passed on.
         if (e.to !== e.from && share0 > 0) {
-          if (reached.supportPath.length === 0 || share0 > reached.support) reached.supportPath = [e.type];
+          if (reached.supportPath.length === 0 || share0 > reached.support) {
+            reached.supportPath = [e.type];
+            reached.supportSeed = e.from;
+          }
           reached.support = Math.min(1, reached.support + share0);
         }
         continue;
@@ -122,11 +130,12 @@ export class Spread {
       if (reached && reached.hop < hop) continue; // outward only
       const share = share0;
       if (!(share > 0)) continue;
-      const into = arriving.get(e.to) ?? { sum: 0, best: 0, path: [] };
+      const into = arriving.get(e.to) ?? { sum: 0, best: 0, path: [], seed: source.seed };
       into.sum += share;
       if (share > into.best) {
         into.best = share;
         into.path = [...source.path, e.type];
+        into.seed = source.seed;
       }
       arriving.set(e.to, into);
     }
@@ -134,7 +143,7 @@ export class Spread {
     for (const [id, into] of strongest) {
       if (this.nodes.size >= this.options.maxNodes) break;
       const level = Math.min(1, into.sum);
-      this.nodes.set(id, { activation: level, support: 0, supportPath: [], received: level, path: into.path, hop });
+      this.nodes.set(id, { activation: level, support: 0, supportPath: [], supportSeed: id, received: level, path: into.path, seed: into.seed, hop });
     }
     this.hop = hop;
   }
@@ -147,7 +156,7 @@ export class Spread {
   result(): Activated[] {
     return [...this.nodes.entries()]
       .filter(([, n]) => n.hop > 0 || n.support > 0)
-      .map(([id, n]) => (n.hop > 0 ? { id, activation: n.activation, path: n.path, hop: n.hop } : { id, activation: n.support, path: n.supportPath, hop: 1 }))
+      .map(([id, n]) => (n.hop > 0 ? { id, activation: n.activation, path: n.path, seed: n.seed, hop: n.hop } : { id, activation: n.support, path: n.supportPath, seed: n.supportSeed, hop: 1 }))
       .sort((a, b) => b.activation - a.activation || a.id.localeCompare(b.id));
   }
 }

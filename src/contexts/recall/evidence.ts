@@ -1,0 +1,79 @@
+/**
+ * The evidence a memory holds for a question, measured so that it means the
+ * same in every store: nothing here depends on how many memories a store
+ * holds (no IDF, no score relative to the query's best candidate).
+ *
+ * - content words: the question's words but question words, auxiliaries and
+ *   pronouns (QUERY_STOP_WORDS), by stem;
+ * - specifics: the numbers and names the question spells out — a word with a
+ *   digit, or a capitalised word that does not start a sentence ("8231",
+ *   "Caroline", "LGBTQ"). An exact match of one is strong evidence, and a
+ *   memory that has none of them is most likely about something else;
+ * - coverage: the share of the question's other content words the memory
+ *   holds (with no such word, the share of its specifics).
+ */
+import { QUERY_STOP_WORDS, stem, tokenize } from './query-text.js';
+
+export interface Question {
+  /** Stems of the content words that are not specifics. */
+  readonly plain: readonly string[];
+  /** Stems of the specifics (numbers and names). */
+  readonly specifics: readonly string[];
+}
+
+/** Words as written, with whether each starts a sentence. */
+function writtenWords(text: string): { word: string; first: boolean }[] {
+  const out: { word: string; first: boolean }[] = [];
+  let first = true;
+  for (const m of text.normalize('NFKC').matchAll(/[\p{L}\p{N}]+|[.!?]+/gu)) {
+    const w = m[0];
+    if (/^[.!?]+$/.test(w)) {
+      first = true;
+      continue;
+    }
+    out.push({ word: w, first });
+    first = false;
+  }
+  return out;
+}
+
+export function questionOf(text: string): Question {
+  const specifics: string[] = [];
+  const plain: string[] = [];
+  for (const { word, first } of writtenWords(text)) {
+    const lower = word.toLowerCase();
+    if (QUERY_STOP_WORDS.has(lower)) continue;
+    const specific = /\p{N}/u.test(word) || (!first && /^\p{Lu}/u.test(word));
+    if (!specific && lower.length < 2) continue;
+    const s = stem(lower);
+    const list = specific ? specifics : plain;
+    if (!specifics.includes(s) && !plain.includes(s)) list.push(s);
+  }
+  return { plain, specifics };
+}
+
+export interface Evidence {
+  /** Share of the question's content words the memory holds, in [0,1]. */
+  readonly coverage: number;
+  /** Share of the question's specifics the memory holds (0 when it names none). */
+  readonly exact: number;
+  /** 1 when the question names specifics and the memory holds none of them. */
+  readonly exactMiss: number;
+}
+
+/** `docStems`: the memory's content, tags and people, by stem (documentStems in bm25.ts). */
+export function evidenceOf(q: Question, docStems: readonly string[]): Evidence {
+  const present = new Set(docStems);
+  const share = (xs: readonly string[]) => (xs.length === 0 ? 0 : xs.filter((s) => present.has(s)).length / xs.length);
+  const exact = share(q.specifics);
+  return {
+    coverage: q.plain.length > 0 ? share(q.plain) : exact,
+    exact,
+    exactMiss: q.specifics.length > 0 && exact === 0 ? 1 : 0,
+  };
+}
+
+/** The stems of a text's words, stop words kept out (for tests and callers without a memory record). */
+export function textStems(text: string): string[] {
+  return tokenize(text).filter((t) => !QUERY_STOP_WORDS.has(t)).map(stem);
+}
