@@ -6,13 +6,13 @@ import type { Driver } from 'neo4j-driver';
 import { Bus } from './domain/index.js';
 import { createDriver, Neo4jGraph, applySchema, type GraphPort } from './adapters/neo4j/index.js';
 import { Hippocampus } from './contexts/hippocampus/index.js';
-import { AssociationPort, LifecyclePort, MemoryPort, NotificationInbox, RecallPort, Sessions } from './contexts/cortex/index.js';
+import { AssociationPort, LifecyclePort, MemoryPort, NotificationInbox, RecallPort, ReflectionPort, Sessions } from './contexts/cortex/index.js';
 import { ShutdownProtocol, Subconscious, type QueueStatus, type ShutdownReport } from './contexts/subconscious/index.js';
 import { BullJobs } from './adapters/bullmq/index.js';
 import { RedisLiveChannel } from './adapters/redis-live.js';
 import { ColdStorage } from './adapters/cold-storage/index.js';
-import { Synapse } from './contexts/synapse/index.js';
-import { Recall, type RecallDeps } from './contexts/recall/index.js';
+import { Synapse, mechanicalStrength } from './contexts/synapse/index.js';
+import { Recall, ReflectionActions, type RecallDeps } from './contexts/recall/index.js';
 import { currentSalience, Salience } from './contexts/salience/index.js';
 import type { Config } from './config.js';
 import type { HealthReport, Ports } from './adapters/graphql/index.js';
@@ -175,8 +175,11 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const memory = new MemoryPort({ bus, hippocampus, sessions, defaultStore: config.defaultStore, accepting: () => app.accepting });
   const lifecycle = new LifecyclePort({ bus, sessions, inbox, hippocampus, defaultStore: config.defaultStore, accepting: () => app.accepting, clock });
   const recall = new Recall(app.recallDeps).register();
-  const recallPort = new RecallPort({ bus, recall, hippocampus, defaultStore: config.defaultStore, accepting: () => app.accepting });
+  // Reflect candidates' near-duplicates: the strength from which consolidation would merge them.
+  const actions = new ReflectionActions({ graph, rank: (r) => recall.rankOnly(r), duplicateStrength: mechanicalStrength(sub.consolidationMinSimilarity) });
+  const recallPort = new RecallPort({ bus, recall, hippocampus, defaultStore: config.defaultStore, accepting: () => app.accepting, actions });
   const associations = new AssociationPort({ bus, synapse, hippocampus, accepting: () => app.accepting });
+  const reflection = new ReflectionPort({ bus, graph, hippocampus, recall: recallPort, memory, associations, defaultStore: config.defaultStore, accepting: () => app.accepting, clock });
   const health = async (): Promise<HealthReport> => {
     const [neo4jUp, memories] = await hippocampus.count().then(
       (n) => [true, n] as const,
@@ -195,6 +198,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     memory,
     recall: recallPort,
     associations,
+    reflection,
     salienceOf: (m) => currentSalience(m, clock(), config.salience),
     health,
     lifecycle,
