@@ -205,6 +205,13 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     background: { status: () => withTimeout(jobs.status(), 2000, [] as QueueStatus[]) },
     shutdown: (dir) => protocol.run(dir),
   };
+  // Older memories get their tier label, off the start-up path (the Browser's colours only).
+  if (options.applySchema !== false) {
+    void hippocampus.labelTiers().then(
+      (n) => n > 0 && log(`hippocampus: gave ${n} older memories their tier label`),
+      (error: unknown) => log(`hippocampus: tier labels not applied: ${(error as Error).message}`),
+    );
+  }
   if (options.workers) {
     await subconscious.schedule();
     await jobs.work(subconscious.run);

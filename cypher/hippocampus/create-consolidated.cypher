@@ -20,6 +20,7 @@ MERGE (n:Memory {id: $memory.id})
     n.createdAt = datetime({epochMillis: $now}),
     n.accessCount = 0,
     n.storedBy = $commandId
+SET n:$(n.tier)
 WITH n
 UNWIND $from AS originalId
 MATCH (o:Memory {id: originalId})

@@ -3,7 +3,8 @@
 // and comes back with created = false. The event is MERGEd on its id, so a
 // replayed transaction records nothing twice. Without a client embedding the
 // memory waits for the embedding job (embeddingStatus PENDING). A memory stored
-// in a session is linked to it (STORED_IN) when that session exists.
+// in a session is linked to it (STORED_IN) when that session exists. A memory
+// carries its tier as a label too (Neo4j Browser colours memories by label).
 // The memory comes back as the list memoryFromValues reads: a thousand maps
 // with DateTime values cost Node more to decode than the statement costs Neo4j.
 // params: $memories, $now, $commandId, $correlationId
@@ -30,6 +31,7 @@ MERGE (m:Memory {id: input.id})
     m.accessCount = 0,
     m.storedBy = $commandId
 WITH m, input, m.storedBy = $commandId AS created
+SET m:$(m.tier)
 FOREACH (_ IN CASE WHEN created THEN [1] ELSE [] END |
   MERGE (e:Event {id: input.eventId})
     ON CREATE SET

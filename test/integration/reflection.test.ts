@@ -11,7 +11,7 @@ import { eventually } from '../background.js';
 let t: TestApp;
 const store = randomStore('reflect');
 const other = randomStore('reflect-other');
-const ids: Record<string, string> = {};
+const ids = {} as Record<"deployA" | "deployB" | "coffee" | "active" | "lunch" | "garden" | "foreign", string>;
 
 const CANDIDATE = `memory { id content tier claimed } reason associationCount
   actions { kind description tier needsConsent associationTypes memories { id } }`;

@@ -19,4 +19,7 @@ export const Q = loadStatements('hippocampus', {
   pendingEmbeddings: 'pending-embeddings',
   attachEmbeddings: 'attach-embeddings',
   failEmbeddings: 'fail-embeddings',
+  labelTiers: 'label-tiers',
+  getMigration: 'get-migration',
+  finishMigration: 'finish-migration',
 });
