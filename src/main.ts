@@ -44,7 +44,7 @@ async function main(): Promise<void> {
     };
     // MCP (Streamable HTTP) on the same server and port, over the same ports.
     const mcp = createMcpHandler(ports, { defaultStore: config.defaultStore, version: config.version });
-    server = await startGraphQLServer(await buildGraphQLSchema(), ports, config.host, config.port, { routes: { '/mcp': mcp } });
+    server = await startGraphQLServer(await buildGraphQLSchema(), ports, config.host, config.port, { routes: { '/mcp': mcp }, defaultStore: config.defaultStore });
     console.log(`GraphQL ready at ${server.url}${apiOnly ? ' (API only: no background worker)' : ''}`);
     console.log(`MCP (Streamable HTTP) ready at ${server.url.replace(/\/graphql$/, '/mcp')}`);
   }

@@ -12,6 +12,7 @@ import { useServer } from 'graphql-ws/use/ws';
 import { formatError } from './errors.js';
 import type { GraphQLContext, Ports } from './context.js';
 import { callerFromRequest, headerValue } from './caller.js';
+import { serveBrowserContent } from '../browser/index.js';
 
 export interface GraphQLServer {
   readonly url: string;
@@ -48,6 +49,8 @@ export type RouteHandler = (req: IncomingMessage, res: ServerResponse) => Promis
 export interface GraphQLServerOptions {
   /** Extra paths served beside /graphql, by exact pathname. */
   readonly routes?: Readonly<Record<string, RouteHandler>>;
+  /** The store the Neo4j Browser guide (/browser/guide.html) shows when it names none. */
+  readonly defaultStore?: string;
 }
 
 export async function startGraphQLServer(
@@ -70,6 +73,7 @@ export async function startGraphQLServer(
 
   const http = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', `http://${req.headers.host ?? 'localhost'}`);
+    if (serveBrowserContent(req, res, url, options.defaultStore ?? 'default')) return;
     const route = options.routes?.[url.pathname];
     if (route) {
       await route(req, res).catch((error: unknown) => {
