@@ -27,12 +27,6 @@ server.stdout.on('data', (chunk) => {
     // The guide lives on this server (/browser/guide.html); the Browser allows the host (scripts/services/neo4j.mjs).
     const guide = `http://${host}:${port}/browser/guide.html`;
     console.log(`  Browser guide :guide ${guide}   (run it in the Browser's editor; ?store=NAME for another store)`);
-    if (services.neo4j.browserUrl) {
-      const open = new URL(services.neo4j.browserUrl);
-      open.searchParams.set('cmd', 'guide');
-      open.searchParams.set('arg', guide);
-      console.log(`                or open ${open.href}`);
-    }
     console.log(`  Redis         ${services.redis.url}`);
     console.log('Stop with Ctrl-C; `npm run services:down` stops Neo4j and Redis.');
   }

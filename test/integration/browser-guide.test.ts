@@ -11,7 +11,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
-import { guideBrowserUrl, guideCommand, GUIDE_PATH, STYLE_PATH } from '../../src/adapters/browser/index.js';
+import { guideCommand, GUIDE_PATH, STYLE_PATH } from '../../src/adapters/browser/index.js';
 import { randomStore, startTestApp, type TestApp } from '../helpers.js';
 import { eventually } from '../background.js';
 
@@ -168,12 +168,6 @@ describe('Neo4j Browser', () => {
     expect(fill('We spent two')).toBe(byTier.LONG_TERM);
     mkdirSync(join(ROOT, 'docs'), { recursive: true });
     await page.screenshot({ path: SCREENSHOT as `${string}.png` });
-  });
-
-  it('names the Browser URL that opens the guide by itself', () => {
-    const url = new URL(guideBrowserUrl(browserUrl(), t.server.url, store));
-    expect(url.searchParams.get('cmd')).toBe('guide');
-    expect(url.searchParams.get('arg')).toBe(`${new URL(GUIDE_PATH, t.server.url).href}?store=${encodeURIComponent(store)}`);
   });
 });
 

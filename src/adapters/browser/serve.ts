@@ -41,11 +41,3 @@ export function guideCommand(graphqlUrl: string, store: string | null = null): s
   if (store) base.searchParams.set('store', store);
   return `:guide ${base.href}`;
 }
-
-/** A Browser URL that opens the guide by itself once connected (`?cmd=guide&arg=…`). */
-export function guideBrowserUrl(browserUrl: string, graphqlUrl: string, store: string | null = null): string {
-  const target = new URL(browserUrl);
-  target.searchParams.set('cmd', 'guide');
-  target.searchParams.set('arg', guideCommand(graphqlUrl, store).slice(':guide '.length));
-  return target.href;
-}
