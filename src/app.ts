@@ -3,7 +3,7 @@
  * The GraphQL server and the background worker are built from this.
  */
 import type { Driver } from 'neo4j-driver';
-import { Bus } from './domain/index.js';
+import { Bus, ProgressBoard, progressShare } from './domain/index.js';
 import { createDriver, Neo4jGraph, applySchema, type GraphPort } from './adapters/neo4j/index.js';
 import { Hippocampus } from './contexts/hippocampus/index.js';
 import { AssociationPort, LifecyclePort, MemoryPort, NotificationInbox, RecallPort, ReflectionPort, Sessions } from './contexts/cortex/index.js';
@@ -40,6 +40,8 @@ export interface App {
   readonly ports: Ports;
   /** What the service's Recall is built from: benchmarks and tests build variants of it. */
   readonly recallDeps: RecallDeps;
+  /** Progress of this process's long operations (health.progress, the CLI's bars). */
+  readonly progress: ProgressBoard;
   accepting: boolean;
   /** The shutdown protocol; the report says what was done (run once). */
   shutdown(coldStorageDir?: string | null): Promise<ShutdownReport>;
@@ -70,9 +72,10 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
 
   const graph = new Neo4jGraph(driver, config.neo4j.database);
   const bus = new Bus();
+  const progress = new ProgressBoard(clock);
   bus.onFailure((error, message, actor) => console.error(`[${actor}] failed on ${message.type}:`, error));
   const hippocampus = new Hippocampus({ graph, bus, limits: config, clock }).register();
-  const salience = new Salience({ graph, bus, config: config.salience, clock }).register();
+  const salience = new Salience({ graph, bus, config: config.salience, clock, progress }).register();
   const synapse = new Synapse({ graph, bus, settings: config.synapse, clock, linkingThread: config.synapse.linkingThread ? config.neo4j : null }).register();
   // Vectors are computed off the request path; a missing model leaves recall lexical.
   const { embeddings: emb } = config;
@@ -89,6 +92,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
         batchSize: emb.batchSize,
         runWorker: options.embeddingWorker ?? options.workers === true,
         log: options.log,
+        progress,
       }).subscribe(bus)
     : null;
   if (embedder instanceof ThreadedEmbedder) void embedder.start();
@@ -114,8 +118,9 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     notifications: inbox,
     settings: { ...sub, sessionIdleMs: config.sessionIdleMs, scopeStores: config.scopeStores },
     clock,
+    progress,
   }).register();
-  const coldStorage = new ColdStorage({ neo4j: config.neo4j, stores: config.scopeStores, service: `total-recall ${config.version}` });
+  const coldStorage = new ColdStorage({ neo4j: config.neo4j, stores: config.scopeStores, service: `total-recall ${config.version}`, progress });
   const protocol = new ShutdownProtocol({
     bus,
     jobs,
@@ -145,6 +150,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     jobs,
     coldStorage,
     accepting: true,
+    progress,
     ports: undefined as unknown as Ports,
     recallDeps: {
       graph,
@@ -192,6 +198,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       memories,
       accepting: app.accepting,
       embeddings: describeEmbedder(embedder.status()),
+      progress: progress.list().map((p) => ({ ...p, share: progressShare(p) })),
     };
   };
   (app as { ports: Ports }).ports = {

@@ -9,3 +9,4 @@ export type { Asked, Published } from './bus.js';
 export { Mailbox } from './actor.js';
 export { storeKeyOf } from './store-key.js';
 export { parseJsonText } from './json.js';
+export * from './progress.js';

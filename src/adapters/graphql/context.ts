@@ -1,5 +1,5 @@
 /** What resolvers get per request: the ports they may call and who is asking. */
-import type { MemoryRecord } from '../../domain/index.js';
+import type { MemoryRecord, ProgressEntry } from '../../domain/index.js';
 import type { AssociationPort, Caller, LifecyclePort, MemoryPort, RecallPort, ReflectionPort } from '../../contexts/cortex/index.js';
 import type { QueueStatus, ShutdownReport } from '../../contexts/subconscious/index.js';
 
@@ -11,6 +11,8 @@ export interface HealthReport {
   readonly accepting: boolean;
   /** "ready", "loading", "disabled" or "missing: <reason>" (then recall is lexical only). */
   readonly embeddings: string;
+  /** Long operations of this process (ProgressBoard.list, with their share done). */
+  readonly progress: readonly (ProgressEntry & { readonly share: number | null })[];
 }
 
 export interface Ports {

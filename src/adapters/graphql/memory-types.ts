@@ -3,6 +3,7 @@ import { Field, Float, ID, InputType, Int, ObjectType } from 'type-graphql';
 import type { Tier } from '../../domain/index.js';
 import { DateTimeScalar, JSONScalar } from './scalars.js';
 import { TierEnum } from './enums.js';
+import { ProgressType } from './progress-types.js';
 
 @ObjectType('Memory', { description: 'One remembered thing, in exactly one store and one tier.' })
 export class MemoryType {
@@ -48,6 +49,8 @@ export class HealthType {
   @Field(() => Boolean) accepting!: boolean;
   @Field(() => String, { description: '"ready", "loading", "disabled" or "missing: <reason>" (recall is then lexical only).' })
   embeddings!: string;
+  @Field(() => [ProgressType], { description: 'Long operations of this process: running ones first, then those finished in the last ten minutes.' })
+  progress!: ProgressType[];
 }
 
 @InputType('StoreInput')
