@@ -29,7 +29,9 @@ afterAll(async () => {
 
 describe('store report', () => {
   it('counts the store by tier, salience and degree, lists what faded, and draws the charts as SVG', async () => {
-    const data = await readStoreReport(t.app.graph, store, Date.now());
+    const data = await readStoreReport(t.app.graph, store, Date.now(), t.app.recallDeps.salienceOf);
+    // Fresh memories are vivid: the identity core does not decay, the rest start high.
+    expect(data.salienceBins.filter((b) => b.bin >= 0.5).reduce((n, r) => n + r.memories, 0)).toBeGreaterThanOrEqual(1);
     expect(data.tierWeeks.reduce((n, r) => n + r.memories, 0)).toBe(4);
     expect(new Set(data.tierWeeks.map((r) => r.tier))).toEqual(new Set(['IDENTITY_CORE', 'LONG_TERM', 'ARCHIVE']));
     expect(data.salienceBins.reduce((n, r) => n + r.memories, 0)).toBe(4);

@@ -40,3 +40,15 @@ describe('progress board', () => {
     expect(progressShare({ done: 0, total: 0 })).toBe(1);
   });
 });
+
+import { salienceBins } from '../../src/adapters/report/index.js';
+
+describe('report: salience bins', () => {
+  it('counts memories per tier in bins of 0.05, 1.0 in the last bin', () => {
+    expect(salienceBins([{ tier: 'LONG_TERM', salience: 0.51 }, { tier: 'LONG_TERM', salience: 0.54 }, { tier: 'ARCHIVE', salience: 1 }, { tier: 'ARCHIVE', salience: 0 }])).toEqual([
+      { tier: 'ARCHIVE', bin: 0, memories: 1 },
+      { tier: 'ARCHIVE', bin: 0.95, memories: 1 },
+      { tier: 'LONG_TERM', bin: 0.5, memories: 2 },
+    ]);
+  });
+});

@@ -2,7 +2,7 @@ import { loadStatements } from '../neo4j/index.js';
 
 export const Q = loadStatements('report', {
   tierWeeks: 'tier-weeks',
-  salienceBins: 'salience-bins',
+  memoryScores: 'memory-scores',
   associationDegrees: 'association-degrees',
   faded: 'faded',
 });

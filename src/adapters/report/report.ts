@@ -7,6 +7,8 @@
 import * as vega from 'vega';
 import { compile, type TopLevelSpec } from 'vega-lite';
 import type { GraphPort } from '../neo4j/index.js';
+import type { MemoryRecord } from '../../domain/index.js';
+import { toMemoryRecord } from '../../contexts/hippocampus/index.js';
 import { Q } from './cypher.js';
 
 export interface StoreReportData {
@@ -21,10 +23,30 @@ export interface StoreReportData {
 const DAY = 86_400_000;
 const TIER_COLOURS = { domain: ['IDENTITY_CORE', 'ACTIVE_CONTEXT', 'LONG_TERM', 'ARCHIVE'], range: ['#C0392B', '#F5B041', '#2E86C1', '#7F8C8D'] };
 
-export async function readStoreReport(graph: GraphPort, store: string, now: number, fadedDays = 7): Promise<StoreReportData> {
-  const [tierWeeks, salienceBins, degrees, faded] = await Promise.all([
+/** Memories per tier and salience bin of 0.05 (the last bin holds 1.0). */
+export function salienceBins(scored: readonly { tier: string; salience: number }[]): { tier: string; bin: number; memories: number }[] {
+  const counts = new Map<string, { tier: string; bin: number; memories: number }>();
+  for (const { tier, salience } of scored) {
+    const bin = Math.min(19, Math.max(0, Math.floor(salience * 20))) / 20;
+    const key = `${tier}|${bin}`;
+    const entry = counts.get(key) ?? { tier, bin, memories: 0 };
+    entry.memories += 1;
+    counts.set(key, entry);
+  }
+  return [...counts.values()].sort((a, b) => a.tier.localeCompare(b.tier) || a.bin - b.bin);
+}
+
+/** The report's numbers; `salienceOf` is Salience's read model (the score decayed to now). */
+export async function readStoreReport(
+  graph: GraphPort,
+  store: string,
+  now: number,
+  salienceOf: (memory: MemoryRecord, now: number) => number,
+  fadedDays = 7,
+): Promise<StoreReportData> {
+  const [tierWeeks, memories, degrees, faded] = await Promise.all([
     graph.read<{ week: string; tier: string; memories: number }>(Q.tierWeeks, { store }),
-    graph.read<{ tier: string; bin: number; memories: number }>(Q.salienceBins, { store }),
+    graph.read<{ memory: Record<string, unknown> }>(Q.memoryScores, { store }),
     graph.read<{ degree: number; memories: number }>(Q.associationDegrees, { store }),
     graph.read<{ at: number; id: string; content: string; payload: string }>(Q.faded, { store, since: now - fadedDays * DAY, limit: 50 }),
   ]);
@@ -32,7 +54,7 @@ export async function readStoreReport(graph: GraphPort, store: string, now: numb
     store,
     generatedAt: now,
     tierWeeks: tierWeeks.map((r) => ({ ...r, memories: Number(r.memories) })),
-    salienceBins: salienceBins.map((r) => ({ ...r, bin: Number(r.bin), memories: Number(r.memories) })),
+    salienceBins: salienceBins(memories.map((r) => toMemoryRecord(r.memory)).map((m) => ({ tier: m.tier, salience: salienceOf(m, now) }))),
     degrees: degrees.map((r) => ({ degree: Number(r.degree), memories: Number(r.memories) })),
     faded: faded.map((r) => {
       const p = JSON.parse(r.payload) as { from?: string; to?: string; reason?: string };
@@ -43,7 +65,7 @@ export async function readStoreReport(graph: GraphPort, store: string, now: numb
 
 /** The report's charts as Vega-Lite specs (data inline). */
 export function chartSpecs(data: StoreReportData): Record<'tiers' | 'salience' | 'degrees', TopLevelSpec> {
-  const common = { width: 520, height: 220, config: { font: 'sans-serif' } } as const;
+  const common = { width: 430, height: 200, config: { font: 'sans-serif', legend: { orient: 'bottom' } } } as const;
   return {
     tiers: {
       ...common,
@@ -58,7 +80,7 @@ export function chartSpecs(data: StoreReportData): Record<'tiers' | 'salience' |
     },
     salience: {
       ...common,
-      title: 'Salience (as last scored), by tier',
+      title: 'Salience now (decayed to this moment), by tier',
       data: { values: [...data.salienceBins] },
       mark: 'bar',
       encoding: {
