@@ -112,6 +112,10 @@ describe('a reflect session', () => {
     expect(active.errors ?? []).toEqual([]);
     expect(active.data?.answerReflection.memory.tier).toBe(offeredOf(ids.active, 'RECLASSIFY').tier);
 
+    // Another store's memory is out of reach: refused before any link is made.
+    const crossStore = await answer({ reflectionId: r.id, memoryId: ids.garden, action: 'ASSOCIATE', why: 'x', with: [ids.lunch, ids.foreign] });
+    expect(crossStore.errors?.[0]?.extensions?.code).toBe('CORTEX.CROSS_STORE');
+    expect(await t.cypher('MATCH (:Memory {id: $a})-[r]-(:Memory {id: $b}) WHERE r.origin = "SEMANTIC" RETURN r', { a: ids.garden, b: ids.lunch })).toHaveLength(0);
     const associate = await answer({ reflectionId: r.id, memoryId: ids.garden, action: 'ASSOCIATE', why: 'both are evening chores', with: [ids.lunch], associationType: 'CAUSAL' });
     expect(associate.errors ?? []).toEqual([]);
     const link = await t.cypher<{ origin: string }>('MATCH (:Memory {id: $a})-[r:CAUSAL]-(:Memory {id: $b}) RETURN r.origin AS origin', { a: ids.garden, b: ids.lunch });

@@ -49,7 +49,8 @@ export class ColdStorage implements ColdStoragePort {
       bytes: result.bytes,
       nodes: result.counts.totalNodes,
       relationships: result.counts.totalRelationships,
-      memories: result.counts.nodes.Memory ?? 0,
+      // Counts are by label combination: a memory's carries its tier (LONG_TERM:Memory, …).
+      memories: Object.entries(result.counts.nodes).reduce((n, [key, count]) => (key.split(':').includes('Memory') ? n + count : n), 0),
       counts: result.counts,
       digest: result.digest,
     };

@@ -142,6 +142,7 @@ export class ReflectionPort {
     }
     const why = requireText(args.why, 'why');
     const plan = this.plan(candidate, args);
+    await this.checkOthers(plan.with, record.store);
     const result = await this.apply(plan, args.memoryId, why, caller);
     const now = this.clock();
     const eventId = `${record.id}-answer-${args.memoryId}`;
@@ -228,6 +229,16 @@ export class ReflectionPort {
         await this.deps.memory.forget(id, plan.confirmId, why, caller);
         return null;
     }
+  }
+
+  /** The other memories an answer names exist and belong to the reflection's store (checked before anything is written). */
+  private async checkOthers(ids: readonly string[], store: string): Promise<void> {
+    if (ids.length === 0) return;
+    const found = await this.deps.hippocampus.getMany(ids);
+    const missing = ids.filter((id) => !found.some((m) => m.id === id));
+    if (missing.length > 0) throw new NotFoundError('CORTEX.MEMORY_NOT_FOUND', `no memory with id ${missing.join(', ')}`, { ids: missing });
+    const foreign = found.filter((m) => m.store !== store).map((m) => m.id);
+    if (foreign.length > 0) throw invalid('CROSS_STORE', `memories ${foreign.join(', ')} are not in store "${store}"`, { ids: foreign });
   }
 
   private visible(record: ReflectionRecord, caller: Caller): boolean {
