@@ -26,6 +26,9 @@ server.stdout.on('data', (chunk) => {
     const n = services.neo4j;
     const signIn = n.external ? 'with its own credentials' : n.auth ? `user neo4j, password in ${n.passwordFile}` : 'no authentication (a store made before passwords; see README, Security)';
     if (n.browserUrl) console.log(`  Neo4j Browser ${n.browserUrl}  (connect to ${n.uri}, ${signIn})`);
+    // The guide lives on this server (/browser/guide.html); the Browser allows the host (scripts/services/neo4j.mjs).
+    const guide = `http://${host}:${port}/browser/guide.html`;
+    console.log(`  Browser guide :guide ${guide}   (run it in the Browser's editor; ?store=NAME for another store)`);
     console.log(`  Redis         ${String(services.redis.url).replace(/\/\/([^@/]*):([^@/]*)@/, '//$1:***@')}`);
     console.log('Stop with Ctrl-C; `npm run services:down` stops Neo4j and Redis.');
   }

@@ -8,6 +8,7 @@ import { loadConfig } from '../src/config.js';
 import { createApp } from '../src/app.js';
 import { message } from '../src/domain/index.js';
 import type { SweepReport } from '../src/contexts/salience/index.js';
+import { showProgress } from './progress-bars.js';
 
 const { values } = parseArgs({ options: { store: { type: 'string' }, now: { type: 'string' } } });
 const now = values.now === undefined ? Date.now() : /^\d+$/.test(values.now) ? Number(values.now) : Date.parse(values.now);
@@ -20,7 +21,8 @@ const app = await createApp(loadConfig());
 try {
   const scope = values.store ?? 'every store';
   console.log(`sweeping ${scope} at ${new Date(now).toISOString()} (--now ${now} resumes it after a crash)`);
-  const report = await app.bus.ask<SweepReport>(message('DecaySweep', { store: values.store ?? null, now }, 'subconscious'));
+  const stopBars = showProgress(app.progress);
+  const report = await app.bus.ask<SweepReport>(message('DecaySweep', { store: values.store ?? null, now }, 'subconscious')).finally(stopBars);
   const rate = report.ms > 0 ? Math.round((report.scanned / report.ms) * 1000) : report.scanned;
   console.log(JSON.stringify(report));
   console.log(`${report.scanned} memories in ${(report.ms / 1000).toFixed(1)} s (${rate}/s): ${report.updated} written, ${report.promoted} promoted, ${report.demoted} demoted${report.resumed ? ', resumed' : ''}`);

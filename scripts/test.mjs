@@ -4,10 +4,17 @@ import { spawnSync } from 'node:child_process';
 import { ensureDependencies } from './deps.mjs';
 import { bringUpServices, serviceEnv, stopStarted } from './with-services.mjs';
 import { projectRoot } from './services/common.mjs';
+import { ensureChromium } from './services/chromium.mjs';
 
 ensureDependencies();
 const services = await bringUpServices();
 const env = serviceEnv();
+// The Neo4j Browser check drives Debian's chromium (installed here when missing).
+try {
+  env.CHROMIUM_PATH = await ensureChromium({ log: (m) => console.log(m) });
+} catch (error) {
+  console.error(`error: ${error.message}${error.hint ? `\nfix: ${error.hint}` : ''}`);
+}
 const run = (cmd, args) => spawnSync(cmd, args, { cwd: projectRoot, env, stdio: 'inherit' }).status ?? 1;
 
 let status = run('npx', ['tsc', '-p', '.']);

@@ -4,17 +4,17 @@
  */
 import type { Driver } from 'neo4j-driver';
 import { resolve } from 'node:path';
-import { Bus, InvalidInputError, UnavailableError } from './domain/index.js';
+import { Bus, InvalidInputError, ProgressBoard, progressShare, UnavailableError } from './domain/index.js';
 import { OUTAGE_RETRY_AFTER_MS, outageOf } from './adapters/outage.js';
 import { createDriver, Neo4jGraph, applySchema, type GraphPort } from './adapters/neo4j/index.js';
 import { Hippocampus } from './contexts/hippocampus/index.js';
-import { AssociationPort, LifecyclePort, MemoryPort, NotificationInbox, RecallPort, Sessions } from './contexts/cortex/index.js';
+import { AssociationPort, LifecyclePort, MemoryPort, NotificationInbox, RecallPort, ReflectionPort, Sessions } from './contexts/cortex/index.js';
 import { ShutdownProtocol, Subconscious, type QueueStatus, type ShutdownReport } from './contexts/subconscious/index.js';
 import { BullJobs } from './adapters/bullmq/index.js';
 import { RedisLiveChannel } from './adapters/redis-live.js';
 import { ColdStorage } from './adapters/cold-storage/index.js';
-import { Synapse } from './contexts/synapse/index.js';
-import { Recall, type RecallDeps } from './contexts/recall/index.js';
+import { Synapse, mechanicalStrength } from './contexts/synapse/index.js';
+import { Recall, ReflectionActions, type RecallDeps } from './contexts/recall/index.js';
 import { currentSalience, Salience } from './contexts/salience/index.js';
 import type { Config } from './config.js';
 import type { HealthReport, Ports } from './adapters/graphql/index.js';
@@ -51,6 +51,8 @@ export interface App {
   readonly tokens: TokenStore;
   /** How a server of this app admits callers: the auth mode (auto decided now, once), rate limit and limits. */
   serverOptions(): Promise<ServerOptions & { readonly authenticator: Authenticator }>;
+  /** Progress of this process's long operations (health.progress, the CLI's bars). */
+  readonly progress: ProgressBoard;
   accepting: boolean;
   /** The shutdown protocol; the report says what was done (run once). */
   shutdown(coldStorageDir?: string | null): Promise<ShutdownReport>;
@@ -112,9 +114,10 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
 
   const graph = new Neo4jGraph(driver, config.neo4j.database);
   const bus = new Bus();
+  const progress = new ProgressBoard(clock);
   bus.onFailure((error, message, actor) => console.error(`[${actor}] failed on ${message.type}:`, error));
   const hippocampus = new Hippocampus({ graph, bus, limits: config, clock, linking: config.synapse.mechanicalLinking }).register();
-  const salience = new Salience({ graph, bus, config: config.salience, clock }).register();
+  const salience = new Salience({ graph, bus, config: config.salience, clock, progress }).register();
   const synapse = new Synapse({ graph, bus, settings: config.synapse, clock, linkingThread: config.synapse.linkingThread ? config.neo4j : null }).register();
   // Vectors are computed off the request path; a missing model leaves recall lexical.
   const { embeddings: emb } = config;
@@ -131,6 +134,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
         batchSize: emb.batchSize,
         runWorker: options.embeddingWorker ?? options.workers === true,
         log: options.log,
+        progress,
       }).subscribe(bus)
     : null;
   if (embedder instanceof ThreadedEmbedder) void embedder.start();
@@ -161,8 +165,9 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       ...(embeddings ? [{ name: 'embeddings', run: (before: number) => embeddings.requeueStalled(before) }] : []),
     ],
     clock,
+    progress,
   }).register();
-  const coldStorage = new ColdStorage({ neo4j: config.neo4j, stores: config.scopeStores, service: `total-recall ${config.version}` });
+  const coldStorage = new ColdStorage({ neo4j: config.neo4j, stores: config.scopeStores, service: `total-recall ${config.version}`, progress });
   const protocol = new ShutdownProtocol({
     bus,
     jobs,
@@ -192,6 +197,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     jobs,
     coldStorage,
     accepting: true,
+    progress,
     ports: undefined as unknown as Ports,
     recallDeps: {
       graph,
@@ -234,8 +240,11 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const memory = new MemoryPort({ bus, hippocampus, sessions, defaultStore: config.defaultStore, accepting: () => app.accepting, clock });
   const lifecycle = new LifecyclePort({ bus, sessions, inbox, hippocampus, defaultStore: config.defaultStore, accepting: () => app.accepting, clock });
   const recall = new Recall(app.recallDeps).register();
-  const recallPort = new RecallPort({ bus, recall, hippocampus, defaultStore: config.defaultStore, accepting: () => app.accepting });
+  // Reflect candidates' near-duplicates: the strength from which consolidation would merge them.
+  const actions = new ReflectionActions({ graph, rank: (r) => recall.rankOnly(r), duplicateStrength: mechanicalStrength(sub.consolidationMinSimilarity) });
+  const recallPort = new RecallPort({ bus, recall, hippocampus, defaultStore: config.defaultStore, accepting: () => app.accepting, actions });
   const associations = new AssociationPort({ bus, synapse, hippocampus, accepting: () => app.accepting });
+  const reflection = new ReflectionPort({ bus, graph, hippocampus, recall: recallPort, memory, associations, defaultStore: config.defaultStore, accepting: () => app.accepting, clock });
   const health = async (): Promise<HealthReport> => {
     // Health answers within about a second whatever is down, and says what that costs.
     const [memories, redis] = await Promise.all([withTimeout(hippocampus.count(), HEALTH_MS, null as number | null), pingRedis(config.redisUrl, HEALTH_MS)]);
@@ -248,12 +257,14 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       accepting: app.accepting,
       embeddings: embeddingState,
       degraded: degradedParts({ neo4j: memories !== null, redis, embeddings: embeddingState }),
+      progress: progress.list().map((p) => ({ ...p, share: progressShare(p) })),
     };
   };
   (app as { ports: Ports }).ports = {
     memory,
     recall: recallPort,
     associations,
+    reflection,
     salienceOf: (m) => currentSalience(m, clock(), config.salience),
     health,
     lifecycle,
@@ -272,6 +283,13 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       return protocol.run(null);
     },
   };
+  // Older memories get their tier label, off the start-up path (the Browser's colours only).
+  if (options.applySchema !== false) {
+    void hippocampus.labelTiers().then(
+      (n) => n > 0 && log(`hippocampus: gave ${n} older memories their tier label`),
+      (error: unknown) => log(`hippocampus: tier labels not applied: ${(error as Error).message}`),
+    );
+  }
   if (options.workers) {
     await subconscious.schedule();
     await jobs.work(subconscious.run);

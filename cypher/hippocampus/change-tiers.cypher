@@ -1,6 +1,7 @@
 // Tier changes asked for by Salience (TierPromoted / TierDemoted), already
 // checked against the tier rules. A change whose `from` no longer holds is
-// skipped (the memory moved meanwhile). Each change records TierChanged.
+// skipped (the memory moved meanwhile). Each change records TierChanged. The
+// tier label follows the tier.
 // params: $changes, $now, $commandId, $correlationId
 // returns: id, tier, store
 UNWIND $changes AS change
@@ -18,4 +19,6 @@ MERGE (e:Event {id: change.eventId})
     m.tier = change.to,
     m.tierChangedAt = datetime({epochMillis: $now})
 MERGE (e)-[:ABOUT]->(m)
+REMOVE m:IDENTITY_CORE:ACTIVE_CONTEXT:LONG_TERM:ARCHIVE
+SET m:$(m.tier)
 RETURN m.id AS id, m.tier AS tier, m.store AS store

@@ -21,6 +21,7 @@ MERGE (n:Memory {id: $memory.id})
     n.accessCount = 0,
     n.linkPendingAt = CASE WHEN $linking THEN datetime({epochMillis: $now}) ELSE null END,
     n.storedBy = $commandId
+SET n:$(n.tier)
 WITH n
 UNWIND $from AS originalId
 MATCH (o:Memory {id: originalId})

@@ -1,5 +1,6 @@
 // The mind's own tier change, with its reason kept in the history. Records
-// MemoryReclassified, and TierChanged when the tier really moves.
+// MemoryReclassified, and TierChanged when the tier really moves. The tier
+// label follows the tier.
 // params: $id, $from, $tier, $metadata, $now, $eventId, $tierEventId, $payload, $commandId, $correlationId, $sessionId
 // returns: memory
 MATCH (m:Memory {id: $id})
@@ -18,6 +19,8 @@ MERGE (e:Event {id: $eventId})
     m.metadata = coalesce($metadata, m.metadata),
     m.tierChangedAt = CASE WHEN $from <> $tier THEN datetime({epochMillis: $now}) ELSE m.tierChangedAt END
 MERGE (e)-[:ABOUT]->(m)
+REMOVE m:IDENTITY_CORE:ACTIVE_CONTEXT:LONG_TERM:ARCHIVE
+SET m:$(m.tier)
 FOREACH (_ IN CASE WHEN $from <> $tier THEN [1] ELSE [] END |
   MERGE (t:Event {id: $tierEventId})
     ON CREATE SET

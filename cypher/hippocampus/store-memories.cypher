@@ -5,6 +5,7 @@
 // memory waits for the embedding job (embeddingStatus PENDING); with $linking it
 // waits for Synapse's links too (linkPendingAt, removed once linked). A memory stored
 // in a session is linked to it (STORED_IN) when that session exists in its store.
+// A memory carries its tier as a label too (Neo4j Browser colours memories by label).
 // The memory comes back as the list memoryFromValues reads: a thousand maps
 // with DateTime values cost Node more to decode than the statement costs Neo4j.
 // params: $memories, $linking, $now, $commandId, $correlationId
@@ -32,6 +33,7 @@ MERGE (m:Memory {id: input.id})
     m.linkPendingAt = CASE WHEN $linking THEN datetime({epochMillis: $now}) ELSE null END,
     m.storedBy = $commandId
 WITH m, input, m.storedBy = $commandId AS created
+SET m:$(m.tier)
 FOREACH (_ IN CASE WHEN created THEN [1] ELSE [] END |
   MERGE (e:Event {id: input.eventId})
     ON CREATE SET

@@ -53,6 +53,12 @@ export const HTTP_PORT = envPort('TOTAL_RECALL_NEO4J_HTTP_PORT', 7474);
 export const POM = path.join(projectRoot, 'services', 'neo4j', 'pom.xml');
 const ENTRY_POINT = 'org.neo4j.server.CommunityEntryPoint';
 
+/**
+ * Hosts Neo4j Browser may fetch guides and styles from (`:guide <url>`, `:style <url>`): Neo4j's
+ * defaults plus the loopback address the project's GraphQL server serves its guide on (/browser/).
+ */
+export const BROWSER_CONTENT_HOSTS = ['guides.neo4j.com', 'localhost', HOST];
+
 /** Memory for a 2-core / 24 GiB box that also runs tests and ~1M-node benchmarks. */
 export const MEMORY = { heapInitial: '1g', heapMax: '3g', pageCache: '3g' };
 /** Vector index segments merged at a time (Neo4j's default 50; see writeConf). */
@@ -478,6 +484,10 @@ function writeConf(p, auth) {
     `dbms.security.auth_enabled=${auth ? 'true' : 'false'}`,
     `dbms.security.http_access_control_allow_origin=http://${HOST}:${HTTP_PORT}`,
     'dbms.usage_report.enabled=false',
+    '',
+    '# Neo4j Browser: the project serves its guide and style (GraSS) on HOST; the Browser',
+    '# fetches remote content only from hosts on this list (5.26 still names it "whitelist").',
+    `browser.remote_content_hostname_whitelist=${BROWSER_CONTENT_HOSTS.join(',')}`,
     '',
     '# Directories',
     `server.directories.data=${p.data}`,

@@ -10,3 +10,4 @@ export { Mailbox } from './actor.js';
 export { storeKeyOf } from './store-key.js';
 export { parseJsonText } from './json.js';
 export * from './access.js';
+export * from './progress.js';

@@ -10,6 +10,7 @@ import type {
   AssociationType,
   MergeStrategy,
   OutcomeKind,
+  ReflectActionKind,
   ReflectionScope,
   SessionEndCause,
   Tier,
@@ -214,6 +215,13 @@ export type DecisionLogged = Message<
   'DecisionLogged',
   { readonly sessionId: string; readonly instanceId: string; readonly store: string; readonly decisionId: string }
 >;
+/** A mind opened a reflection over some of a store's memories. */
+export type ReflectionStarted = Message<'ReflectionStarted', { readonly reflectionId: string; readonly store: string; readonly memoryIds: readonly string[] }>;
+/** A mind answered one reflect candidate (what it decided and why); the action itself went as its own command. */
+export type ReflectionAnswered = Message<
+  'ReflectionAnswered',
+  { readonly reflectionId: string; readonly store: string; readonly memoryId: string; readonly action: ReflectActionKind; readonly why: string }
+>;
 export type SessionState = Message<
   'SessionState',
   { readonly sessionId: string; readonly instanceId: string; readonly mode: WorkingMode; readonly startedAt: number; readonly lastActiveAt: number }
@@ -239,7 +247,9 @@ export type Event =
   | ModeChanged
   | StateTransitioned
   | SessionState
-  | DecisionLogged;
+  | DecisionLogged
+  | ReflectionStarted
+  | ReflectionAnswered;
 
 // ── Notifications ───────────────────────────────────────────────────────────
 export type BreakNotification = Message<
@@ -267,7 +277,7 @@ export const MESSAGE_CATALOG = {
   events: [
     'MemoryStored', 'MemoryAccessed', 'MemoryClaimed', 'MemoryRetrieved', 'TierChanged', 'MemoryReclassified',
     'MemoryForgotten', 'MemoryConsolidated', 'MemoryUsed', 'OutcomeReported', 'MemoriesEmbedded', 'MemoriesLinked', 'SalienceScored', 'AssociationsFound', 'SessionStarted', 'SessionEnded',
-    'ModeChanged', 'StateTransitioned', 'SessionState', 'DecisionLogged',
+    'ModeChanged', 'StateTransitioned', 'SessionState', 'DecisionLogged', 'ReflectionStarted', 'ReflectionAnswered',
   ],
   notifications: ['BreakNotification', 'SessionAuditPrompt'],
 } as const satisfies Record<string, readonly MessageType[]>;

@@ -32,3 +32,7 @@ export type OutcomeKind = (typeof OUTCOME_KINDS)[number];
 
 export const NOTIFICATION_KINDS = ['BREAK', 'SESSION_AUDIT', 'RECALL_ADVISORY', 'HEALTH'] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
+
+/** What a mind may answer to a reflect candidate (KEEP: leave it as it is, the answer is still recorded). */
+export const REFLECT_ACTION_KINDS = ['CLAIM', 'RECLASSIFY', 'ASSOCIATE', 'CONSOLIDATE', 'FORGET', 'KEEP'] as const;
+export type ReflectActionKind = (typeof REFLECT_ACTION_KINDS)[number];

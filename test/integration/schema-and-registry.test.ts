@@ -4,6 +4,7 @@ import { buildGraphQLSchema, schemaText } from '../../src/adapters/graphql/index
 import { cypherFilesOnDisk, parseStatement, registeredFiles, usedParams, CYPHER_ROOT, schemaStatements } from '../../src/adapters/neo4j/index.js';
 // Importing the composition root loads every context's statements.
 import '../../src/app.js';
+import '../../src/adapters/report/index.js';
 import { startTestApp } from '../helpers.js';
 
 describe('schema.graphql', () => {

@@ -49,7 +49,8 @@ describe('walking skeleton', () => {
     expect(memory.lastAccessedAt).not.toBeNull();
 
     const nodes = await t.cypher<{ labels: string[]; content: string }>('MATCH (m:Memory {id: $id}) RETURN labels(m) AS labels, m.content AS content', { id: stored.id });
-    expect(nodes).toEqual([{ labels: ['Memory'], content: input.content }]);
+    // A memory also carries its tier as a label (Neo4j Browser styles by label).
+    expect(nodes.map((n) => ({ ...n, labels: [...n.labels].sort() }))).toEqual([{ labels: ['LONG_TERM', 'Memory'], content: input.content }]);
   });
 
   it('returns null for an unknown id', async () => {

@@ -14,7 +14,7 @@
 import { createHash } from 'node:crypto';
 import { Queue, Worker, type Job, type JobsOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
-import type { Bus } from '../../domain/index.js';
+import type { Bus, ProgressBoard, ProgressHandle } from '../../domain/index.js';
 import type { Embedder, EmbedderStatus } from '../embeddings/index.js';
 import { redisConnection } from '../redis.js';
 
@@ -63,6 +63,8 @@ export interface EmbeddingQueueOptions {
   /** How long ids collect before they are enqueued (ms). */
   readonly lingerMs?: number;
   readonly log?: (line: string) => void;
+  /** Where the backfill pages this process works report how many memories they embedded. */
+  readonly progress?: ProgressBoard;
 }
 
 const JOB_DEFAULTS: JobsOptions = {
@@ -249,6 +251,25 @@ export class EmbeddingQueue {
     }
   }
 
+  /** Backfill walks this process has worked pages of: run → memories embedded so far. */
+  private readonly backfills = new Map<string, { handle: ProgressHandle; done: number }>();
+
+  /** A backfill page's share of its walk (the pages this process worked; a walk may span workers). */
+  private backfillPage(run: string, embedded: number, last: boolean): void {
+    if (!this.options.progress) return;
+    let walk = this.backfills.get(run);
+    if (!walk) {
+      walk = { handle: this.options.progress.start('backfill', this.options.stores?.join(',') ?? null, 'memories embedded'), done: 0 };
+      this.backfills.set(run, walk);
+    }
+    walk.done += embedded;
+    walk.handle.update(walk.done);
+    if (last) {
+      walk.handle.finish();
+      this.backfills.delete(run);
+    }
+  }
+
   private async process(job: Job<EmbeddingJob, EmbeddingJobResult>): Promise<EmbeddingJobResult> {
     const data = job.data;
     switch (data.kind) {
@@ -262,7 +283,9 @@ export class EmbeddingQueue {
           const next = createHash('sha1').update(last.id).digest('hex').slice(0, 20);
           await this.queue.add('backfill', { kind: 'backfill', run: data.run, after: last.id }, { priority: BACKFILL_PRIORITY, jobId: `backfill-${data.run}-${next}` });
         }
-        return this.embed(await this.options.target.memoriesToEmbed(page.map((p) => p.id), this.options.embedder.model), job);
+        const result = await this.embed(await this.options.target.memoriesToEmbed(page.map((p) => p.id), this.options.embedder.model), job);
+        this.backfillPage(data.run, result.embedded, !(last && page.length === this.options.batchSize));
+        return result;
       }
       default: {
         const never: never = data;

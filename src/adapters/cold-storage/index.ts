@@ -11,12 +11,15 @@ import { writeExport } from './export.js';
 import { verifyExport } from './verify.js';
 import { importExport, type ImportOptions, type ImportReport } from './import.js';
 import type { Counts } from './format.js';
+import type { ProgressBoard } from '../../domain/index.js';
 
 export interface ColdStorageOptions {
   readonly neo4j: Neo4jSettings;
   /** Only these stores (null = the whole database). */
   readonly stores: readonly string[] | null;
   readonly service: string;
+  /** Where exports and imports report how far they got (health, the CLI). */
+  readonly progress?: ProgressBoard;
 }
 
 export class ColdStorage implements ColdStoragePort {
@@ -31,13 +34,23 @@ export class ColdStorage implements ColdStoragePort {
   }
 
   async write(dir: string, onProgress?: (records: number) => void): Promise<ColdStorageWrite & { readonly counts: Counts; readonly digest: string }> {
-    const result = await writeExport(this.lossless(), dir, { stores: this.options.stores, service: this.options.service, onProgress });
+    const tracked = this.options.progress?.start('export', this.options.stores?.join(',') ?? null, 'nodes and relationships');
+    const report = (n: number) => {
+      tracked?.update(n);
+      onProgress?.(n);
+    };
+    const result = await writeExport(this.lossless(), dir, { stores: this.options.stores, service: this.options.service, onProgress: report }).catch((error: unknown) => {
+      tracked?.fail();
+      throw error;
+    });
+    tracked?.finish();
     return {
       path: result.path,
       bytes: result.bytes,
       nodes: result.counts.totalNodes,
       relationships: result.counts.totalRelationships,
-      memories: result.counts.nodes.Memory ?? 0,
+      // Counts are by label combination: a memory's carries its tier (LONG_TERM:Memory, …).
+      memories: Object.entries(result.counts.nodes).reduce((n, [key, count]) => (key.split(':').includes('Memory') ? n + count : n), 0),
       counts: result.counts,
       digest: result.digest,
     };
@@ -47,8 +60,22 @@ export class ColdStorage implements ColdStoragePort {
     return verifyExport(this.lossless(), path);
   }
 
-  import(path: string, options: ImportOptions = {}): Promise<ImportReport> {
-    return importExport(this.lossless(), path, options);
+  async import(path: string, options: ImportOptions = {}): Promise<ImportReport> {
+    const tracked = this.options.progress?.start('import', null, 'nodes and relationships');
+    try {
+      const report = await importExport(this.lossless(), path, {
+        ...options,
+        onProgress: (done, total) => {
+          tracked?.update(done, total);
+          options.onProgress?.(done, total);
+        },
+      });
+      tracked?.finish();
+      return report;
+    } catch (error) {
+      tracked?.fail();
+      throw error;
+    }
   }
 
   async close(): Promise<void> {

@@ -1,6 +1,6 @@
 /** What resolvers get per request: the ports they may call and who is asking. */
-import type { MemoryRecord } from '../../domain/index.js';
-import type { AssociationPort, Caller, LifecyclePort, MemoryPort, RecallPort } from '../../contexts/cortex/index.js';
+import type { MemoryRecord, ProgressEntry } from '../../domain/index.js';
+import type { AssociationPort, Caller, LifecyclePort, MemoryPort, RecallPort, ReflectionPort } from '../../contexts/cortex/index.js';
 import type { QueueStatus, ShutdownReport } from '../../contexts/subconscious/index.js';
 
 export interface HealthReport {
@@ -13,12 +13,16 @@ export interface HealthReport {
   readonly embeddings: string;
   /** What works less well right now and what that means for callers, one line each; empty when all is up. */
   readonly degraded: readonly string[];
+  /** Long operations of this process (ProgressBoard.list, with their share done). */
+  readonly progress: readonly (ProgressEntry & { readonly share: number | null })[];
 }
 
 export interface Ports {
   readonly memory: MemoryPort;
   readonly recall: RecallPort;
   readonly associations: AssociationPort;
+  /** Reflect sessions: open one, walk its candidates, answer each. */
+  readonly reflection: ReflectionPort;
   /** The score decayed to now (Salience's read model). */
   readonly salienceOf: (memory: MemoryRecord) => number;
   readonly health: () => Promise<HealthReport>;

@@ -8,6 +8,7 @@ import {
   NOTIFICATION_KINDS,
   OUTCOME_KINDS,
   REFLECTION_SCOPES,
+  REFLECT_ACTION_KINDS,
   SESSION_END_CAUSES,
   TIERS,
   WORKING_MODES,
@@ -21,6 +22,7 @@ export const AssociationOriginEnum = asEnum(ASSOCIATION_ORIGINS);
 export const AssociationDirectionEnum = asEnum(ASSOCIATION_DIRECTIONS);
 export const MergeStrategyEnum = asEnum(MERGE_STRATEGIES);
 export const ReflectionScopeEnum = asEnum(REFLECTION_SCOPES);
+export const ReflectActionKindEnum = asEnum(REFLECT_ACTION_KINDS);
 export const WorkingModeEnum = asEnum(WORKING_MODES);
 export const SessionEndCauseEnum = asEnum(SESSION_END_CAUSES);
 export const OutcomeKindEnum = asEnum(OUTCOME_KINDS);
@@ -32,6 +34,7 @@ registerEnumType(AssociationOriginEnum, { name: 'AssociationOrigin' });
 registerEnumType(AssociationDirectionEnum, { name: 'AssociationDirection' });
 registerEnumType(MergeStrategyEnum, { name: 'MergeStrategy' });
 registerEnumType(ReflectionScopeEnum, { name: 'ReflectionScope' });
+registerEnumType(ReflectActionKindEnum, { name: 'ReflectActionKind', description: 'An answer to a reflect candidate; KEEP leaves it as it is.' });
 registerEnumType(WorkingModeEnum, { name: 'WorkingMode' });
 registerEnumType(SessionEndCauseEnum, { name: 'SessionEndCause' });
 registerEnumType(OutcomeKindEnum, { name: 'OutcomeKind' });

@@ -23,6 +23,7 @@ import { failingFast } from '../neo4j/index.js';
 import { limitedPorts } from './limited-ports.js';
 import { Admission, admissionPlugin, type AdmissionSettings } from './admission.js';
 import type { GraphQLContext, Ports } from './context.js';
+import { serveBrowserContent } from '../browser/index.js';
 
 export interface GraphQLServer {
   readonly url: string;
@@ -46,6 +47,8 @@ export interface ServerOptions {
   readonly limits?: RequestLimits;
   /** Bounded concurrency and queue per process (config.admission); null or absent: none. */
   readonly admission?: AdmissionSettings | null;
+  /** The store the Neo4j Browser guide (/browser/guide.html) shows when it names none. */
+  readonly defaultStore?: string;
 }
 
 export type GraphQLServerOptions = ServerOptions;
@@ -172,6 +175,8 @@ export async function startGraphQLServer(
   const http = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (!hostAllowed(req.headers.host, host, limits.allowedHosts)) return sendError(res, 403, 'FORBIDDEN_HOST', 'this Host is not served here');
+    // The Browser guide and style are public pages the Neo4j Browser (another origin) fetches.
+    if (serveBrowserContent(req, res, url, options.defaultStore ?? 'default')) return;
     if (!originAllowed(req.headers.origin, req.headers.host)) return sendError(res, 403, 'FORBIDDEN_ORIGIN', 'requests from web pages of other origins are refused');
     const route = options.routes?.[url.pathname];
     if (route) {

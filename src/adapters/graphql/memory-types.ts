@@ -3,6 +3,7 @@ import { Field, Float, ID, InputType, Int, ObjectType } from 'type-graphql';
 import type { Tier } from '../../domain/index.js';
 import { DateTimeScalar, JSONScalar } from './scalars.js';
 import { TierEnum } from './enums.js';
+import { ProgressType } from './progress-types.js';
 
 @ObjectType('Memory', { description: 'One remembered thing, in exactly one store and one tier.' })
 export class MemoryType {
@@ -52,6 +53,8 @@ export class HealthType {
     description: 'What works less well right now, one line each ("neo4j: …", "redis: …", "embeddings: …"); empty when everything is up.',
   })
   degraded!: string[];
+  @Field(() => [ProgressType], { description: 'Long operations of this process: running ones first, then those finished in the last ten minutes.' })
+  progress!: ProgressType[];
 }
 
 @InputType('StoreInput')

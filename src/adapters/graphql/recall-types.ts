@@ -1,8 +1,8 @@
 /** GraphQL types of Recall: hits with confidence, recalls, context packs, reflection, feedback. */
 import { Field, Float, ID, InputType, Int, ObjectType } from 'type-graphql';
-import type { AssociationType, MemoryRecord, OutcomeKind, ReflectionScope, Tier } from '../../domain/index.js';
+import type { AssociationType, MemoryRecord, OutcomeKind, ReflectActionKind, ReflectionScope, Tier } from '../../domain/index.js';
 import { DateTimeScalar } from './scalars.js';
-import { AssociationTypeEnum, OutcomeKindEnum, ReflectionScopeEnum, TierEnum } from './enums.js';
+import { AssociationTypeEnum, OutcomeKindEnum, ReflectActionKindEnum, ReflectionScopeEnum, TierEnum } from './enums.js';
 import { MemoryType } from './memory-types.js';
 
 @ObjectType('RecallHit')
@@ -34,12 +34,23 @@ export class ContextPackType {
   @Field(() => Int, { description: 'Hits cut by floor, budget or count.' }) dropped!: number;
 }
 
+@ObjectType('ReflectAction', { description: 'An answer that fits a reflect candidate, with what it would act on.' })
+export class ReflectActionType {
+  @Field(() => ReflectActionKindEnum) kind!: ReflectActionKind;
+  @Field(() => String) description!: string;
+  @Field(() => TierEnum, { nullable: true, description: 'RECLASSIFY: the tier it would go to.' }) tier!: Tier | null;
+  @Field(() => [MemoryType], { description: 'ASSOCIATE: the memories it is weakly tied to; CONSOLIDATE: its near-duplicates.' }) memories!: MemoryRecord[];
+  @Field(() => [AssociationTypeEnum], { description: 'ASSOCIATE: the type each of those memories would be linked by.' }) associationTypes!: AssociationType[];
+  @Field(() => Boolean, { description: 'FORGET: only with explicit consent (confirmId repeats the id).' }) needsConsent!: boolean;
+}
+
 @ObjectType('ReflectCandidate')
 export class ReflectCandidateType {
   @Field(() => MemoryType) memory!: MemoryRecord;
   @Field(() => String) reason!: string;
   @Field(() => Float, { nullable: true }) staleDays!: number | null;
   @Field(() => Int) associationCount!: number;
+  @Field(() => [ReflectActionType], { description: 'The answers that fit it; KEEP is always one.' }) actions!: ReflectActionType[];
 }
 
 @ObjectType('Use')

@@ -7,10 +7,11 @@ import { AssociationResolver } from './association-resolver.js';
 import { SessionResolver } from './session-resolver.js';
 import { NotificationResolver, PORTS_PUBSUB } from './session-notifications.js';
 import { AdminResolver } from './session-admin.js';
+import { ReflectionResolver } from './reflection-resolver.js';
 
 export async function buildGraphQLSchema(): Promise<GraphQLSchema> {
   return buildSchema({
-    resolvers: [MemoryResolver, RecallResolver, AssociationResolver, SessionResolver, NotificationResolver, AdminResolver],
+    resolvers: [MemoryResolver, RecallResolver, AssociationResolver, SessionResolver, NotificationResolver, AdminResolver, ReflectionResolver],
     validate: false,
     pubSub: PORTS_PUBSUB,
   });

@@ -15,4 +15,7 @@ export const Q = loadStatements('cortex', {
   tierMemberIds: 'tier-member-ids',
   recordNotification: 'record-notification',
   listNotifications: 'list-notifications',
+  openReflection: 'open-reflection',
+  getReflection: 'get-reflection',
+  recordReflectionAnswer: 'record-reflection-answer',
 });

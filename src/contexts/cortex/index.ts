@@ -13,3 +13,8 @@ export type { LiveChannel, NotificationInboxDeps } from './notification-inbox.js
 export { AsyncFeed } from './async-feed.js';
 export { initialMode, checkOwnInstance, visibleTo, validateSessionId } from './session-rules.js';
 export type { SessionRecord, DecisionRecord, NotificationRecord } from './session-records.js';
+export { ReflectionPort } from './reflection-port.js';
+export type { ReflectionPortDeps, OpenReflectionArgs, ReflectionAnswered } from './reflection-port.js';
+export type { ReflectionView, ReflectionRecord, ReflectionAnswerRecord, ReflectAnswerArgs, OfferedCandidate, OfferedAction } from './reflection-records.js';
+export { reflectPrompt, reflectPromptText } from './reflection-prompt.js';
+export type { ReflectPrompt, ReflectPromptOptions, PromptMessage } from './reflection-prompt.js';

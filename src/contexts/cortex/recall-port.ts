@@ -4,7 +4,7 @@
  */
 import { isStoreBound, mayReach, message, newMeta, requireWrite, ShuttingDownError, storeFor, type Bus, type OutcomeKind, type ReflectionScope, type SearchFilters } from '../../domain/index.js';
 import type { Hippocampus } from '../hippocampus/index.js';
-import type { Pack, Recall, RecallResult, ReflectCandidate, UseRecord } from '../recall/index.js';
+import type { Pack, Recall, RecallResult, ReflectCandidate, ReflectCandidateWithActions, ReflectionActions, UseRecord } from '../recall/index.js';
 import type { Caller } from './memory-port.js';
 
 export interface SearchArgs {
@@ -37,6 +37,8 @@ export interface RecallPortDeps {
   readonly hippocampus: Hippocampus;
   readonly defaultStore: string;
   readonly accepting: () => boolean;
+  /** Gives reflect candidates the actions that fit them (without it, none are offered). */
+  readonly actions?: ReflectionActions;
 }
 
 export class RecallPort {
@@ -101,9 +103,11 @@ export class RecallPort {
     );
   }
 
-  async reflect(store: string | null | undefined, scope: ReflectionScope, timeSpanDays: number | null, limit: number, caller: Caller): Promise<ReflectCandidate[]> {
+  async reflect(store: string | null | undefined, scope: ReflectionScope, timeSpanDays: number | null, limit: number, caller: Caller): Promise<ReflectCandidateWithActions[]> {
     this.gate();
-    return this.deps.bus.ask(message('ReflectQuery', { store: this.store(store, caller), scope, timeSpanDays, limit }, 'cortex', this.init(caller)));
+    const name = this.store(store, caller);
+    const candidates = await this.deps.bus.ask<ReflectCandidate[]>(message('ReflectQuery', { store: name, scope, timeSpanDays, limit }, 'cortex', this.init(caller)));
+    return this.deps.actions ? this.deps.actions.of(name, candidates) : candidates.map((c) => ({ ...c, actions: [] }));
   }
 
   async markUsed(recallId: string, memoryIds: readonly string[] | null, action: unknown, caller: Caller): Promise<UseRecord> {

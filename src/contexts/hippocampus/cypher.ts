@@ -21,4 +21,7 @@ export const Q = loadStatements('hippocampus', {
   failEmbeddings: 'fail-embeddings',
   stalledEmbeddings: 'stalled-embeddings',
   clearLinkPending: 'clear-link-pending',
+  labelTiers: 'label-tiers',
+  getMigration: 'get-migration',
+  finishMigration: 'finish-migration',
 });

@@ -81,6 +81,7 @@ export interface ForgetOutcome {
   readonly forgotten: boolean;
 }
 
+const TIER_LABELS_MIGRATION = 'tier-labels';
 const notFound = (id: string) => new NotFoundError('HIPPOCAMPUS.MEMORY_NOT_FOUND', `no memory with id ${id}`, { id });
 const json = (value: unknown) => JSON.stringify(value);
 
@@ -356,6 +357,23 @@ export class Hippocampus {
       this.publish(changed, done.change.eventId);
       return [{ id, store: row.store, from, to }];
     });
+  }
+
+  /**
+   * Memories stored before tier labels existed get the label of their tier
+   * (Neo4j Browser styles nodes by label only), a batch at a time, once per
+   * database: a marker then says it is done. Returns how many it labelled.
+   */
+  async labelTiers(batch = 10_000): Promise<number> {
+    if ((await this.graph.read(Q.getMigration, { id: TIER_LABELS_MIGRATION })).length > 0) return 0;
+    let total = 0;
+    for (;;) {
+      const labelled = Number((await this.graph.write<{ labelled: number }>(Q.labelTiers, { limit: batch }))[0]?.labelled ?? 0);
+      total += labelled;
+      if (labelled < batch) break;
+    }
+    await this.graph.write(Q.finishMigration, { id: TIER_LABELS_MIGRATION, now: this.clock() });
+    return total;
   }
 
   // ── reads ─────────────────────────────────────────────────────────────────

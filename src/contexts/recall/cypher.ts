@@ -11,6 +11,7 @@ export const Q = loadStatements('recall', {
   reflectStale: 'reflect-stale',
   reflectRecent: 'reflect-recent',
   reflectWeak: 'reflect-weak',
+  reflectTies: 'reflect-ties',
   storeTexts: 'store-texts',
   storeVectors: 'store-vectors',
   vectorsSince: 'vectors-since',

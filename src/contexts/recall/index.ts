@@ -19,3 +19,7 @@ export type { VectorCacheOptions } from './vector-cache.js';
 export type { Calibration } from './calibration.js';
 export { searchTerms } from './bm25.js';
 export { collapseConsolidated, originalsOf } from './collapse.js';
+export { ReflectionActions } from './reflection-actions.js';
+export type { ReflectCandidateWithActions, ReflectionActionsDeps } from './reflection-actions.js';
+export { fittingActions, suggestedTier, reflectKindOf, WEAK_BELOW, MOST_OFFERED } from './reflection-rules.js';
+export type { ReflectAction, ReflectKind, CandidateTies, WeakTie } from './reflection-rules.js';

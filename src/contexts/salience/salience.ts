@@ -17,6 +17,7 @@ import {
   type TierChanged,
 } from '../../domain/index.js';
 import type { GraphPort } from '../../adapters/neo4j/index.js';
+import type { ProgressBoard } from '../../domain/index.js';
 import type { SalienceConfig } from './config.js';
 import { Q } from './cypher.js';
 import { currentSalience } from './model.js';
@@ -31,6 +32,7 @@ export interface SalienceDeps {
   readonly bus: Bus;
   readonly config: SalienceConfig;
   readonly clock?: () => number;
+  readonly progress?: ProgressBoard;
 }
 
 export class Salience {
@@ -38,12 +40,14 @@ export class Salience {
   private readonly bus: Bus;
   private readonly config: SalienceConfig;
   private readonly clock: () => number;
+  private readonly progress: ProgressBoard | undefined;
 
   constructor(deps: SalienceDeps) {
     this.graph = deps.graph;
     this.bus = deps.bus;
     this.config = deps.config;
     this.clock = deps.clock ?? Date.now;
+    this.progress = deps.progress;
   }
 
   /** Puts the handlers on the bus; what concerns one memory keeps its order. */
@@ -61,7 +65,7 @@ export class Salience {
   }
 
   sweep(command: DecaySweep): Promise<SweepReport> {
-    return runSweep({ graph: this.graph, bus: this.bus, config: this.config, clock: this.clock }, command);
+    return runSweep({ graph: this.graph, bus: this.bus, config: this.config, clock: this.clock, progress: this.progress }, command);
   }
 
   /** The first score needs no write: it follows from the tier and createdAt. */

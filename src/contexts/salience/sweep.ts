@@ -10,7 +10,7 @@
  * that crashed resumes after its last finished batch. Re-running a batch is
  * harmless: the score at `now` depends only on the node.
  */
-import { message, type Bus, type DecaySweep } from '../../domain/index.js';
+import { message, type Bus, type DecaySweep, type ProgressBoard } from '../../domain/index.js';
 import type { GraphPort, Statement } from '../../adapters/neo4j/index.js';
 import type { SalienceConfig } from './config.js';
 import { Q } from './cypher.js';
@@ -38,6 +38,8 @@ export interface SweepDeps {
   readonly bus: Bus;
   readonly config: SalienceConfig;
   readonly clock: () => number;
+  /** Where the sweep reports how many memories it has scanned (health, the CLI). */
+  readonly progress?: ProgressBoard;
 }
 
 interface Progress {
@@ -140,6 +142,8 @@ export async function runSweep(deps: SweepDeps, command: DecaySweep): Promise<Sw
 
   const model = modelParams(config);
   const scope = scopeOf(store);
+  const tracked = deps.progress?.start('sweep', store, 'memories scanned');
+  tracked?.update(progress.scanned);
   /** One batch: decay what needs nothing else, then score, write and move the rest. */
   const sweepRange = async ({ after, until }: Range): Promise<{ done: BatchResult; applied: Applied }> => {
     const [row] = await graph.write<BatchResult & Record<string, unknown>>(scope.batch, { ...scope.params, after, until, now, model });
@@ -174,6 +178,7 @@ export async function runSweep(deps: SweepDeps, command: DecaySweep): Promise<Sw
           batches: progress.batches + 1,
         };
         await save(progress, false);
+        tracked?.update(progress.scanned);
       })();
       committed.catch(() => void (failed = true)); // start no further batch once one failed
       inFlight.push(committed);
@@ -183,9 +188,11 @@ export async function runSweep(deps: SweepDeps, command: DecaySweep): Promise<Sw
   } catch (error) {
     // Nothing keeps writing after a failed sweep: let what started settle, then fail.
     await Promise.allSettled(inFlight);
+    tracked?.fail();
     throw error;
   }
   await save(progress, true);
+  tracked?.finish();
   const { after: _after, ...counts } = progress;
   return { store, now, ...counts, resumed, ms: Math.round(performance.now() - started) };
 }

@@ -16,6 +16,7 @@ import {
   type Notification,
   type SessionEnded,
   type WorkingMode,
+  type ProgressBoard,
 } from '../../domain/index.js';
 import type { GraphPort } from '../../adapters/neo4j/index.js';
 import { mechanicalStrength } from '../synapse/index.js';
@@ -76,6 +77,8 @@ export interface SubconsciousDeps {
   readonly settings: SubconsciousSettings;
   readonly reconcilers?: readonly Reconciler[];
   readonly clock?: () => number;
+  /** Where consolidation runs report how many clusters they merged. */
+  readonly progress?: ProgressBoard;
 }
 
 /** How many candidate pairs or sessions one run looks at. */
@@ -192,23 +195,33 @@ export class Subconscious {
     let consolidated = 0;
     let busyStores = 0;
     let skipped = 0;
-    for (const [store, pairs] of byStore) {
-      if (!(await this.quiet(store))) {
-        busyStores++;
-        continue;
-      }
-      for (const ids of clusters(pairs, MAX_CLUSTER)) {
-        if (consolidated >= s.consolidationMaxClusters) break;
-        try {
-          await this.deps.bus.ask(message('ConsolidateCommand', { ids, strategy: 'KEEP_NEWEST', content: null }, 'subconscious'));
-          consolidated++;
-        } catch (error) {
-          // A refusal (a memory forgotten meanwhile, too large…) would refuse on every retry: skip it.
-          if (!(error instanceof InvalidInputError || error instanceof NotFoundError)) throw error;
-          skipped++;
+    const tracked = rows.length > 0 ? this.deps.progress?.start('consolidation', s.scopeStores?.join(',') ?? null, 'clusters') : undefined;
+    try {
+      for (const [store, pairs] of byStore) {
+        if (!(await this.quiet(store))) {
+          busyStores++;
+          continue;
+        }
+        const found = clusters(pairs, MAX_CLUSTER);
+        tracked?.update(consolidated + skipped, consolidated + skipped + Math.min(found.length, s.consolidationMaxClusters - consolidated));
+        for (const ids of found) {
+          if (consolidated >= s.consolidationMaxClusters) break;
+          try {
+            await this.deps.bus.ask(message('ConsolidateCommand', { ids, strategy: 'KEEP_NEWEST', content: null }, 'subconscious'));
+            consolidated++;
+          } catch (error) {
+            // A refusal (a memory forgotten meanwhile, too large…) would refuse on every retry: skip it.
+            if (!(error instanceof InvalidInputError || error instanceof NotFoundError)) throw error;
+            skipped++;
+          }
+          tracked?.update(consolidated + skipped);
         }
       }
+    } catch (error) {
+      tracked?.fail();
+      throw error;
     }
+    tracked?.finish();
     return { consolidated, busyStores, skipped };
   }
 

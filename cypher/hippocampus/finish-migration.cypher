@@ -1,0 +1,6 @@
+// Marks a one-time data migration finished.
+// params: $id, $now
+// returns: id
+MERGE (x:Migration {id: $id})
+  ON CREATE SET x.finishedAt = datetime({epochMillis: $now})
+RETURN x.id AS id

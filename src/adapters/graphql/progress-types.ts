@@ -1,0 +1,19 @@
+/** GraphQL type of a long operation's progress (health.progress). */
+import { Field, Float, ID, ObjectType } from 'type-graphql';
+import type { ProgressOperation } from '../../domain/index.js';
+import { DateTimeScalar } from './scalars.js';
+
+@ObjectType('Progress', { description: 'How far a long operation of this process got (import, export, backfill, sweep, consolidation).' })
+export class ProgressType {
+  @Field(() => ID) id!: string;
+  @Field(() => String, { description: 'import, export, backfill, sweep or consolidation.' }) operation!: ProgressOperation;
+  @Field(() => String, { nullable: true, description: 'The store (or stores) it works on; null: every store in scope.' }) store!: string | null;
+  @Field(() => Float) done!: number;
+  @Field(() => Float, { nullable: true, description: 'Null while not known.' }) total!: number | null;
+  @Field(() => Float, { nullable: true, description: 'done / total in [0,1]; null while the total is not known.' }) share!: number | null;
+  @Field(() => String, { description: 'What done counts.' }) unit!: string;
+  @Field(() => DateTimeScalar) startedAt!: number;
+  @Field(() => DateTimeScalar) updatedAt!: number;
+  @Field(() => DateTimeScalar, { nullable: true }) finishedAt!: number | null;
+  @Field(() => Boolean) failed!: boolean;
+}

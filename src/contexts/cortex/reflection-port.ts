@@ -1,0 +1,272 @@
+/**
+ * Reflect sessions: a mind opens a reflection over Recall's candidates (each
+ * with the actions that fit it), walks them, and answers each one. An answer
+ * becomes the command it names (claim, reclassify, associate, consolidate,
+ * forget — each through its owner, with its own audit event) and is recorded
+ * as a ReflectionAnswered event about the memories, saying what the mind
+ * decided and why. Answers to one reflection are taken one at a time.
+ */
+import {
+  InvalidInputError,
+  NotFoundError,
+  ShuttingDownError,
+  isTier,
+  message,
+  sortableId,
+  REFLECT_ACTION_KINDS,
+  ASSOCIATION_TYPES,
+  MERGE_STRATEGIES,
+  type Bus,
+  type MemoryRecord,
+  type ReflectionScope,
+} from '../../domain/index.js';
+import type { GraphPort } from '../../adapters/neo4j/index.js';
+import type { Hippocampus } from '../hippocampus/index.js';
+import type { ReflectCandidateWithActions } from '../recall/index.js';
+import { Q } from './cypher.js';
+import type { Caller, MemoryPort } from './memory-port.js';
+import type { RecallPort } from './recall-port.js';
+import type { AssociationPort } from './association-port.js';
+import { requireText } from './session-rules.js';
+import {
+  offeredFrom,
+  toAnswerRecord,
+  toReflectionRecord,
+  type OfferedCandidate,
+  type ReflectAnswerArgs,
+  type ReflectionAnswerRecord,
+  type ReflectionRecord,
+  type ReflectionView,
+} from './reflection-records.js';
+
+export interface ReflectionPortDeps {
+  readonly bus: Bus;
+  readonly graph: GraphPort;
+  readonly hippocampus: Hippocampus;
+  readonly recall: RecallPort;
+  readonly memory: MemoryPort;
+  readonly associations: AssociationPort;
+  readonly defaultStore: string;
+  readonly accepting: () => boolean;
+  readonly clock?: () => number;
+}
+
+export interface OpenReflectionArgs {
+  readonly store?: string | null;
+  readonly scope?: ReflectionScope | null;
+  readonly timeSpanDays?: number | null;
+  readonly limit?: number | null;
+}
+
+export interface ReflectionAnswered {
+  readonly answer: ReflectionAnswerRecord;
+  /** The memory the answer left (null after FORGET). */
+  readonly memory: MemoryRecord | null;
+  readonly reflection: ReflectionView;
+}
+
+const invalid = (code: string, text: string, details?: Record<string, unknown>) => new InvalidInputError(`CORTEX.${code}`, text, details);
+const notFound = (id: string) => new NotFoundError('CORTEX.REFLECTION_NOT_FOUND', `no reflection with id ${id}`, { id });
+
+export class ReflectionPort {
+  private readonly clock: () => number;
+  /** The answer being applied per reflection: the next one waits for it. */
+  private readonly turns = new Map<string, Promise<unknown>>();
+
+  constructor(private readonly deps: ReflectionPortDeps) {
+    this.clock = deps.clock ?? Date.now;
+  }
+
+  private gate(): void {
+    if (!this.deps.accepting()) throw new ShuttingDownError();
+  }
+
+  /** Opens a reflection over the store's candidates (as `reflect` finds them) and returns it with its first candidate. */
+  async open(args: OpenReflectionArgs, caller: Caller): Promise<ReflectionView> {
+    this.gate();
+    const store = args.store ?? this.deps.defaultStore;
+    const candidates = await this.deps.recall.reflect(store, args.scope ?? 'ALL', args.timeSpanDays ?? null, args.limit ?? 20, caller);
+    const now = this.clock();
+    const id = sortableId('rfl', now);
+    const eventId = sortableId('evt', now);
+    const memoryIds = candidates.map((c) => c.memory.id);
+    const meta = message('ReflectionStarted', { reflectionId: id, store, memoryIds }, 'cortex', { instanceId: caller.instanceId, sessionId: caller.sessionId, correlationId: caller.correlationId });
+    await this.deps.graph.write(Q.openReflection, {
+      id,
+      store,
+      instanceId: caller.instanceId,
+      sessionId: caller.sessionId,
+      candidates: JSON.stringify(offeredFrom(candidates)),
+      memoryIds,
+      now,
+      eventId,
+      payload: JSON.stringify({ reflectionId: id, candidates: memoryIds.length }),
+      correlationId: meta.meta.correlationId,
+    });
+    this.deps.bus.publish({ ...meta, meta: { ...meta.meta, messageId: eventId } });
+    const view = await this.get(id, caller);
+    if (!view) throw notFound(id);
+    return view;
+  }
+
+  /** A reflection as it stands; null when unknown or another instance's. */
+  async get(id: string, caller: Caller): Promise<ReflectionView | null> {
+    const record = await this.record(id);
+    if (!record || !this.visible(record, caller)) return null;
+    return this.view(record);
+  }
+
+  /** Answers one candidate: validates everything first (a refused answer changes nothing), applies it, records it. */
+  async answer(args: ReflectAnswerArgs, caller: Caller): Promise<ReflectionAnswered> {
+    this.gate();
+    const previous = this.turns.get(args.reflectionId) ?? Promise.resolve();
+    const turn = previous.catch(() => undefined).then(() => this.answerNow(args, caller));
+    this.turns.set(args.reflectionId, turn);
+    try {
+      return await turn;
+    } finally {
+      if (this.turns.get(args.reflectionId) === turn) this.turns.delete(args.reflectionId);
+    }
+  }
+
+  private async answerNow(args: ReflectAnswerArgs, caller: Caller): Promise<ReflectionAnswered> {
+    const record = await this.record(args.reflectionId);
+    if (!record || !this.visible(record, caller)) throw notFound(args.reflectionId);
+    const candidate = record.offered.find((c) => c.memoryId === args.memoryId);
+    if (!candidate) throw invalid('NOT_A_CANDIDATE', `memory ${args.memoryId} is not a candidate of reflection ${record.id}`, { memoryId: args.memoryId });
+    if (!(REFLECT_ACTION_KINDS as readonly string[]).includes(args.action)) throw invalid('UNKNOWN_ACTION', `unknown action "${args.action}"`);
+    const earlier = record.answers.find((a) => a.memoryId === args.memoryId);
+    if (earlier) {
+      if (earlier.action !== args.action) throw invalid('ALREADY_ANSWERED', `memory ${args.memoryId} was answered with ${earlier.action} already`, { answerId: earlier.id });
+      return { answer: earlier, memory: await this.deps.hippocampus.get(earlier.resultMemoryId ?? args.memoryId), reflection: await this.view(record) };
+    }
+    const why = requireText(args.why, 'why');
+    const plan = this.plan(candidate, args);
+    await this.checkOthers(plan.with, record.store);
+    const result = await this.apply(plan, args.memoryId, why, caller);
+    const now = this.clock();
+    const eventId = `${record.id}-answer-${args.memoryId}`;
+    const payload = { reflectionId: record.id, memoryId: args.memoryId, action: args.action, why, resultMemoryId: result?.id ?? null, with: plan.with };
+    const rows = await this.deps.graph.write<{ answer: Record<string, unknown> }>(Q.recordReflectionAnswer, {
+      eventId,
+      reflectionId: record.id,
+      memoryId: args.memoryId,
+      memoryIds: [...new Set([args.memoryId, ...plan.with, ...(result ? [result.id] : [])])],
+      now,
+      payload: JSON.stringify(payload),
+      commandId: eventId,
+      correlationId: caller.correlationId ?? eventId,
+      sessionId: caller.sessionId,
+    });
+    const answer = toAnswerRecord((rows[0] as { answer: Record<string, unknown> }).answer);
+    const event = message('ReflectionAnswered', { reflectionId: record.id, store: record.store, memoryId: args.memoryId, action: args.action, why }, 'cortex', {
+      instanceId: caller.instanceId,
+      sessionId: caller.sessionId,
+      correlationId: caller.correlationId,
+    });
+    this.deps.bus.publish({ ...event, meta: { ...event.meta, messageId: eventId } });
+    const after = (await this.record(record.id)) ?? record;
+    return { answer, memory: result, reflection: await this.view(after) };
+  }
+
+  /** The answer's command with its defaults filled from what was offered; throws before anything is written. */
+  private plan(candidate: OfferedCandidate, args: ReflectAnswerArgs) {
+    const offered = candidate.actions.find((a) => a.kind === args.action);
+    if (!offered) {
+      throw invalid('ACTION_NOT_OFFERED', `${args.action} does not fit memory ${candidate.memoryId}; offered: ${candidate.actions.map((a) => a.kind).join(', ')}`);
+    }
+    const ids = (list: readonly string[] | null | undefined) => [...new Set((list ?? offered.memoryIds).map((x) => String(x).trim()))].filter((x) => x !== candidate.memoryId);
+    switch (args.action) {
+      case 'CLAIM':
+      case 'KEEP':
+        return { action: args.action, with: [] as string[] } as const;
+      case 'RECLASSIFY': {
+        const tier = args.tier ?? offered.tier;
+        if (!isTier(tier)) throw invalid('INVALID_TIER', 'RECLASSIFY needs a tier');
+        return { action: args.action, tier, with: [] as string[] } as const;
+      }
+      case 'ASSOCIATE': {
+        const others = ids(args.with);
+        if (others.length === 0) throw invalid('NOTHING_TO_ASSOCIATE', 'ASSOCIATE needs at least one other memory');
+        if (args.associationType && !(ASSOCIATION_TYPES as readonly string[]).includes(args.associationType)) throw invalid('INVALID_TYPE', `unknown association type "${args.associationType}"`);
+        const typeOf = (id: string) => args.associationType ?? offered.associationTypes[offered.memoryIds.indexOf(id)] ?? 'THEMATIC';
+        return { action: args.action, with: others, links: others.map((b) => ({ b, type: typeOf(b) })) } as const;
+      }
+      case 'CONSOLIDATE': {
+        const others = ids(args.with);
+        if (others.length === 0) throw invalid('NOTHING_TO_CONSOLIDATE', 'CONSOLIDATE needs at least one other memory');
+        const strategy = args.strategy ?? 'COMBINE';
+        if (!(MERGE_STRATEGIES as readonly string[]).includes(strategy)) throw invalid('INVALID_STRATEGY', `unknown strategy "${strategy}"`);
+        return { action: args.action, with: others, strategy, content: args.content ?? null } as const;
+      }
+      case 'FORGET':
+        if (args.confirmId !== candidate.memoryId) {
+          throw invalid('FORGET_NOT_CONFIRMED', 'FORGET needs your explicit consent: confirmId must repeat the memory id');
+        }
+        return { action: args.action, with: [] as string[], confirmId: args.confirmId } as const;
+      default: {
+        const never: never = args.action;
+        throw invalid('UNKNOWN_ACTION', `unknown action "${String(never)}"`);
+      }
+    }
+  }
+
+  /** Runs the planned command through its owner; the memory it leaves (null after FORGET). */
+  private async apply(plan: ReturnType<ReflectionPort['plan']>, id: string, why: string, caller: Caller): Promise<MemoryRecord | null> {
+    switch (plan.action) {
+      case 'KEEP':
+        return this.deps.hippocampus.get(id);
+      case 'CLAIM':
+        return this.deps.memory.claim(id, caller);
+      case 'RECLASSIFY':
+        return this.deps.memory.reclassify(id, plan.tier, why, null, caller);
+      case 'ASSOCIATE':
+        for (const link of plan.links) await this.deps.associations.associate({ a: id, b: link.b, type: link.type, direction: 'CREATE' }, caller);
+        return this.deps.hippocampus.get(id);
+      case 'CONSOLIDATE':
+        return this.deps.memory.consolidate([id, ...plan.with], plan.strategy, plan.content, caller);
+      case 'FORGET':
+        await this.deps.memory.forget(id, plan.confirmId, why, caller);
+        return null;
+    }
+  }
+
+  /** The other memories an answer names exist and belong to the reflection's store (checked before anything is written). */
+  private async checkOthers(ids: readonly string[], store: string): Promise<void> {
+    if (ids.length === 0) return;
+    const found = await this.deps.hippocampus.getMany(ids);
+    const missing = ids.filter((id) => !found.some((m) => m.id === id));
+    if (missing.length > 0) throw new NotFoundError('CORTEX.MEMORY_NOT_FOUND', `no memory with id ${missing.join(', ')}`, { ids: missing });
+    const foreign = found.filter((m) => m.store !== store).map((m) => m.id);
+    if (foreign.length > 0) throw invalid('CROSS_STORE', `memories ${foreign.join(', ')} are not in store "${store}"`, { ids: foreign });
+  }
+
+  private visible(record: ReflectionRecord, caller: Caller): boolean {
+    return caller.instanceId === null || record.instanceId === null || caller.instanceId === record.instanceId;
+  }
+
+  private async record(id: string): Promise<ReflectionRecord | null> {
+    if (typeof id !== 'string' || id.trim() === '') throw invalid('INVALID_ID', 'reflectionId must not be empty');
+    const row = (await this.deps.graph.read<{ reflection: Record<string, unknown>; answers: Record<string, unknown>[] }>(Q.getReflection, { id }))[0];
+    return row ? toReflectionRecord(row.reflection, row.answers) : null;
+  }
+
+  /** The offered candidates with their memories read again (no access is counted). */
+  private async view(record: ReflectionRecord): Promise<ReflectionView> {
+    const ids = new Set(record.offered.flatMap((c) => [c.memoryId, ...c.actions.flatMap((a) => a.memoryIds)]));
+    const byId = new Map((await this.deps.hippocampus.getMany([...ids])).map((m) => [m.id, m]));
+    const candidates: ReflectCandidateWithActions[] = record.offered.flatMap((c) => {
+      const memory = byId.get(c.memoryId);
+      if (!memory) return [];
+      const actions = c.actions.map((a) => ({ ...a, memories: a.memoryIds.flatMap((x) => byId.get(x) ?? []) }));
+      return [{ memory, reason: c.reason, staleDays: c.staleDays, associationCount: c.associationCount, actions }];
+    });
+    const answered = new Set(record.answers.map((a) => a.memoryId));
+    return {
+      ...record,
+      candidates,
+      remaining: record.offered.filter((c) => !answered.has(c.memoryId)).length,
+      next: candidates.find((c) => !answered.has(c.memory.id)) ?? null,
+    };
+  }
+}
