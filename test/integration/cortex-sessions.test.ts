@@ -11,9 +11,11 @@ import type { AnyMessage } from '../../src/domain/index.js';
 let t: TestApp;
 const store = randomStore('cortex');
 const prefix = queuePrefix();
+/** The app's clock: real time unless a test sets it. */
+let fixedNow: number | null = null;
 
 beforeAll(async () => {
-  t = await startTestApp({ log: () => undefined }, backgroundEnv(store, prefix));
+  t = await startTestApp({ log: () => undefined, clock: () => fixedNow ?? Date.now() }, backgroundEnv(store, prefix));
 });
 afterAll(async () => {
   await t.dropStore(store);
@@ -43,11 +45,13 @@ async function as<T = Record<string, any>>(instanceId: string, query: string, va
   return res.data as T;
 }
 
-async function expectRefused(query: string, variables: Record<string, unknown>, code: string, headers: Record<string, string> = {}) {
-  const before = await t.countNodes(store);
+/** Expects the typed error, and that neither this file's store nor the other stores named moved. */
+async function expectRefused(query: string, variables: Record<string, unknown>, code: string, headers: Record<string, string> = {}, alsoStores: string[] = []) {
+  const counts = () => Promise.all([store, ...alsoStores].map((s) => t.countNodes(s)));
+  const before = await counts();
   const res = await t.gql(query, variables, headers);
   expect(res.errors?.[0]?.extensions?.code, JSON.stringify(res.errors)).toBe(code);
-  expect(await t.countNodes(store)).toBe(before);
+  expect(await counts()).toEqual(before);
 }
 
 function tapTypes(...types: string[]): { seen: AnyMessage[]; stop(): void } {
@@ -82,21 +86,34 @@ describe('a session', () => {
 
   it('moves between modes: ModeChanged only when the mode changes, the task and state kept unless given', async () => {
     const i = instance();
-    await start(i, { task: 'refactor' });
-    const tap = tapTypes('ModeChanged', 'StateTransitioned');
-    const talk = (await as<{ transition: any }>(i, TRANSITION, { i, mode: 'CONVERSATION', context: { step: 3, files: ['a.ts'] } })).transition;
-    expect(talk).toMatchObject({ mode: 'CONVERSATION', task: 'refactor', state: { step: 3, files: ['a.ts'] } });
-    const again = (await as<{ transition: any }>(i, TRANSITION, { i, mode: 'CONVERSATION', task: 'review' })).transition;
-    expect(again).toMatchObject({ mode: 'CONVERSATION', task: 'review', state: { step: 3, files: ['a.ts'] }, modeSince: talk.modeSince });
-    const work = (await as<{ transition: any }>(i, TRANSITION, { i, mode: 'TASK' })).transition;
-    expect(Date.parse(work.modeSince)).toBeGreaterThanOrEqual(Date.parse(talk.modeSince));
-    await t.app.bus.idle();
-    tap.stop();
-    expect(tap.seen.filter((m) => m.type === 'ModeChanged').map((m) => [m.data.from, m.data.to])).toEqual([
-      ['TASK', 'CONVERSATION'],
-      ['CONVERSATION', 'TASK'],
-    ]);
-    expect(tap.seen.filter((m) => m.type === 'StateTransitioned')).toHaveLength(3);
+    // The app's clock, a minute apart at each step: modeSince must name the step that changed the mode.
+    const t0 = Date.UTC(2031, 0, 1, 9);
+    const at = (minutes: number) => new Date(t0 + minutes * 60_000).toISOString();
+    fixedNow = t0;
+    try {
+      const started = await start(i, { task: 'refactor' });
+      expect(started.modeSince).toBe(at(0));
+      const tap = tapTypes('ModeChanged', 'StateTransitioned');
+      fixedNow = t0 + 60_000;
+      const talk = (await as<{ transition: any }>(i, TRANSITION, { i, mode: 'CONVERSATION', context: { step: 3, files: ['a.ts'] } })).transition;
+      expect(talk).toMatchObject({ mode: 'CONVERSATION', task: 'refactor', state: { step: 3, files: ['a.ts'] }, modeSince: at(1) });
+      fixedNow = t0 + 2 * 60_000;
+      const again = (await as<{ transition: any }>(i, TRANSITION, { i, mode: 'CONVERSATION', task: 'review' })).transition;
+      expect(again).toMatchObject({ mode: 'CONVERSATION', task: 'review', state: { step: 3, files: ['a.ts'] }, modeSince: at(1) });
+      fixedNow = t0 + 3 * 60_000;
+      const work = (await as<{ transition: any }>(i, TRANSITION, { i, mode: 'TASK' })).transition;
+      expect(work).toMatchObject({ mode: 'TASK', modeSince: at(3) });
+      await t.app.bus.idle();
+      tap.stop();
+      expect(tap.seen.filter((m) => m.type === 'ModeChanged').map((m) => m.data.at)).toEqual([t0 + 60_000, t0 + 3 * 60_000]);
+      expect(tap.seen.filter((m) => m.type === 'ModeChanged').map((m) => [m.data.from, m.data.to])).toEqual([
+        ['TASK', 'CONVERSATION'],
+        ['CONVERSATION', 'TASK'],
+      ]);
+      expect(tap.seen.filter((m) => m.type === 'StateTransitioned')).toHaveLength(3);
+    } finally {
+      fixedNow = null;
+    }
   });
 
   it('logs decisions, links the memories it stores, and ends with its audit', async () => {
@@ -145,7 +162,8 @@ describe('a session', () => {
     await expectRefused(START, { input: { instanceId: '  ', mindType: 'claude', store } }, 'CORTEX.INVALID_INSTANCE_ID');
     await expectRefused(START, { input: { instanceId: instance(), mindType: '', store } }, 'CORTEX.INVALID_MIND_TYPE');
     await expectRefused(START, { input: { instanceId: 'agent\n2', mindType: 'claude', store } }, 'CORTEX.INVALID_INSTANCE_ID');
-    await expectRefused(START, { input: { instanceId: instance(), mindType: 'claude', store: `${store}\u0000` } }, 'CORTEX.INVALID_STORE');
+    // A session there would be written under the name with the NUL: count that store too.
+    await expectRefused(START, { input: { instanceId: instance(), mindType: 'claude', store: `${store}\u0000` } }, 'CORTEX.INVALID_STORE', {}, [`${store}\u0000`]);
     await expectRefused(START, { input: { id: 'has:colon', instanceId: instance(), mindType: 'claude', store } }, 'CORTEX.INVALID_ID');
     const i = instance();
     await start(i);
