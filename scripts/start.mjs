@@ -19,10 +19,12 @@ const server = spawn(process.execPath, ['--import', 'tsx', path.join(projectRoot
 });
 server.stdout.on('data', (chunk) => {
   process.stdout.write(chunk);
-  if (String(chunk).includes('GraphQL ready')) {
+  const ready = /GraphQL ready at (\S+)/.exec(String(chunk));
+  if (ready) {
     const seconds = ((Date.now() - t0) / 1000).toFixed(1);
     console.log(`\nTotal Recall is up in ${seconds} s`);
-    console.log(`  GraphQL       http://${host}:${port}/graphql`);
+    // The server names the port it took (PORT=0 lets the system choose one).
+    console.log(`  GraphQL       ${ready[1] ?? `http://${host}:${port}/graphql`}`);
     if (services.neo4j.browserUrl) console.log(`  Neo4j Browser ${services.neo4j.browserUrl}  (connect to ${services.neo4j.uri}, no authentication)`);
     console.log(`  Redis         ${services.redis.url}`);
     console.log('Stop with Ctrl-C; `npm run services:down` stops Neo4j and Redis.');
