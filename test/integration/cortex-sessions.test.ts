@@ -7,6 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MEMORY_FIELDS, randomStore, startTestApp, type TestApp } from '../helpers.js';
 import { backgroundEnv, dropQueues, eventually, queuePrefix, startBackgroundApp, stopBackgroundApp } from '../background.js';
 import type { AnyMessage } from '../../src/domain/index.js';
+import { createClient } from 'graphql-ws';
+import WebSocket from 'ws';
 
 let t: TestApp;
 const store = randomStore('cortex');
@@ -296,6 +298,73 @@ describe('restarts and timeouts', () => {
       expect(sweep.everyMs).toBe(200);
     } finally {
       await stopBackgroundApp(bg, s3, p3);
+    }
+  });
+});
+
+describe('callers naming themselves (x-instance-id, x-session-id)', () => {
+  const MEMORY = 'mutation ($input: StoreInput!) { store(input: $input) { id sessionId } }';
+
+  it('carries x-session-id into every event the call causes, on the bus and in the audit trail', async () => {
+    const sessionId = `ses-${store.slice(-8)}-header`;
+    const headers = { 'x-session-id': sessionId };
+    const seen: AnyMessage[] = [];
+    const untap = t.app.bus.tap((m) => void seen.push(m));
+    const call = async <T>(query: string, variables: Record<string, unknown>) => {
+      const res = await t.gql<T>(query, variables, headers);
+      if (res.errors?.length) throw new Error(JSON.stringify(res.errors));
+      return res.data as T;
+    };
+    const { store: m } = await call<{ store: { id: string; sessionId: string } }>(MEMORY, { input: { store, content: 'stored under a session the caller names' } });
+    expect(m.sessionId).toBe(sessionId);
+    await call('mutation ($id: ID!) { claim(id: $id) { id } }', { id: m.id });
+    await call('mutation ($id: ID!) { reclassify(id: $id, tier: ACTIVE_CONTEXT, reason: "working on it") { id } }', { id: m.id });
+    await call('query ($id: ID!) { memory(id: $id) { id } }', { id: m.id });
+    const { search } = await call<{ search: { id: string } }>('query ($in: SearchInput!) { search(input: $in) { id } }', { in: { store, query: 'stored under a session' } });
+    await call('mutation ($r: ID!, $ids: [ID!]) { markUsed(recallId: $r, memoryIds: $ids) { id } }', { r: search.id, ids: [m.id] });
+    await t.app.bus.idle();
+    untap();
+    const events = seen.filter((e) => !e.type.endsWith('Command') && !e.type.endsWith('Query'));
+    expect(events.map((e) => e.type)).toEqual(expect.arrayContaining(['MemoryStored', 'MemoryClaimed', 'MemoryReclassified', 'MemoryAccessed', 'MemoryRetrieved', 'MemoryUsed']));
+    for (const e of seen) expect(e.meta.sessionId, `${e.type} from ${e.meta.sourceContext}`).toBe(sessionId);
+    // The trail keeps it on every event node about the memory.
+    const trail = await t.cypher<{ type: string; sessionId: string | null }>('MATCH (e:Event)-[:ABOUT]->(:Memory {id: $id}) RETURN e.type AS type, e.sessionId AS sessionId', { id: m.id });
+    expect(trail.map((e) => e.type)).toEqual(expect.arrayContaining(['MemoryStored', 'MemoryClaimed', 'MemoryReclassified', 'MemoryAccessed', 'MemoryRetrieved', 'MemoryUsed']));
+    for (const e of trail) expect(e.sessionId, e.type).toBe(sessionId);
+  });
+
+  it.each([
+    ['x-instance-id', 'agent\t2'],
+    ['x-session-id', 'ses\t1'],
+  ])('refuses %s holding a control character, writing nothing', async (name, value) => {
+    const before = await t.countNodes(store);
+    const stored = await t.gql(MEMORY, { input: { store, content: `sent with a bad ${name}` } }, { [name]: value });
+    expect(stored.errors?.[0]?.extensions?.code, JSON.stringify(stored.errors)).toMatch(/^CORTEX\.INVALID_(INSTANCE|SESSION)_ID$/);
+    expect(stored.data ?? null).toBeNull();
+    const { store: m } = await t.ok<{ store: { id: string } }>(MEMORY, { input: { store, content: `claimed with a bad ${name}` } });
+    await t.app.bus.idle();
+    const mid = await t.countNodes(store);
+    const claimed = await t.gql('mutation ($id: ID!) { claim(id: $id) { id } }', { id: m.id }, { [name]: value });
+    expect(claimed.errors?.[0]?.extensions?.code, JSON.stringify(claimed.errors)).toMatch(/^CORTEX\.INVALID_(INSTANCE|SESSION)_ID$/);
+    await t.app.bus.idle();
+    expect(await t.countNodes(store)).toBe(mid);
+    expect(mid).toBe(before + 2); // the good store: its memory and its event
+  });
+
+  it('refuses connectionParams holding a control character over graphql-ws', async () => {
+    const client = createClient({ url: t.server.url.replace(/^http/, 'ws'), webSocketImpl: WebSocket, connectionParams: { instanceId: 'agent\n2' }, retryAttempts: 0, lazy: true });
+    try {
+      const result = await new Promise<{ errors?: unknown; data?: unknown }>((resolve) => {
+        const out: { errors?: unknown; data?: unknown } = {};
+        client.subscribe(
+          { query: 'mutation ($input: StoreInput!) { store(input: $input) { id } }', variables: { input: { store, content: 'over a socket with a bad instance id' } } },
+          { next: (r) => Object.assign(out, r), error: (e) => resolve({ errors: e }), complete: () => resolve(out) },
+        );
+      });
+      expect(JSON.stringify(result.errors ?? null)).toMatch(/CORTEX\.INVALID_INSTANCE_ID/);
+      expect(result.data ?? null).toBeNull();
+    } finally {
+      await client.dispose();
     }
   });
 });

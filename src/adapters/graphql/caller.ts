@@ -4,7 +4,27 @@
  * (authentication) covers them all.
  */
 import type { IncomingHttpHeaders } from 'node:http';
+import { GraphQLError } from 'graphql';
+import { isName } from '../../domain/index.js';
 import type { Caller } from '../../contexts/cortex/index.js';
+
+const MAX_CALLER_NAME_CHARS = 200;
+
+/**
+ * A name the caller gives itself (x-instance-id, x-session-id, or the same in
+ * graphql-ws connectionParams): trimmed, empty means none. One holding a
+ * control character is refused like every other name, before anything runs.
+ */
+export function callerName(value: unknown, what: 'instance' | 'session'): string | null {
+  if (typeof value !== 'string' || value.trim() === '') return null;
+  const name = value.trim();
+  if (!isName(name, MAX_CALLER_NAME_CHARS)) {
+    throw new GraphQLError(`the ${what} id a caller names itself with must be at most ${MAX_CALLER_NAME_CHARS} characters, without control characters`, {
+      extensions: { code: `CORTEX.INVALID_${what.toUpperCase()}_ID`, http: { status: 400 } },
+    });
+  }
+  return name;
+}
 
 /** A header's trimmed value, or null when absent or blank. */
 export function headerValue(headers: IncomingHttpHeaders, name: string): string | null {
@@ -14,5 +34,5 @@ export function headerValue(headers: IncomingHttpHeaders, name: string): string 
 
 /** Callers may name themselves with `x-instance-id` and `x-session-id`. */
 export function callerFromRequest(req: { readonly headers: IncomingHttpHeaders }): Caller {
-  return { instanceId: headerValue(req.headers, 'x-instance-id'), sessionId: headerValue(req.headers, 'x-session-id') };
+  return { instanceId: callerName(req.headers['x-instance-id'], 'instance'), sessionId: callerName(req.headers['x-session-id'], 'session') };
 }

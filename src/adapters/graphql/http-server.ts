@@ -6,12 +6,12 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { ApolloServer, HeaderMap } from '@apollo/server';
-import type { GraphQLSchema } from 'graphql';
+import { GraphQLError, type GraphQLSchema } from 'graphql';
 import { WebSocketServer } from 'ws';
 import { useServer } from 'graphql-ws/use/ws';
 import { formatError } from './errors.js';
 import type { GraphQLContext, Ports } from './context.js';
-import { callerFromRequest, headerValue } from './caller.js';
+import { callerFromRequest, callerName } from './caller.js';
 
 export interface GraphQLServer {
   readonly url: string;
@@ -40,7 +40,11 @@ function readBody(req: IncomingMessage): Promise<string> {
   });
 }
 
-const header = (req: IncomingMessage, name: string): string | null => headerValue(req.headers, name);
+/** A header's raw value (callerName trims and checks it). */
+const header = (req: IncomingMessage, name: string): string | undefined => {
+  const value = req.headers[name];
+  return typeof value === 'string' ? value : undefined;
+};
 
 /** Another handler on the same server and port (the MCP endpoint at /mcp). */
 export type RouteHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
@@ -111,14 +115,25 @@ export async function startGraphQLServer(
   // Subscriptions: graphql-ws on the same server and path. A client names
   // itself with connectionParams { instanceId, sessionId } or the same headers.
   const wss = new WebSocketServer({ server: http, path: '/graphql' });
+  const socketCaller = (ctx: { connectionParams?: Readonly<Record<string, unknown>>; extra: { request: IncomingMessage } }) => {
+    const params = ctx.connectionParams ?? {};
+    const named = (key: 'instanceId' | 'sessionId', headerName: string, what: 'instance' | 'session') =>
+      callerName(typeof params[key] === 'string' && (params[key] as string).trim() !== '' ? params[key] : header(ctx.extra.request, headerName), what);
+    return { instanceId: named('instanceId', 'x-instance-id', 'instance'), sessionId: named('sessionId', 'x-session-id', 'session') };
+  };
   const subscriptions = useServer<Record<string, unknown>>(
     {
       schema,
-      context: (ctx) => {
-        const params = ctx.connectionParams ?? {};
-        const named = (key: 'instanceId' | 'sessionId', headerName: string) =>
-          typeof params[key] === 'string' && (params[key] as string).trim() !== '' ? (params[key] as string).trim() : header(ctx.extra.request, headerName);
-        return { ports, caller: { instanceId: named('instanceId', 'x-instance-id'), sessionId: named('sessionId', 'x-session-id') } } satisfies GraphQLContext;
+      context: (ctx) => ({ ports, caller: socketCaller(ctx) }) satisfies GraphQLContext,
+      // A bad name is refused as the operation's error (context() cannot answer with one).
+      onSubscribe: (ctx) => {
+        try {
+          socketCaller(ctx);
+          return undefined;
+        } catch (error) {
+          if (error instanceof GraphQLError) return [error];
+          throw error;
+        }
       },
       // Domain errors keep their code, as over HTTP.
       onNext: (_ctx, _id, _payload, _args, result) =>
