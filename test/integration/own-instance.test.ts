@@ -8,7 +8,8 @@
  * <TOTAL_RECALL_DATA>/own-instance (the Neo4j jars are kept there between
  * runs; the databases are wiped first), on ports the system says are free.
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -17,7 +18,7 @@ import { promisify } from 'node:util';
 import neo4j from 'neo4j-driver';
 import { afterAll, describe, expect, it } from 'vitest';
 import { randomStore } from '../helpers.js';
-import { queuePrefix, startBackgroundApp, stopBackgroundApp } from '../background.js';
+import { eventually, queuePrefix, startBackgroundApp, stopBackgroundApp } from '../background.js';
 import { graphOf, populate } from '../cold-storage-fixture.js';
 import { ColdStorage } from '../../src/adapters/cold-storage/index.js';
 import { pingRedis } from '../../src/adapters/redis.js';
@@ -41,12 +42,18 @@ function freePort(): Promise<number> {
   });
 }
 
+/** Whether the process runs (a zombie waiting for a parent to reap it has stopped). */
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch {
     return false;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return !['Z', 'X'].includes(stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3));
+  } catch {
+    return false; // gone between the two looks
   }
 }
 
@@ -105,9 +112,19 @@ describe('a second Neo4j and Redis of the test’s own', () => {
     await driver.close();
     await second.close();
 
-    // `services:down` stops what `up` started: the processes are gone and the ports answer no more.
-    const down = JSON.parse((await services('down')).stdout);
-    expect(down.ok).toBe(true);
+    // `services:down` stops what `up` started (by its pid files): the processes are gone and
+    // the ports answer no more. Another Redis, on the port the environment names by then, is
+    // left alone (down used to send SHUTDOWN to that port, stopping a server it never started).
+    const decoyPort = await freePort();
+    const decoy = spawn('redis-server', ['--port', String(decoyPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+    cleanups.push(async () => void decoy.kill('SIGKILL'));
+    const decoyUrl = `redis://127.0.0.1:${decoyPort}`;
+    await eventually(async () => ((await pingRedis(decoyUrl)) ? true : undefined), 30_000);
+    const down = JSON.parse(
+      (await run(process.execPath, ['scripts/services/cli.mjs', 'down', '--json', '--quiet'], { env: { ...own, TOTAL_RECALL_REDIS_PORT: String(decoyPort) }, timeout: 240_000 })).stdout,
+    );
+    expect(down).toEqual({ ok: true, neo4j: true, redis: true });
+    expect(await pingRedis(decoyUrl), 'the other Redis').toBe(true);
     expect(alive(up.neo4j.pid), 'neo4j process').toBe(false);
     expect(alive(up.redis.pid), 'redis process').toBe(false);
     expect(await pingRedis(`redis://127.0.0.1:${redisPort}`)).toBe(false);
