@@ -249,10 +249,15 @@ describe('stopping the server by signal', () => {
       TOTAL_RECALL_COLD_STORAGE_DIR: out,
       TOTAL_RECALL_DRAIN_TIMEOUT_MS: '120000',
     });
+    const url = /GraphQL ready at (\S+)/.exec(await server.line(/GraphQL ready at /))![1]!;
     await server.line(/Background worker ready/);
+    // Serving (so its signal handlers are in place: they are installed after the ready lines).
+    const health = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ health { accepting } }' }) });
+    expect(await health.json()).toEqual({ data: { health: { accepting: true } } });
     server.child.kill('SIGINT');
-    await server.line(/^1\. stop accepting/, 30_000);
-    await server.line(/^SIGINT: shutdown protocol/);
+    const said = (match: RegExp) => server.line(match, 60_000).catch((error: Error) => Promise.reject(new Error(`${error.message}; the server said:\n${server.lines.join('\n')}`)));
+    await said(/^SIGINT: shutdown protocol/);
+    await said(/^1\. stop accepting/);
     await new Promise((resolve) => setTimeout(resolve, 1_200)); // the user waits a moment, then presses Ctrl-C again
     expect(server.lines.some((l) => l.startsWith('2. drain')), 'the drain is still waiting').toBe(false);
     server.child.kill('SIGINT');
