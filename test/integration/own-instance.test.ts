@@ -30,16 +30,25 @@ afterAll(async () => {
   for (const clean of cleanups.reverse()) await clean().catch((error) => console.error(error));
 });
 
-/** A port nothing listens on now (the system picks it). */
-function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
+/** Whether nothing listens on the port now. */
+function isFree(port: number): Promise<boolean> {
+  return new Promise((resolveFree) => {
     const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolvePort(port));
-    });
+    server.once('error', () => resolveFree(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolveFree(true)));
   });
+}
+
+/**
+ * A port nothing listens on now, below Linux's ephemeral range (32768 and up):
+ * a port the system hands out for port 0 may be taken by an outgoing
+ * connection in the minute before Neo4j binds it (it happened).
+ */
+async function freePort(): Promise<number> {
+  for (;;) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    if (await isFree(port)) return port;
+  }
 }
 
 /** Whether the process runs (a zombie waiting for a parent to reap it has stopped). */
@@ -59,7 +68,9 @@ function alive(pid: number): boolean {
 
 describe('a second Neo4j and Redis of the test’s own', () => {
   it('restores an export into the truly empty second Neo4j exactly, and `services:down` stops both servers', async () => {
-    const [bolt, http, redisPort] = [await freePort(), await freePort(), await freePort()];
+    let ports: number[] = [];
+    while (new Set(ports).size !== 3) ports = [await freePort(), await freePort(), await freePort()];
+    const [bolt, http, redisPort] = ports as [number, number, number];
     const own: NodeJS.ProcessEnv = {
       ...process.env,
       TOTAL_RECALL_DATA: DATA,
