@@ -19,10 +19,12 @@ const server = spawn(process.execPath, ['--import', 'tsx', path.join(projectRoot
 });
 server.stdout.on('data', (chunk) => {
   process.stdout.write(chunk);
-  if (String(chunk).includes('GraphQL ready')) {
+  const ready = /GraphQL ready at (\S+)/.exec(String(chunk));
+  if (ready) {
     const seconds = ((Date.now() - t0) / 1000).toFixed(1);
     console.log(`\nTotal Recall is up in ${seconds} s`);
-    console.log(`  GraphQL       http://${host}:${port}/graphql`);
+    // The server names the port it took (PORT=0 lets the system choose one).
+    console.log(`  GraphQL       ${ready[1] ?? `http://${host}:${port}/graphql`}`);
     const n = services.neo4j;
     const signIn = n.external ? 'with its own credentials' : n.auth ? `user neo4j, password in ${n.passwordFile}` : 'no authentication (a store made before passwords; see README, Security)';
     if (n.browserUrl) console.log(`  Neo4j Browser ${n.browserUrl}  (connect to ${n.uri}, ${signIn})`);

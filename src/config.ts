@@ -144,6 +144,15 @@ function int(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   return value;
 }
 
+/** A TCP port; 0 asks the system for a free one (tests do; `GraphQL ready at …` names the one taken). */
+function tcpPort(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0 || value > 65535) throw new Error(`${name} must be a port number from 0 to 65535, got "${raw}"`);
+  return value;
+}
+
 function fraction(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
@@ -205,7 +214,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: env.REDIS_URL || localRedisUrl(dataDir, env.TOTAL_RECALL_REDIS_PORT || '6380'),
     connectWaitMs: int(env, 'TOTAL_RECALL_CONNECT_WAIT_MS', 120_000),
     host: env.HOST || '127.0.0.1',
-    port: int(env, 'PORT', 4000),
+    port: tcpPort(env, 'PORT', 4000),
     defaultStore: env.TOTAL_RECALL_DEFAULT_STORE || 'default',
     maxContentBytes: int(env, 'TOTAL_RECALL_MAX_CONTENT_BYTES', 64 * 1024),
     maxBatch: int(env, 'TOTAL_RECALL_MAX_BATCH', 1000),

@@ -4,17 +4,14 @@
  * its own store (so its sweeps never touch another test's memories). Redis
  * keys under the prefix are removed afterwards.
  */
-import { randomUUID } from 'node:crypto';
 import { deleteKeysWithPrefix } from '../src/adapters/redis.js';
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
-import { startTestApp, type TestApp } from './helpers.js';
+import { queuePrefix, startTestApp, type TestApp } from './helpers.js';
 import type { AppOptions } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 
-export function queuePrefix(): string {
-  return `test-${randomUUID().slice(0, 8)}`;
-}
+export { queuePrefix };
 
 /** Env for an app whose background work is confined to `store` and a fresh queue prefix. */
 export function backgroundEnv(store: string, prefix: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
@@ -53,24 +50,21 @@ export function wsClient(t: TestApp, instanceId: string | null = null): Client {
 export interface Received<T> {
   readonly items: { readonly value: T; readonly at: number }[];
   readonly errors: unknown[];
-  /** Resolves once the socket is up and the server has had a moment to register the subscription. */
-  readonly ready: Promise<void>;
   /** Resolves with the first item that matches (or rejects after the timeout). */
   next(match?: (value: T) => boolean, timeoutMs?: number): Promise<{ value: T; at: number }>;
   stop(): void;
 }
 
-/** Subscribes and records what arrives, with the arrival time. */
+/**
+ * Subscribes and records what arrives, with the arrival time. graphql-ws does
+ * not acknowledge a subscription: a test that must not miss what happens
+ * right after subscribing passes `after` (the notifications subscription then
+ * replays what was kept meanwhile).
+ */
 export function subscribe<T = Record<string, any>>(client: Client, query: string, variables: Record<string, unknown>): Received<T> {
   const items: { value: T; at: number }[] = [];
   const errors: unknown[] = [];
   const waiters: (() => void)[] = [];
-  const ready = new Promise<void>((resolve) => {
-    const off = client.on('connected', () => {
-      off();
-      setTimeout(resolve, 200);
-    });
-  });
   const stop = client.subscribe<T>(
     { query, variables },
     {
@@ -89,7 +83,6 @@ export function subscribe<T = Record<string, any>>(client: Client, query: string
   return {
     items,
     errors,
-    ready,
     stop,
     async next(match = () => true, timeoutMs = 20_000) {
       const deadline = Date.now() + timeoutMs;

@@ -8,6 +8,7 @@ import { loadConfig, type Config } from '../src/config.js';
 import { createApp, type App, type AppOptions } from '../src/app.js';
 import { buildGraphQLSchema, startGraphQLServer, type GraphQLServer } from '../src/adapters/graphql/index.js';
 import { createMcpHandler } from '../src/adapters/mcp/index.js';
+import { deleteKeysWithPrefix } from '../src/adapters/redis.js';
 
 export interface GraphQLResponse<T = Record<string, any>> {
   data?: T | null;
@@ -33,8 +34,19 @@ export function randomStore(label = 'test'): string {
   return `${label}-${randomUUID()}`;
 }
 
+/** A BullMQ queue prefix of its own, so test apps and test files never share queues or Redis keys. */
+export function queuePrefix(): string {
+  return `test-${randomUUID().slice(0, 8)}`;
+}
+
+/**
+ * Starts an app and its GraphQL server. Without a TOTAL_RECALL_QUEUE_PREFIX in
+ * `env` it gets a random one, whose Redis keys stop() removes: a job it enqueues
+ * (a session audit, say) never lands in the shared default queues.
+ */
 export async function startTestApp(options: AppOptions = {}, env: NodeJS.ProcessEnv = process.env): Promise<TestApp> {
-  const config = { ...loadConfig(env), port: 0 };
+  const ownPrefix = env.TOTAL_RECALL_QUEUE_PREFIX ? null : queuePrefix();
+  const config = { ...loadConfig(ownPrefix ? { ...env, TOTAL_RECALL_QUEUE_PREFIX: ownPrefix } : env), port: 0 };
   const app = await createApp(config, options);
   // The MCP endpoint too, as src/main.ts serves it.
   const mcp = createMcpHandler(app.ports, { defaultStore: config.defaultStore, version: config.version });
@@ -72,6 +84,7 @@ export async function startTestApp(options: AppOptions = {}, env: NodeJS.Process
     async stop() {
       await server.stop();
       await app.close();
+      if (ownPrefix) await deleteKeysWithPrefix(config.redisUrl, ownPrefix);
     },
   };
 }

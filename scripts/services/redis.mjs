@@ -219,7 +219,9 @@ export async function stopRedis({ log } = {}) {
       say(`redis: stopping pid ${pid}…`);
       let how = 'stopped';
       try {
-        await respCommand(['SHUTDOWN'], { timeoutMs: 10_000 });
+        // To the port this server was started on (its redis.conf), which the
+        // environment may no longer name: never to whatever Redis holds PORT now.
+        await respCommand(['SHUTDOWN'], { port: confPort(p) ?? PORT, timeoutMs: 10_000 });
       } catch {
         /* fall back to signals */
       }
@@ -269,6 +271,16 @@ function isOurRedis(pid, p) {
 
 function quote(s) {
   return `"${String(s).replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
+}
+
+/** The port in the redis.conf our running server was started with (null if none). */
+function confPort(p) {
+  try {
+    const m = /^port (\d+)$/m.exec(fs.readFileSync(p.confFile, 'utf8'));
+    return m ? Number(m[1]) : null;
+  } catch {
+    return null;
+  }
 }
 
 function writeConf(p) {

@@ -7,13 +7,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MEMORY_FIELDS, randomStore, startTestApp, type TestApp } from '../helpers.js';
 import { backgroundEnv, dropQueues, eventually, queuePrefix, startBackgroundApp, stopBackgroundApp } from '../background.js';
 import type { AnyMessage } from '../../src/domain/index.js';
+import { createClient } from 'graphql-ws';
+import WebSocket from 'ws';
 
 let t: TestApp;
 const store = randomStore('cortex');
 const prefix = queuePrefix();
+/** The app's clock: real time unless a test sets it. */
+let fixedNow: number | null = null;
 
 beforeAll(async () => {
-  t = await startTestApp({ log: () => undefined }, backgroundEnv(store, prefix));
+  t = await startTestApp({ log: () => undefined, clock: () => fixedNow ?? Date.now() }, backgroundEnv(store, prefix));
 });
 afterAll(async () => {
   await t.dropStore(store);
@@ -43,11 +47,13 @@ async function as<T = Record<string, any>>(instanceId: string, query: string, va
   return res.data as T;
 }
 
-async function expectRefused(query: string, variables: Record<string, unknown>, code: string, headers: Record<string, string> = {}) {
-  const before = await t.countNodes(store);
+/** Expects the typed error, and that neither this file's store nor the other stores named moved. */
+async function expectRefused(query: string, variables: Record<string, unknown>, code: string, headers: Record<string, string> = {}, alsoStores: string[] = []) {
+  const counts = () => Promise.all([store, ...alsoStores].map((s) => t.countNodes(s)));
+  const before = await counts();
   const res = await t.gql(query, variables, headers);
   expect(res.errors?.[0]?.extensions?.code, JSON.stringify(res.errors)).toBe(code);
-  expect(await t.countNodes(store)).toBe(before);
+  expect(await counts()).toEqual(before);
 }
 
 function tapTypes(...types: string[]): { seen: AnyMessage[]; stop(): void } {
@@ -82,21 +88,34 @@ describe('a session', () => {
 
   it('moves between modes: ModeChanged only when the mode changes, the task and state kept unless given', async () => {
     const i = instance();
-    await start(i, { task: 'refactor' });
-    const tap = tapTypes('ModeChanged', 'StateTransitioned');
-    const talk = (await as<{ transition: any }>(i, TRANSITION, { i, mode: 'CONVERSATION', context: { step: 3, files: ['a.ts'] } })).transition;
-    expect(talk).toMatchObject({ mode: 'CONVERSATION', task: 'refactor', state: { step: 3, files: ['a.ts'] } });
-    const again = (await as<{ transition: any }>(i, TRANSITION, { i, mode: 'CONVERSATION', task: 'review' })).transition;
-    expect(again).toMatchObject({ mode: 'CONVERSATION', task: 'review', state: { step: 3, files: ['a.ts'] }, modeSince: talk.modeSince });
-    const work = (await as<{ transition: any }>(i, TRANSITION, { i, mode: 'TASK' })).transition;
-    expect(Date.parse(work.modeSince)).toBeGreaterThanOrEqual(Date.parse(talk.modeSince));
-    await t.app.bus.idle();
-    tap.stop();
-    expect(tap.seen.filter((m) => m.type === 'ModeChanged').map((m) => [m.data.from, m.data.to])).toEqual([
-      ['TASK', 'CONVERSATION'],
-      ['CONVERSATION', 'TASK'],
-    ]);
-    expect(tap.seen.filter((m) => m.type === 'StateTransitioned')).toHaveLength(3);
+    // The app's clock, a minute apart at each step: modeSince must name the step that changed the mode.
+    const t0 = Date.UTC(2031, 0, 1, 9);
+    const at = (minutes: number) => new Date(t0 + minutes * 60_000).toISOString();
+    fixedNow = t0;
+    try {
+      const started = await start(i, { task: 'refactor' });
+      expect(started.modeSince).toBe(at(0));
+      const tap = tapTypes('ModeChanged', 'StateTransitioned');
+      fixedNow = t0 + 60_000;
+      const talk = (await as<{ transition: any }>(i, TRANSITION, { i, mode: 'CONVERSATION', context: { step: 3, files: ['a.ts'] } })).transition;
+      expect(talk).toMatchObject({ mode: 'CONVERSATION', task: 'refactor', state: { step: 3, files: ['a.ts'] }, modeSince: at(1) });
+      fixedNow = t0 + 2 * 60_000;
+      const again = (await as<{ transition: any }>(i, TRANSITION, { i, mode: 'CONVERSATION', task: 'review' })).transition;
+      expect(again).toMatchObject({ mode: 'CONVERSATION', task: 'review', state: { step: 3, files: ['a.ts'] }, modeSince: at(1) });
+      fixedNow = t0 + 3 * 60_000;
+      const work = (await as<{ transition: any }>(i, TRANSITION, { i, mode: 'TASK' })).transition;
+      expect(work).toMatchObject({ mode: 'TASK', modeSince: at(3) });
+      await t.app.bus.idle();
+      tap.stop();
+      expect(tap.seen.filter((m) => m.type === 'ModeChanged').map((m) => m.data.at)).toEqual([t0 + 60_000, t0 + 3 * 60_000]);
+      expect(tap.seen.filter((m) => m.type === 'ModeChanged').map((m) => [m.data.from, m.data.to])).toEqual([
+        ['TASK', 'CONVERSATION'],
+        ['CONVERSATION', 'TASK'],
+      ]);
+      expect(tap.seen.filter((m) => m.type === 'StateTransitioned')).toHaveLength(3);
+    } finally {
+      fixedNow = null;
+    }
   });
 
   it('logs decisions, links the memories it stores, and ends with its audit', async () => {
@@ -145,7 +164,8 @@ describe('a session', () => {
     await expectRefused(START, { input: { instanceId: '  ', mindType: 'claude', store } }, 'CORTEX.INVALID_INSTANCE_ID');
     await expectRefused(START, { input: { instanceId: instance(), mindType: '', store } }, 'CORTEX.INVALID_MIND_TYPE');
     await expectRefused(START, { input: { instanceId: 'agent\n2', mindType: 'claude', store } }, 'CORTEX.INVALID_INSTANCE_ID');
-    await expectRefused(START, { input: { instanceId: instance(), mindType: 'claude', store: `${store}\u0000` } }, 'CORTEX.INVALID_STORE');
+    // A session there would be written under the name with the NUL: count that store too.
+    await expectRefused(START, { input: { instanceId: instance(), mindType: 'claude', store: `${store}\u0000` } }, 'CORTEX.INVALID_STORE', {}, [`${store}\u0000`]);
     await expectRefused(START, { input: { id: 'has:colon', instanceId: instance(), mindType: 'claude', store } }, 'CORTEX.INVALID_ID');
     const i = instance();
     await start(i);
@@ -278,6 +298,73 @@ describe('restarts and timeouts', () => {
       expect(sweep.everyMs).toBe(200);
     } finally {
       await stopBackgroundApp(bg, s3, p3);
+    }
+  });
+});
+
+describe('callers naming themselves (x-instance-id, x-session-id)', () => {
+  const MEMORY = 'mutation ($input: StoreInput!) { store(input: $input) { id sessionId } }';
+
+  it('carries x-session-id into every event the call causes, on the bus and in the audit trail', async () => {
+    const sessionId = `ses-${store.slice(-8)}-header`;
+    const headers = { 'x-session-id': sessionId };
+    const seen: AnyMessage[] = [];
+    const untap = t.app.bus.tap((m) => void seen.push(m));
+    const call = async <T>(query: string, variables: Record<string, unknown>) => {
+      const res = await t.gql<T>(query, variables, headers);
+      if (res.errors?.length) throw new Error(JSON.stringify(res.errors));
+      return res.data as T;
+    };
+    const { store: m } = await call<{ store: { id: string; sessionId: string } }>(MEMORY, { input: { store, content: 'stored under a session the caller names' } });
+    expect(m.sessionId).toBe(sessionId);
+    await call('mutation ($id: ID!) { claim(id: $id) { id } }', { id: m.id });
+    await call('mutation ($id: ID!) { reclassify(id: $id, tier: ACTIVE_CONTEXT, reason: "working on it") { id } }', { id: m.id });
+    await call('query ($id: ID!) { memory(id: $id) { id } }', { id: m.id });
+    const { search } = await call<{ search: { id: string } }>('query ($in: SearchInput!) { search(input: $in) { id } }', { in: { store, query: 'stored under a session' } });
+    await call('mutation ($r: ID!, $ids: [ID!]) { markUsed(recallId: $r, memoryIds: $ids) { id } }', { r: search.id, ids: [m.id] });
+    await t.app.bus.idle();
+    untap();
+    const events = seen.filter((e) => !e.type.endsWith('Command') && !e.type.endsWith('Query'));
+    expect(events.map((e) => e.type)).toEqual(expect.arrayContaining(['MemoryStored', 'MemoryClaimed', 'MemoryReclassified', 'MemoryAccessed', 'MemoryRetrieved', 'MemoryUsed']));
+    for (const e of seen) expect(e.meta.sessionId, `${e.type} from ${e.meta.sourceContext}`).toBe(sessionId);
+    // The trail keeps it on every event node about the memory.
+    const trail = await t.cypher<{ type: string; sessionId: string | null }>('MATCH (e:Event)-[:ABOUT]->(:Memory {id: $id}) RETURN e.type AS type, e.sessionId AS sessionId', { id: m.id });
+    expect(trail.map((e) => e.type)).toEqual(expect.arrayContaining(['MemoryStored', 'MemoryClaimed', 'MemoryReclassified', 'MemoryAccessed', 'MemoryRetrieved', 'MemoryUsed']));
+    for (const e of trail) expect(e.sessionId, e.type).toBe(sessionId);
+  });
+
+  it.each([
+    ['x-instance-id', 'agent\t2'],
+    ['x-session-id', 'ses\t1'],
+  ])('refuses %s holding a control character, writing nothing', async (name, value) => {
+    const before = await t.countNodes(store);
+    const stored = await t.gql(MEMORY, { input: { store, content: `sent with a bad ${name}` } }, { [name]: value });
+    expect(stored.errors?.[0]?.extensions?.code, JSON.stringify(stored.errors)).toMatch(/^CORTEX\.INVALID_(INSTANCE|SESSION)_ID$/);
+    expect(stored.data ?? null).toBeNull();
+    const { store: m } = await t.ok<{ store: { id: string } }>(MEMORY, { input: { store, content: `claimed with a bad ${name}` } });
+    await t.app.bus.idle();
+    const mid = await t.countNodes(store);
+    const claimed = await t.gql('mutation ($id: ID!) { claim(id: $id) { id } }', { id: m.id }, { [name]: value });
+    expect(claimed.errors?.[0]?.extensions?.code, JSON.stringify(claimed.errors)).toMatch(/^CORTEX\.INVALID_(INSTANCE|SESSION)_ID$/);
+    await t.app.bus.idle();
+    expect(await t.countNodes(store)).toBe(mid);
+    expect(mid).toBe(before + 2); // the good store: its memory and its event
+  });
+
+  it('refuses connectionParams holding a control character over graphql-ws', async () => {
+    const client = createClient({ url: t.server.url.replace(/^http/, 'ws'), webSocketImpl: WebSocket, connectionParams: { instanceId: 'agent\n2' }, retryAttempts: 0, lazy: true });
+    try {
+      const result = await new Promise<{ errors?: unknown; data?: unknown }>((resolve) => {
+        const out: { errors?: unknown; data?: unknown } = {};
+        client.subscribe(
+          { query: 'mutation ($input: StoreInput!) { store(input: $input) { id } }', variables: { input: { store, content: 'over a socket with a bad instance id' } } },
+          { next: (r) => Object.assign(out, r), error: (e) => resolve({ errors: e }), complete: () => resolve(out) },
+        );
+      });
+      expect(JSON.stringify(result.errors ?? null)).toMatch(/CORTEX\.INVALID_INSTANCE_ID/);
+      expect(result.data ?? null).toBeNull();
+    } finally {
+      await client.dispose();
     }
   });
 });

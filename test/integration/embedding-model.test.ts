@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
+import { eventually } from '../background.js';
 import { OnnxModel, ThreadedEmbedder, TOKENIZER_FILE, cosine, describeEmbedder, missingModelFiles } from '../../src/adapters/embeddings/index.js';
 
 const MODEL_DIR = loadConfig({ ...process.env, TOTAL_RECALL_EMBEDDINGS: 'on' }).embeddings.modelDir;
@@ -135,6 +136,25 @@ describe('ThreadedEmbedder (the model on a worker thread)', () => {
     }
   });
 
+  it('runs a search query ahead of memories already waiting for the model', async () => {
+    requireModel();
+    // Sub-batches of 4: two jobs of 24 passages are 12 model runs; the query,
+    // sent after both, runs after the first sub-batch, before either job is done.
+    const embedder = new ThreadedEmbedder({ dir: MODEL_DIR, dimensions: 384, subBatch: 4, log: () => {} });
+    try {
+      expect(describeEmbedder(await embedder.start())).toBe('ready');
+      const order: string[] = [];
+      const passages = (job: number) => Array.from({ length: 24 }, (_, i) => `Memory ${i} of backfill page ${job}: a note about the garden, the weather and the week.`);
+      const jobs = [1, 2].map((job) => embedder.embed(passages(job)).then((v) => (order.push(`passages ${job}`), v)));
+      const query = embedder.embed(['where did she go on holiday'], 'query').then((v) => (order.push('query'), v));
+      const [vectors] = await Promise.all([query, ...jobs]);
+      expect(order).toEqual(['query', 'passages 1', 'passages 2']);
+      expect(vectors).toHaveLength(1);
+    } finally {
+      await embedder.close();
+    }
+  });
+
   it('says "missing" with the fix when the files are not there, logs it once, and refuses to embed', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'no-model-'));
     const lines: string[] = [];
@@ -143,7 +163,8 @@ describe('ThreadedEmbedder (the model on a worker thread)', () => {
       const status = describeEmbedder(await embedder.start());
       expect(status).toMatch(/^missing: no model files \(model\.onnx, tokenizer\.json\)/);
       expect(status).toContain('scripts/services/model.mjs');
-      await new Promise((r) => setTimeout(r, 120)); // several retries
+      // Looked for again and again (every 20 ms), still missing, and said once.
+      await eventually(async () => (embedder.loadAttempts >= 4 && embedder.status().state === 'missing' ? true : undefined), 10_000, 10);
       expect(lines.filter((l) => l.includes('model missing'))).toHaveLength(1);
       await expect(embedder.embed(['x'])).rejects.toThrow(/not available/);
     } finally {

@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomStore, startTestApp, type TestApp } from '../helpers.js';
 import { dropQueues, queuePrefix, startBackgroundApp } from '../background.js';
-import { MODEL_FILE, MODEL_NAME, TOKENIZER_FILE, ThreadedEmbedder, cosine, missingModelFiles } from '../../src/adapters/embeddings/index.js';
+import { MODEL_FILE, MODEL_NAME, TOKENIZER_FILE, ThreadedEmbedder, cosine, missingModelFiles, type Embedder } from '../../src/adapters/embeddings/index.js';
+import { EmbeddingQueue } from '../../src/adapters/bullmq/embedding-queue.js';
 import { loadConfig } from '../../src/config.js';
 import { embeddingText } from '../../src/contexts/hippocampus/index.js';
 
@@ -131,8 +132,8 @@ describe('embedding job', () => {
     t.app.embeddings!.request([id]); // even when asked explicitly
     await t.app.embeddings!.idle();
 
-    const stored = await embeddingOf(t, id);
-    stored.forEach((x, i) => expect(x).toBe(unit[i]));
+    // Every one of the 384 numbers as sent (an empty or shorter vector fails here).
+    expect(await embeddingOf(t, id)).toEqual(unit);
     expect(await rows(t, stores.client)).toEqual([expect.objectContaining({ status: 'DONE', model: 'client' })]);
   });
 
@@ -218,6 +219,53 @@ describe('scaled out', () => {
   });
 });
 
+describe('a model that keeps failing', () => {
+  it('marks the memories FAILED after three attempts, and not before', async () => {
+    const store = randomStore('emb-failing');
+    const prefix = queuePrefix();
+    prefixes.push(prefix);
+    // The real queue, Redis and Hippocampus; only the model is replaced, by one that is ready but fails every inference.
+    const calls: (string | null)[] = [];
+    const statusOf = async (id: string) => (await t.cypher<{ s: string }>('MATCH (m:Memory {id: $id}) RETURN m.embeddingStatus AS s', { id }))[0]?.s ?? null;
+    let watched: string | null = null;
+    const failing: Embedder = {
+      model: MODEL_NAME,
+      async embed() {
+        calls.push(watched ? await statusOf(watched) : null);
+        throw new Error('inference failed (test)');
+      },
+      status: () => ({ state: 'ready', model: MODEL_NAME, dimensions: 384 }),
+      onChange: () => undefined,
+      close: async () => undefined,
+    };
+    // Stored by an app that embeds nothing, so only this queue works on the memory.
+    const off = await startTestApp({}, { ...process.env, TOTAL_RECALL_EMBEDDINGS: 'off' });
+    const queue = new EmbeddingQueue({ redisUrl: t.config.redisUrl, prefix, embedder: failing, target: t.app.hippocampus, batchSize: 4, stores: [store], log: () => undefined });
+    try {
+      await queue.idle(); // the start-up backfill of the (empty) store is done
+      const { storeMany } = await off.ok<{ storeMany: { id: string }[] }>(STORE_MANY, { inputs: [{ store, content: 'This one the model cannot embed.' }] });
+      await off.app.bus.idle();
+      const id = storeMany[0]!.id;
+      watched = id;
+      queue.request([id]);
+      await queue.flush();
+      const [job] = await waitFor(() => queue.queue.getJobs(['failed']), (jobs) => jobs.length > 0, 60_000);
+      expect(job?.attemptsMade).toBe(3);
+      // PENDING while it was tried (the first two failures leave it waiting), FAILED once the third gave up.
+      expect(calls).toEqual(['PENDING', 'PENDING', 'PENDING']);
+      const [row] = await t.cypher<{ status: string; error: string; dims: number | null }>(
+        'MATCH (m:Memory {id: $id}) RETURN m.embeddingStatus AS status, m.embeddingError AS error, size(m.embedding) AS dims',
+        { id },
+      );
+      expect(row).toEqual({ status: 'FAILED', error: 'inference failed (test)', dims: null });
+    } finally {
+      await queue.close();
+      await off.stop();
+      await t.dropStore(store);
+    }
+  });
+});
+
 describe('without the model', () => {
   it('still stores, says "missing" in health and one log line, and embeds what waited once the model is there', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'total-recall-model-'));
@@ -236,7 +284,12 @@ describe('without the model', () => {
       });
       expect(storeMany).toHaveLength(2);
       await late.app.bus.idle();
-      await new Promise((r) => setTimeout(r, 300)); // a few retries, no model yet
+      // The files were looked for again a few times (every 100 ms), and are still missing.
+      const embedder = late.app.embedder as ThreadedEmbedder;
+      const seen = embedder.loadAttempts;
+      await waitFor(async () => embedder.loadAttempts, (n) => n >= seen + 3, 10_000);
+      expect(embedder.loadAttempts).toBeGreaterThanOrEqual(seen + 3);
+      expect(embedder.status().state).toBe('missing');
       expect((await rows(late, stores.late)).map((r) => [r.status, r.dims])).toEqual([
         ['PENDING', null],
         ['PENDING', null],

@@ -58,6 +58,29 @@ describe('idempotent stores', () => {
     expect(rows[0]).toEqual({ n: 1, e: 1 });
   });
 
+  it('makes a retried storeMany with client ids a no-op: the same answer, one memory and one event each', async () => {
+    const inputs = [1, 2, 3].map((n) => ({ id: `client-${store}-batch-${n}`, store, content: `batch retry ${n}`, tags: ['retry'] }));
+    const ids = inputs.map((i) => i.id);
+    const FIELDS = 'id store content tags createdAt tier claimed';
+    const many = `mutation ($inputs: [StoreInput!]!) { storeMany(inputs: $inputs) { ${FIELDS} } }`;
+    const first = await t.ok<{ storeMany: unknown[] }>(many, { inputs });
+    await t.app.bus.idle();
+    const nodesAfterFirst = await t.countNodes(store);
+    const second = await t.ok<{ storeMany: unknown[] }>(many, { inputs });
+    await t.app.bus.idle();
+    expect(second.storeMany).toEqual(first.storeMany);
+    expect(await t.countNodes(store)).toBe(nodesAfterFirst);
+    const rows = await t.cypher<{ id: string; memories: number; stored: number }>(
+      `UNWIND $ids AS id
+       OPTIONAL MATCH (m:Memory {id: id})
+       WITH id, count(m) AS memories
+       OPTIONAL MATCH (e:Event {type: "MemoryStored", memoryId: id})
+       RETURN id, memories, count(e) AS stored ORDER BY id`,
+      { ids },
+    );
+    expect(rows).toEqual(ids.map((id) => ({ id, memories: 1, stored: 1 })));
+  });
+
   it('refuses a client id already taken by a different memory, writing nothing', async () => {
     const id = `client-${store}-2`;
     await t.ok(STORE, { input: { id, store, content: 'original' } });
@@ -121,17 +144,32 @@ describe('storeMany', () => {
 
 describe('claims (invariant 3)', () => {
   it('persists the claim before MemoryClaimed is published', async () => {
-    const id = await remember('this matters to me');
-    let flagWhenPublished: unknown = 'not published';
-    const untap = t.app.bus.tap((m) => {
-      if (m.type === 'MemoryClaimed' && m.data.id === id) {
-        flagWhenPublished = t.cypher<{ c: boolean }>('MATCH (m:Memory {id: $id}) RETURN m.claimed AS c', { id }).then((r) => r[0]?.c);
-      }
-    });
-    const { claim } = await t.ok<{ claim: { claimed: boolean } }>('mutation ($id: ID!) { claim(id: $id) { claimed } }', { id });
-    untap();
-    expect(claim.claimed).toBe(true);
-    expect(await flagWhenPublished).toBe(true);
+    // A Hippocampus on a port that logs when each write has committed, and a bus
+    // that logs each publish: the claim's commit must come first in the log.
+    const real = new Neo4jGraph(t.app.driver, t.config.neo4j.database);
+    const log: string[] = [];
+    const committed = async <T>(name: string, work: Promise<T>) => {
+      const result = await work;
+      log.push(`commit ${name}`);
+      return result;
+    };
+    const recording: GraphPort = {
+      read: (s, p) => real.read(s, p),
+      write: (s, p) => committed(s.file, real.write(s, p)),
+      readTransaction: (w) => real.readTransaction(w),
+      transaction: (w) => committed('transaction', real.transaction(w)),
+    };
+    const bus = new Bus();
+    bus.tap((m) => void log.push(`publish ${m.type}`));
+    const hippocampus = new Hippocampus({ graph: recording, bus, limits: t.config });
+    const [stored] = await hippocampus.store(message('StoreCommand', { memories: [{ store, content: 'this matters to me' }] }, 'cortex'));
+    const id = stored!.memory.id;
+    log.length = 0;
+    const claimed = await hippocampus.claim(message('ClaimCommand', { id }, 'cortex'));
+    expect(claimed.claimed).toBe(true);
+    expect(log).toEqual([expect.stringMatching(/^commit .*claim-memory/), 'publish MemoryClaimed']);
+    const rows = await t.cypher<{ c: boolean }>('MATCH (m:Memory {id: $id}) RETURN m.claimed AS c', { id });
+    expect(rows).toEqual([{ c: true }]);
     expect((await eventsOf(id)).map((e) => e.type)).toContain('MemoryClaimed');
   });
 

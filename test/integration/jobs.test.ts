@@ -7,7 +7,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { BullJobs } from '../../src/adapters/bullmq/index.js';
 import type { JobRun } from '../../src/contexts/subconscious/index.js';
-import { dropQueues, eventually, queuePrefix, sleep } from '../background.js';
+import { dropQueues, eventually, queuePrefix } from '../background.js';
 import { loadConfig } from '../../src/config.js';
 
 const redisUrl = loadConfig().redisUrl;
@@ -28,25 +28,44 @@ function jobs(backoffMs: number): BullJobs {
 
 const audit = { sessionId: 's-1', instanceId: 'i-1' };
 
+/** Resolves once the job is completed (a terminal state: it runs no more), failing on 'failed'. */
+async function completed(port: BullJobs, id: string): Promise<void> {
+  await eventually(async () => {
+    const state = await (await port.queue('session-audit').getJob(id))?.getState();
+    if (state === 'failed') throw new Error(`job ${id} failed`);
+    return state === 'completed' ? true : undefined;
+  }, 30_000, 50);
+}
+
 describe('BullMQ jobs', () => {
   it('retries a failing job with exponential backoff until it succeeds', async () => {
-    const port = jobs(300);
-    const attempts: { attempt: number; at: number }[] = [];
+    const base = 400;
+    const port = jobs(base);
+    const runs: { attempt: number; startedAt: number; failedAt: number | null }[] = [];
     await port.work(async (run: JobRun) => {
-      attempts.push({ attempt: run.attempt, at: Date.now() });
-      if (run.attempt < 3) throw new Error(`attempt ${run.attempt} fails`);
+      const entry = { attempt: run.attempt, startedAt: Date.now(), failedAt: null as number | null };
+      runs.push(entry);
+      if (run.attempt < 4) {
+        entry.failedAt = Date.now();
+        throw new Error(`attempt ${run.attempt} fails`);
+      }
       return { ok: true };
     });
     await port.add('session-audit', 'audit-retry', audit, 0);
-    await eventually(async () => (attempts.length >= 3 ? true : undefined), 20_000);
-    await sleep(1_500); // nothing runs after the success
-    expect(attempts.map((a) => a.attempt)).toEqual([1, 2, 3]);
-    const [first, second, third] = attempts.map((a) => a.at) as [number, number, number];
-    // Exponential: 300 ms before the second attempt, 600 ms before the third.
-    expect(second - first).toBeGreaterThanOrEqual(300 - 20);
-    expect(third - second).toBeGreaterThanOrEqual(600 - 20);
+    await completed(port, 'audit-retry');
+    // Completed is terminal: these are all the runs there will be.
+    expect(runs.map((r) => r.attempt)).toEqual([1, 2, 3, 4]);
+    // Each wait (from a failure to the next attempt) is at least its backoff,
+    // and less than the next one: 400, 800 then 1600 ms. A fixed or a linear
+    // backoff (400, 800, 1200) falls outside these bands.
+    const waits = runs.slice(1).map((r, i) => r.startedAt - (runs[i]!.failedAt as number));
+    for (const [i, wait] of waits.entries()) {
+      const backoff = base * 2 ** i;
+      expect(wait, `wait before attempt ${i + 2}: ${waits.join(', ')} ms`).toBeGreaterThanOrEqual(backoff - 20);
+      expect(wait, `wait before attempt ${i + 2}: ${waits.join(', ')} ms`).toBeLessThan(2 * backoff);
+    }
     const status = (await port.status()).find((q) => q.name === 'session-audit');
-    expect(status).toMatchObject({ failed: 0, completed: 1 });
+    expect(status).toMatchObject({ waiting: 0, active: 0, delayed: 0, failed: 0, completed: 1 });
     expect(status?.lastRun).toMatchObject({ jobId: 'audit-retry', ok: true });
   });
 
@@ -56,9 +75,12 @@ describe('BullMQ jobs', () => {
     await port.add('session-audit', 'audit-once', audit, 300);
     await port.add('session-audit', 'audit-once', audit, 300);
     await port.add('session-audit', 'audit-other', { ...audit, sessionId: 's-2' }, 300);
+    expect((await port.status()).find((q) => q.name === 'session-audit')).toMatchObject({ waiting: 0, delayed: 2 });
     await port.work(async (run: JobRun) => void runs.push(run.id));
-    await eventually(async () => (runs.length >= 2 ? true : undefined), 20_000);
-    await sleep(1_000);
+    await completed(port, 'audit-once');
+    await completed(port, 'audit-other');
+    // Both jobs are in their terminal state and nothing else waits: every run has happened.
+    expect((await port.status()).find((q) => q.name === 'session-audit')).toMatchObject({ waiting: 0, active: 0, delayed: 0, completed: 2 });
     expect(runs.sort()).toEqual(['audit-once', 'audit-other']);
   });
 });

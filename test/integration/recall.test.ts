@@ -67,15 +67,25 @@ describe('search', () => {
   });
 
   it('is a retrieval, not an access, and is recorded as MemoryRetrieved', async () => {
-    const { search: r } = await search({ query: 'bike chain' });
-    expect(r.hits[0].memory.id).toBe(ids.bike);
-    expect(r.hits[0].memory.accessCount).toBe(0);
-    await t.app.ports.recall.markUsed(r.id, [], null, { instanceId: null, sessionId: null }); // waits until the recall is recorded
-    const rows = await t.cypher<{ n: number; access: number }>(
-      'MATCH (e:Event {type: "MemoryRetrieved"})-[:ABOUT]->(m:Memory {id: $id}) RETURN count(e) AS n, m.accessCount AS access',
-      { id: ids.bike },
-    );
-    expect(rows[0]).toEqual({ n: 1, access: 0 });
+    // A store of its own: no other test's searches retrieve this memory.
+    const own = randomStore('recall-retrieved');
+    try {
+      const { store: m } = await t.ok<{ store: { id: string } }>('mutation ($input: StoreInput!) { store(input: $input) { id } }', {
+        input: { store: own, content: 'Fixed the broken bike chain with Ben after work.' },
+      });
+      const { search: r } = await t.ok<{ search: any }>(SEARCH, { input: { store: own, query: 'bike chain' } });
+      expect(r.hits[0].memory.id).toBe(m.id);
+      expect(r.hits[0].memory.accessCount).toBe(0);
+      await t.app.ports.recall.markUsed(r.id, [], null, { instanceId: null, sessionId: null }); // waits until the recall is recorded
+      const rows = await t.cypher<{ n: number; access: number }>(
+        'MATCH (e:Event {type: "MemoryRetrieved"})-[:ABOUT]->(m:Memory {id: $id}) RETURN count(e) AS n, m.accessCount AS access',
+        { id: m.id },
+      );
+      expect(rows[0]).toEqual({ n: 1, access: 0 });
+    } finally {
+      await t.app.bus.idle();
+      await t.dropStore(own);
+    }
   });
 
   it('says "Nothing" plainly when nothing matches', async () => {
@@ -126,9 +136,27 @@ describe('search', () => {
     [{ query: 'x', limit: 0 }, 'RECALL.INVALID_LIMIT'],
     [{ query: 'x', limit: 101 }, 'RECALL.INVALID_LIMIT'],
     [{ query: 'x', minConfidence: 2 }, 'RECALL.INVALID_CONFIDENCE'],
-  ])('refuses bad input %j with a typed error', async (input, code) => {
-    const res = await t.gql(SEARCH, { input: { store, ...input } });
-    expect(res.errors?.[0]?.extensions?.code).toBe(code);
+  ])('refuses bad input %j with a typed error, writing nothing', async (input, code) => {
+    // A store no search of this file touches, so its count moves only by what this search writes.
+    const quiet = randomStore('recall-refused');
+    try {
+      await t.ok('mutation ($input: StoreInput!) { store(input: $input) { id } }', { input: { store: quiet, content: 'x marks the spot' } });
+      await t.app.bus.idle();
+      const before = await t.countNodes(quiet); // memories, events, recalls and uses
+      const res = await t.gql(SEARCH, { input: { store: quiet, ...input } });
+      expect(res.errors?.[0]?.extensions?.code).toBe(code);
+      // What an accepted search writes (its recall, its MemoryRetrieved event) would be there by now.
+      const { search: ok } = await t.ok<{ search: any }>(SEARCH, { input: { store: quiet, query: 'x marks' } });
+      await t.app.ports.recall.markUsed(ok.id, [], null, { instanceId: null, sessionId: null });
+      const recalls = await t.cypher<{ query: string }>('MATCH (r:Recall {store: $s}) RETURN r.query AS query', { s: quiet });
+      expect(recalls).toEqual([{ query: 'x marks' }]);
+      const retrieved = await t.cypher<{ n: number }>('MATCH (e:Event {store: $s, type: "MemoryRetrieved"}) RETURN count(e) AS n', { s: quiet });
+      expect(retrieved).toEqual([{ n: 1 }]);
+      expect(before).toBe(2); // the memory and its MemoryStored event: nothing else was there
+    } finally {
+      await t.app.bus.idle();
+      await t.dropStore(quiet);
+    }
   });
 });
 
@@ -158,9 +186,12 @@ describe('feedback', () => {
     expect((await t.gql(MARK, { r: 'rcl_nope' })).errors?.[0]?.extensions?.code).toBe('RECALL.RECALL_NOT_FOUND');
     expect((await t.gql(OUTCOME, { u: 'use_nope', o: 'FAILED' })).errors?.[0]?.extensions?.code).toBe('RECALL.USE_NOT_FOUND');
     const { search: r } = await search({ query: 'bike' });
-    const before = await t.cypher<{ n: number }>('MATCH (u:Use) RETURN count(u) AS n');
+    // Only this recall's uses: other files write Use nodes meanwhile.
+    const uses = () => t.cypher<{ n: number }>('MATCH (u:Use {recallId: $r}) RETURN count(u) AS n', { r: r.id });
+    await t.ok(MARK, { r: r.id, ids: [r.hits[0].memory.id] }); // one use, so the count below is not trivially zero
+    expect(await uses()).toEqual([{ n: 1 }]);
     expect((await t.gql(MARK, { r: r.id, ids: [ids.core] })).errors?.[0]?.extensions?.code).toBe('RECALL.NOT_IN_RECALL');
-    expect(await t.cypher('MATCH (u:Use) RETURN count(u) AS n')).toEqual(before);
+    expect(await uses()).toEqual([{ n: 1 }]);
   });
 });
 

@@ -93,12 +93,15 @@ async function seedMixed(store: string): Promise<void> {
   const tiers = ['IDENTITY_CORE', 'ACTIVE_CONTEXT', 'LONG_TERM', 'ARCHIVE'];
   const inputs = Array.from({ length: 22 }, (_, i) => ({ store, content: `memory ${String(i).padStart(2, '0')}`, tier: tiers[i % 4], sessionId: 's1' }));
   const { storeMany } = await t.ok<{ storeMany: { id: string }[] }>(STORE_MANY, { inputs });
-  for (const [i, { id }] of storeMany.entries()) {
-    now = T0;
-    if (i % 3 === 0) await t.ok('mutation ($id: ID!) { claim(id: $id) { id } }', { id });
-    await t.app.bus.idle(); // the claim is rescored at T0 before the clock moves on
-    if (i % 5 === 0) await read(id, T0 + HOUR);
-  }
+  const ids = storeMany.map((m) => m.id);
+  // Each memory's own history is what counts (claimed at T0, read an hour later), so the
+  // claims go together, then the reads: two round trips' worth of waiting instead of forty.
+  now = T0;
+  await Promise.all(ids.filter((_, i) => i % 3 === 0).map((id) => t.ok('mutation ($id: ID!) { claim(id: $id) { id } }', { id })));
+  await t.app.bus.idle(); // the claims are rescored at T0 before the clock moves on
+  now = T0 + HOUR;
+  await Promise.all(ids.filter((_, i) => i % 5 === 0).map((id) => t.ok('query ($id: ID!) { memory(id: $id) { id } }', { id })));
+  await t.app.bus.idle();
   now = T0;
 }
 
@@ -416,6 +419,43 @@ describe('session end', () => {
     expect(await scoreOf(loose, now)).toBeCloseTo(C().thresholds.demoteFromActive, 6);
     const report = await sweep(store, now + HOUR);
     expect(report.promoted).toBe(0);
+  });
+});
+
+describe('session end, through the API', () => {
+  it('endSession moves the unclaimed working memory the instance stored in that session down, and nothing else', async () => {
+    const store = newStore();
+    const i = `mind-${store.slice(-12)}`;
+    const as = async <T = Record<string, any>>(query: string, variables: Record<string, unknown>) => {
+      const res = await t.gql<T>(query, variables, { 'x-instance-id': i });
+      if (res.errors?.length) throw new Error(JSON.stringify(res.errors));
+      return res.data as T;
+    };
+    const STORE = 'mutation ($in: StoreInput!) { store(input: $in) { id sessionId } }';
+    const { startSession } = await as<{ startSession: { id: string } }>('mutation ($in: StartSessionInput!) { startSession(input: $in) { id } }', {
+      in: { instanceId: i, mindType: 'claude', store },
+    });
+    // Stored by the instance while its session is open: the session's own working memory.
+    const put = async (content: string, tier: Tier) => (await as<{ store: { id: string; sessionId: string } }>(STORE, { in: { store, content, tier } })).store;
+    const kept = await put('claimed plan', 'ACTIVE_CONTEXT');
+    const loose = await put('scratch note', 'ACTIVE_CONTEXT');
+    const older = await put('long-term fact', 'LONG_TERM');
+    expect([kept.sessionId, loose.sessionId, older.sessionId]).toEqual([startSession.id, startSession.id, startSession.id]);
+    const outside = await remember(store, 'working memory of no session', { tier: 'ACTIVE_CONTEXT' });
+    await as('mutation ($id: ID!) { claim(id: $id) { id } }', { id: kept.id });
+    now = T0 + 10 * 60_000;
+    const { endSession } = await as<{ endSession: { unclaimed: { id: string }[] } }>('mutation ($i: String!) { endSession(instanceId: $i) { unclaimed { id } } }', { i });
+    expect(endSession.unclaimed.map((m) => m.id).sort()).toEqual([loose.id, older.id].sort());
+    await t.app.bus.idle();
+    const rows = await t.cypher<{ id: string; tier: string }>('MATCH (m:Memory {store: $store}) RETURN m.id AS id, m.tier AS tier', { store });
+    expect(Object.fromEntries(rows.map((r) => [r.id, r.tier]))).toEqual({
+      [kept.id]: 'ACTIVE_CONTEXT',
+      [loose.id]: 'LONG_TERM',
+      [older.id]: 'LONG_TERM',
+      [outside]: 'ACTIVE_CONTEXT',
+    });
+    expect(await tierChanges(loose.id)).toEqual([expect.objectContaining({ from: 'ACTIVE_CONTEXT', to: 'LONG_TERM', by: 'SALIENCE', reason: expect.stringMatching(/session ended/) })]);
+    for (const id of [kept.id, older.id, outside]) expect(await tierChanges(id), id).toEqual([]);
   });
 });
 

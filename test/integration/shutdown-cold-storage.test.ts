@@ -8,12 +8,16 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { createInterface } from 'node:readline';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { randomStore, type TestApp } from '../helpers.js';
+import { randomStore, startTestApp, type TestApp } from '../helpers.js';
+import { graphOf, populate, readExport } from '../cold-storage-fixture.js';
 import { backgroundEnv, dropQueues, eventually, queuePrefix, startBackgroundApp, stopBackgroundApp } from '../background.js';
 import { GraphDigest, labelKey, type Line } from '../../src/adapters/cold-storage/index.js';
+import type { GraphPort } from '../../src/adapters/neo4j/index.js';
+import { JOB_KINDS } from '../../src/contexts/subconscious/index.js';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterAll(async () => {
@@ -30,67 +34,6 @@ async function scopedApp(label: string): Promise<{ t: TestApp; store: string; di
     await rm(dir, { recursive: true, force: true });
   });
   return { t, store, dir };
-}
-
-/** A small but complete graph in one store: every kind of node and link the service writes. */
-async function populate(t: TestApp, store: string): Promise<{ sessionId: string; ids: string[] }> {
-  const i = `cold-${store.slice(-8)}`;
-  const as = { 'x-instance-id': i };
-  const gql = async <T>(query: string, variables: Record<string, unknown>, headers: Record<string, string> = {}) => {
-    const res = await t.gql<T>(query, variables, headers);
-    if (res.errors) throw new Error(JSON.stringify(res.errors));
-    return res.data as T;
-  };
-  const { startSession } = await gql<{ startSession: { id: string } }>(
-    'mutation ($in: StartSessionInput!) { startSession(input: $in) { id } }',
-    { in: { instanceId: i, mindType: 'claude', store, task: 'remember Lisbon', project: 'travel' } },
-  );
-  await gql('mutation ($i: String!) { transition(instanceId: $i, mode: CONVERSATION, context: {step: 2, note: "ünïcödé ✓"}) { id } }', { i }, as);
-  await gql('mutation ($i: String!) { logDecision(instanceId: $i, text: "book the train", rationale: "cheaper than flying") { id } }', { i }, as);
-  const embedding = Array.from({ length: t.config.embeddingDimensions }, (_, k) => Math.sin(k + 0.5) / 3);
-  const STORE = 'mutation ($in: StoreInput!) { store(input: $in) { id } }';
-  const ids: string[] = [];
-  for (const input of [
-    { content: 'We spent two weeks in Lisbon in May.', tags: ['travel', 'lisbon'], people: ['Ana'], emotions: ['joy'], metadata: { n: 1, nested: { ok: true } }, occurredAt: '2026-05-01T12:00:00.123Z', embedding },
-    { content: 'Lisbon in May: two weeks with Ana.', tags: ['travel'], tier: 'ACTIVE_CONTEXT' },
-    { content: 'I value honest recall.', tier: 'IDENTITY_CORE' },
-  ]) ids.push((await gql<{ store: { id: string } }>(STORE, { in: { store, ...input } }, as)).store.id);
-  await gql('mutation ($id: ID!) { claim(id: $id) { id } }', { id: ids[0] });
-  await gql('mutation ($id: ID!) { memory(id: $id) { id } }'.replace('mutation', 'query'), { id: ids[1] });
-  await t.cypher('MATCH (a:Memory {id: $a}), (b:Memory {id: $b}) MERGE (a)-[r:THEMATIC]-(b) ON CREATE SET r.strength = 0.55, r.origin = "SEMANTIC"', { a: ids[0], b: ids[1] });
-  await gql('mutation ($ids: [ID!]!) { consolidate(ids: $ids, strategy: COMBINE) { id } }', { ids: [ids[0], ids[1]] });
-  // A recall and a use of it (Recall and Use nodes, RETRIEVED links).
-  const { search } = await gql<{ search: { id: string; hits: { memory: { id: string } }[] } }>(
-    'query ($in: SearchInput!) { search(input: $in) { id hits { memory { id } } } }',
-    { in: { store, query: 'Lisbon in May', includeAssociations: false } },
-  );
-  if (search.hits.length === 0) throw new Error('the recall found nothing');
-  await gql('mutation ($r: ID!, $m: [ID!]) { markUsed(recallId: $r, memoryIds: $m, action: {answered: "when"}) { id } }', { r: search.id, m: [search.hits[0]!.memory.id] });
-  await gql('mutation ($i: String!) { endSession(instanceId: $i, reason: "done") { prompt } }', { i }, as);
-  // The audit notification, kept in the graph by a worker.
-  await eventually(async () => {
-    const rows = await t.cypher<{ n: number }>('MATCH (n:Notification {sessionId: $id}) RETURN count(n) AS n', { id: startSession.id });
-    return (rows[0]?.n ?? 0) > 0 ? true : undefined;
-  });
-  await t.app.bus.idle();
-  return { sessionId: startSession.id, ids };
-}
-
-async function readExport(path: string): Promise<Line[]> {
-  return (await readFile(path, 'utf8'))
-    .split('\n')
-    .filter((l) => l !== '')
-    .map((l) => JSON.parse(l) as Line);
-}
-
-/** The graph an export holds, as sorted canonical records (what a round trip must keep). */
-async function graphOf(path: string): Promise<string[]> {
-  const graph = new GraphDigest(true);
-  for (const line of await readExport(path)) {
-    if (line.type === 'node') graph.node(line);
-    else if (line.type === 'relationship') graph.relationship(line);
-  }
-  return graph.records();
 }
 
 describe('shutdown', () => {
@@ -138,46 +81,133 @@ describe('shutdown', () => {
   });
 });
 
+describe('shutdown steps at work', () => {
+  it('drains: the due jobs run and no worker is left; flushes: a recall still being written is in the export', async () => {
+    const store = randomStore('drain');
+    const prefix = queuePrefix();
+    const dir = await mkdtemp(join(tmpdir(), 'total-recall-cold-'));
+    const t = await startTestApp({ log: () => undefined }, backgroundEnv(store, prefix, { TOTAL_RECALL_COLD_STORAGE_DIR: dir }));
+    cleanups.push(async () => {
+      await t.dropStore(store);
+      await t.stop();
+      await dropQueues(prefix);
+      await rm(dir, { recursive: true, force: true });
+    });
+    // Six session audits wait in Redis; this process has no worker yet.
+    const audits = t.app.jobs.queue('session-audit');
+    const sessions: string[] = [];
+    for (let n = 0; n < 6; n++) {
+      const i = `drain-${prefix}-${n}`;
+      const { startSession } = await t.ok<{ startSession: { id: string } }>('mutation ($in: StartSessionInput!) { startSession(input: $in) { id } }', { in: { instanceId: i, mindType: 'claude', store } });
+      sessions.push(startSession.id);
+      await t.ok('mutation ($i: String!) { endSession(instanceId: $i) { prompt } }', { i });
+    }
+    await t.app.bus.idle(); // every audit job is in Redis
+    expect(await audits.getJobCounts('waiting', 'active', 'completed')).toMatchObject({ waiting: 6, active: 0, completed: 0 });
+
+    // A recall whose record is still on its way to Neo4j (the port is slowed for it) when shutdown starts.
+    await t.ok('mutation ($in: StoreInput!) { store(input: $in) { id } }', { in: { store, content: 'The recall in flight finds this.' } });
+    const graph = t.app.graph as unknown as { write: GraphPort['write'] };
+    const write = graph.write.bind(graph);
+    graph.write = async (statement, params) => {
+      if (statement.file.endsWith('record-recall.cypher')) await new Promise((resolve) => setTimeout(resolve, 2_000));
+      return write(statement, params);
+    };
+    const { search } = await t.ok<{ search: { id: string; hits: unknown[] } }>('query ($in: SearchInput!) { search(input: $in) { id hits { confidence } } }', {
+      in: { store, query: 'recall in flight', includeAssociations: false },
+    });
+    expect(search.hits.length).toBeGreaterThan(0);
+
+    // Workers that take two seconds a job, four at a time: when shutdown starts,
+    // four audits are running and two are still waiting for a free worker.
+    await t.app.jobs.work(async (job) => {
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      return t.app.subconscious.run(job);
+    });
+    expect((await audits.getWorkers()).length).toBeGreaterThan(0);
+    expect(await audits.getJobCounts('completed')).toMatchObject({ completed: 0 });
+    const { shutdown } = await t.ok<{ shutdown: { ready: boolean; coldStoragePath: string; steps: string[] } }>(
+      'mutation { shutdown { ready coldStoragePath steps } }',
+    );
+    expect(shutdown.ready, shutdown.steps.join('\n')).toBe(true);
+    expect(shutdown.steps[1]).toMatch(/^2\. drain queues and workers: [2-6] due jobs ran, workers stopped, \d+ timers stay scheduled/);
+    expect(shutdown.steps[1]).not.toMatch(/left waiting/);
+    // Drained: every audit ran to the end (its notification is kept), nothing waits, no worker is connected.
+    const after = await audits.getJobCounts('waiting', 'active', 'completed');
+    expect(after).toMatchObject({ waiting: 0, active: 0, completed: 6 });
+    const kept = await t.cypher<{ n: number }>('MATCH (n:Notification) WHERE n.sessionId IN $ids RETURN count(n) AS n', { ids: sessions });
+    expect(kept[0]?.n).toBe(6);
+    for (const kind of JOB_KINDS) expect(await t.app.jobs.queue(kind).getWorkers(), kind).toEqual([]);
+    // Flushed before the export was written: the recall is in it.
+    const exported = await readExport(shutdown.coldStoragePath);
+    expect(exported.some((l) => l.type === 'node' && l.labels.includes('Recall') && l.props.id === search.id)).toBe(true);
+  }, 120_000);
+});
+
+/** A child process whose stdout and stderr are read line by line (a line split across chunks stays one line). */
+interface Served {
+  readonly child: ChildProcess;
+  readonly lines: string[];
+  readonly exited: Promise<number | null>;
+  /** The first line matching, waiting up to `timeoutMs` for it. */
+  line(match: RegExp, timeoutMs?: number): Promise<string>;
+}
+
+function serve(command: string, args: string[], env: NodeJS.ProcessEnv): Served {
+  const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const lines: string[] = [];
+  for (const stream of [child.stdout!, child.stderr!]) createInterface({ input: stream }).on('line', (l) => lines.push(l));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  cleanups.push(async () => {
+    if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, 'SIGKILL');
+  });
+  return {
+    child,
+    lines,
+    exited,
+    line: (match, timeoutMs = 120_000) => eventually(async () => lines.find((l) => match.test(l)), timeoutMs, 50),
+  };
+}
+
+const STEPS = ['1. stop accepting', '2. drain queues and workers', '3. flush', '4. write cold storage', '5. verify against Neo4j', '6. ready'];
+
 /**
- * Starts the server with `command` in a process group of its own, stores a
- * memory through it, stops it with `stop` and checks the protocol ran: exit 0,
- * every step printed, the memory in a verified export.
+ * Starts the server with `command` in a process group of its own on a port
+ * the system picks, stores a memory through it, stops it with `stop` and
+ * checks the protocol ran: exit 0, every step printed, the memory in a
+ * verified export.
  */
 async function serveStoreAndStop(label: string, command: string, args: string[], stop: (child: ChildProcess) => void): Promise<void> {
   const { store, dir } = await scopedApp(label);
   const prefix = queuePrefix();
   cleanups.push(() => dropQueues(prefix));
-  const port = 41000 + Math.floor(Math.random() * 2000);
-  const env = { ...backgroundEnv(store, prefix), PORT: String(port), TOTAL_RECALL_COLD_STORAGE_DIR: join(dir, 'serve') };
-  const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-  let output = '';
-  child.stdout!.on('data', (chunk: Buffer) => (output += String(chunk)));
-  child.stderr!.on('data', (chunk: Buffer) => (output += String(chunk)));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  cleanups.push(async () => {
-    if (child.exitCode === null) process.kill(-child.pid!, 'SIGKILL');
-  });
-  await eventually(async () => (output.includes('GraphQL ready') && output.includes('Background worker ready') ? true : undefined), 90_000);
-  const res = await fetch(`http://127.0.0.1:${port}/graphql`, {
+  const env = { ...backgroundEnv(store, prefix), PORT: '0', TOTAL_RECALL_COLD_STORAGE_DIR: join(dir, 'serve') };
+  const server = serve(command, args, env);
+  const url = /GraphQL ready at (\S+)/.exec(await server.line(/GraphQL ready at /))![1]!;
+  await server.line(/Background worker ready/);
+  const res = await fetch(url, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ query: 'mutation ($in: StoreInput!) { store(input: $in) { id } }', variables: { in: { store, content: `kept through ${label}` } } }),
   });
   expect(((await res.json()) as { data: { store: { id: string } } }).data.store.id).toBeTruthy();
 
-  stop(child);
-  expect(await exited, output).toBe(0);
-  for (const step of ['1. stop accepting', '2. drain queues and workers', '3. flush', '4. write cold storage', '5. verify against Neo4j', '6. ready']) expect(output).toContain(step);
-  expect(output).not.toContain('exiting without finishing');
+  stop(server.child);
+  expect(await server.exited, server.lines.join('\n')).toBe(0);
+  for (const step of STEPS) expect(server.lines.some((l) => l.includes(step)), step).toBe(true);
+  expect(server.lines.join('\n')).not.toContain('exiting without finishing');
   const [file] = await readdir(join(dir, 'serve'));
   const lines = await readExport(join(dir, 'serve', file as string));
   expect(lines.some((l) => l.type === 'node' && l.props.content === `kept through ${label}`)).toBe(true);
 }
 
+// Each of these starts a server process (tsx compiles the service first): minutes on a busy 2-core machine.
+const SERVER_TEST_MS = 240_000;
+
 describe('stopping the server by signal', () => {
   it('SIGTERM on `npm run serve` runs the shutdown protocol, prints its steps, leaves a verified export and exits 0', async () => {
     await serveStoreAndStop('sigterm', process.execPath, ['--import', 'tsx', 'src/main.ts'], (child) => child.kill('SIGTERM'));
-  });
+  }, SERVER_TEST_MS);
 
   it('Ctrl-C on `npm start` (SIGINT reaching the server again through the start script, a moment later) runs the protocol once', async () => {
     // A terminal sends SIGINT to every process of its foreground group. npm,
@@ -193,7 +223,55 @@ describe('stopping the server by signal', () => {
         setTimeout(() => child.kill('SIGINT'), 200);
       },
     );
-  });
+  }, SERVER_TEST_MS);
+
+  it('a second Ctrl-C a second or more after the first exits at once, without finishing the protocol', async () => {
+    const store = randomStore('ctrl-c-twice');
+    const prefix = queuePrefix();
+    const dir = await mkdtemp(join(tmpdir(), 'total-recall-cold-'));
+    // A worker in another process holds a session audit and never finishes it:
+    // the server's drain waits for it (up to its timeout), so the protocol is
+    // still running when the second Ctrl-C comes.
+    const hanging = serve(process.execPath, ['--import', 'tsx', 'test/fixtures/hanging-worker.ts', prefix], process.env);
+    await hanging.line(/^READY$/);
+    const api = await startTestApp({ log: () => undefined }, backgroundEnv(store, prefix));
+    cleanups.push(async () => {
+      if (hanging.child.exitCode === null && hanging.child.signalCode === null) process.kill(-hanging.child.pid!, 'SIGKILL');
+      await hanging.exited;
+      await api.dropStore(store);
+      await api.stop();
+      await dropQueues(prefix);
+      await rm(dir, { recursive: true, force: true });
+    });
+    const i = `twice-${prefix}`;
+    await api.ok('mutation ($in: StartSessionInput!) { startSession(input: $in) { id } }', { in: { instanceId: i, mindType: 'claude', store } });
+    await api.ok('mutation ($i: String!) { endSession(instanceId: $i) { prompt } }', { i });
+    await hanging.line(/^ACTIVE session-audit /, 30_000);
+
+    const out = join(dir, 'serve');
+    const server = serve(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+      ...backgroundEnv(store, prefix),
+      PORT: '0',
+      TOTAL_RECALL_COLD_STORAGE_DIR: out,
+      TOTAL_RECALL_DRAIN_TIMEOUT_MS: '120000',
+    });
+    const url = /GraphQL ready at (\S+)/.exec(await server.line(/GraphQL ready at /))![1]!;
+    await server.line(/Background worker ready/);
+    // Serving (so its signal handlers are in place: they are installed after the ready lines).
+    const health = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ health { accepting } }' }) });
+    expect(await health.json()).toEqual({ data: { health: { accepting: true } } });
+    server.child.kill('SIGINT');
+    const said = (match: RegExp) => server.line(match, 60_000).catch((error: Error) => Promise.reject(new Error(`${error.message}; the server said:\n${server.lines.join('\n')}`)));
+    await said(/^SIGINT: shutdown protocol/);
+    await said(/^1\. stop accepting/);
+    await new Promise((resolve) => setTimeout(resolve, 1_200)); // the user waits a moment, then presses Ctrl-C again
+    expect(server.lines.some((l) => l.startsWith('2. drain')), 'the drain is still waiting').toBe(false);
+    server.child.kill('SIGINT');
+    expect(await server.exited, server.lines.join('\n')).toBe(130);
+    expect(server.lines).toContain('SIGINT again: exiting without finishing the shutdown protocol');
+    for (const step of STEPS.slice(1)) expect(server.lines.some((l) => l.includes(step)), step).toBe(false);
+    await expect(readdir(out)).rejects.toThrow(/ENOENT/); // no export was written
+  }, SERVER_TEST_MS);
 });
 
 describe('verification', () => {
@@ -258,26 +336,47 @@ describe('import', () => {
       id: (await readExport(before.path)).flatMap((l) => (l.type === 'node' && l.labels.includes('Memory') && l.props.claimed === true && !String(l.props.content).includes('\n') ? [l.props.id as string] : []))[0],
     });
     expect(memory).toEqual({ content: 'We spent two weeks in Lisbon in May.', claimed: true });
-  });
+  }, 120_000);
 
-  it('`npm run import` refuses a non-empty database and a damaged file, writing nothing', async () => {
+  it('`npm run export` writes a verified export; `npm run import` refuses a non-empty database and a damaged file, writing nothing, and with --allow-non-empty restores it', async () => {
     const { t, store, dir } = await scopedApp('refuse');
     await populate(t, store);
-    const written = await t.app.coldStorage.write(dir);
+    // The README's command, scoped to this test's store.
+    const exported = await run('npm', ['run', '--silent', 'export', '--', join(dir, 'cli')], { env: { ...process.env, TOTAL_RECALL_SCOPE_STORES: store } });
+    expect(exported.stdout).toMatch(/^wrote .*\.ndjson: \d+ nodes, \d+ relationships, \d+ bytes\nverified against Neo4j$/m);
+    const [file] = await readdir(join(dir, 'cli'));
+    const path = join(dir, 'cli', file as string);
+    expect((await readExport(path))[0]).toMatchObject({ type: 'header', scope: { stores: [store] } });
+    const reference = await t.app.coldStorage.write(join(dir, 'reference'));
+    expect(await graphOf(path)).toEqual(await graphOf(reference.path));
+
     // Other tests write to this database meanwhile: count what this test owns, and import's marks.
     const total = async () =>
       (await t.cypher<{ n: number }>('MATCH (n) WHERE n.store = $store OR n:ColdImport RETURN count(n) AS n', { store }))[0]?.n;
     const before = await total();
-    const refused = await importCli(written.path);
+    const refused = await importCli(path);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/the database holds \d+ nodes; import restores into an empty database/);
     const damaged = join(dir, 'damaged.ndjson');
-    await writeFile(damaged, (await readFile(written.path, 'utf8')).replace('"book the train"', '"book a flight"'));
+    await writeFile(damaged, (await readFile(path, 'utf8')).replace('"book the train"', '"book a flight"'));
     const bad = await importCli(damaged, '--allow-non-empty');
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/not a complete, intact export: sha256 of the file does not match/);
     expect(await total()).toBe(before);
     const usage = await importCli();
     expect(usage.code).toBe(2);
-  });
+
+    // Restored beside the other stores of this shared database, exactly.
+    await t.app.jobs.close(); // nothing of this test's writes meanwhile
+    await t.app.bus.idle();
+    await t.dropStore(store);
+    expect(await t.countNodes(store)).toBe(0);
+    const restored = await importCli(path, '--allow-non-empty');
+    expect(restored.code, restored.stderr).toBe(0);
+    expect(restored.stdout).toMatch(/verified: the database matches the export/);
+    expect(await total()).toBe(before);
+    const again = await t.app.coldStorage.write(join(dir, 'again'));
+    expect(again.digest).toBe(reference.digest);
+    expect(await graphOf(again.path)).toEqual(await graphOf(path));
+  }, 240_000);
 });

@@ -6,10 +6,13 @@
  * stores get their near-duplicates consolidated, the originals kept.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import { afterAll, describe, expect, it } from 'vitest';
 import { randomStore, startTestApp, type TestApp } from '../helpers.js';
-import { backgroundEnv, dropQueues, eventually, queuePrefix, sleep, startBackgroundApp, stopBackgroundApp, subscribe, wsClient } from '../background.js';
+import { backgroundEnv, dropQueues, eventually, queuePrefix, startBackgroundApp, stopBackgroundApp, subscribe, wsClient } from '../background.js';
 import type { AnyMessage } from '../../src/domain/index.js';
+import type { AppOptions } from '../../src/app.js';
+import { breakJobId } from '../../src/contexts/subconscious/index.js';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterAll(async () => {
@@ -17,10 +20,10 @@ afterAll(async () => {
 });
 
 /** An app with workers, confined to its own store and queue prefix, removed afterwards. */
-async function backgroundApp(extra: Record<string, string> = {}, label = 'sub'): Promise<{ t: TestApp; store: string; prefix: string }> {
+async function backgroundApp(extra: Record<string, string> = {}, label = 'sub', options: AppOptions = {}): Promise<{ t: TestApp; store: string; prefix: string }> {
   const store = randomStore(label);
   const prefix = queuePrefix();
-  const t = await startBackgroundApp(store, prefix, extra);
+  const t = await startBackgroundApp(store, prefix, extra, options);
   cleanups.push(() => stopBackgroundApp(t, store, prefix));
   return { t, store, prefix };
 }
@@ -31,19 +34,9 @@ const NOTIFY = 'subscription ($i: String!, $after: ID) { notifications(instanceI
 const POLL = 'query ($i: String!, $after: ID) { notifications(instanceId: $i, after: $after) { id kind sessionId message payload } }';
 const QUEUES = '{ health { queues { name waiting active delayed failed completed everyMs lastRun { jobId ok lagMs durationMs error result } } } }';
 
-/** Lets the app's DecaySweep reach a handler: Salience's when registered, else one registered here. */
-function ensureDecayHandler(t: TestApp): void {
-  try {
-    t.app.bus.handle('salience', 'DecaySweep', async () => ({ swept: 0 }));
-  } catch {
-    // Salience handles DecaySweep already.
-  }
-}
-
 describe('job schedulers', () => {
   it('fires the decay sweep on its schedule, for the stores in scope, and shows it in health', async () => {
     const { t, store } = await backgroundApp({ TOTAL_RECALL_DECAY_SWEEP_MS: '400' });
-    ensureDecayHandler(t);
     const sweeps: number[] = [];
     const slots: number[] = [];
     const untap = t.app.bus.tap((m: AnyMessage) => {
@@ -81,7 +74,7 @@ describe('a worker crash', () => {
     });
     const output: string[] = [];
     child = spawn(process.execPath, ['--import', 'tsx', 'test/fixtures/hanging-worker.ts', prefix], { env: process.env, stdio: ['ignore', 'pipe', 'inherit'] });
-    child.stdout?.on('data', (chunk: Buffer) => output.push(...String(chunk).split('\n')));
+    createInterface({ input: child.stdout! }).on('line', (line) => output.push(line));
     await eventually(async () => (output.includes('READY') ? true : undefined), 30_000);
 
     const i = `crash-${prefix}`;
@@ -110,8 +103,19 @@ describe('a worker crash', () => {
 
 describe('break checks', () => {
   it('notifies after the threshold in TASK mode and not before; ModeChanged resets the clock', async () => {
-    const threshold = 4000;
-    const { t, store, prefix } = await backgroundApp({ TOTAL_RECALL_BREAK_AFTER_MS: String(threshold) });
+    // The app's clock is the test's: time passes when the test says so, and a
+    // break check's delayed job runs when the test promotes it (as BullMQ would
+    // once its delay is over). Nothing here waits on the wall clock.
+    const threshold = 90 * 60_000;
+    const T0 = Date.UTC(2031, 5, 1, 9);
+    let now = T0;
+    const clock = () => now;
+    const { t, store, prefix } = await backgroundApp({
+      TOTAL_RECALL_BREAK_AFTER_MS: String(threshold),
+      // No idle timeout and no sweep re-arming while the clock jumps.
+      TOTAL_RECALL_SESSION_IDLE_MS: String(365 * 24 * 3_600_000),
+      TOTAL_RECALL_SESSION_SWEEP_MS: String(24 * 3_600_000),
+    }, 'sub', { clock });
     const [worker, talker] = [`worker-${prefix}`, `talker-${prefix}`];
     const client = wsClient(t, worker);
     const clientB = wsClient(t, talker);
@@ -119,45 +123,72 @@ describe('break checks', () => {
       await client.dispose();
       await clientB.dispose();
     });
-    const live = subscribe<{ notifications: any }>(client, NOTIFY, { i: worker });
-    const liveB = subscribe<{ notifications: any }>(clientB, NOTIFY, { i: talker });
-    await Promise.all([live.ready, liveB.ready]);
-    const until = (at: number) => sleep(Math.max(0, at - Date.now()));
+    // With `after`, a subscription replays what was kept before it got going: it misses nothing.
+    const live = subscribe<{ notifications: any }>(client, NOTIFY, { i: worker, after: '' });
+    const liveB = subscribe<{ notifications: any }>(clientB, NOTIFY, { i: talker, after: '' });
+    const queue = t.app.jobs.queue('break-check');
+    const check = (sessionId: string, instanceId: string, modeSince: number, n: number) => breakJobId({ sessionId, instanceId, modeSince, n });
+    /** The delayed job of a check armed at `armedAt`: it exists, waits until its due time, and has not run. */
+    const armed = async (id: string, armedAt: number) => {
+      const job = await eventually(async () => (await queue.getJob(id)) ?? undefined, 10_000, 50);
+      expect(await job.getState(), id).toBe('delayed');
+      expect(job.delay, id).toBe(job.data.modeSince + job.data.n * threshold - armedAt);
+    };
+    /** Time reaches the job's due time; BullMQ runs it; its result. */
+    const fire = async (id: string) => {
+      const job = (await queue.getJob(id))!;
+      now = job.data.modeSince + job.data.n * threshold;
+      await job.promote();
+      return eventually(async () => {
+        const state = await queue.getJob(id);
+        return (await state?.getState()) === 'completed' ? (state!.returnvalue as { notified: boolean }) : undefined;
+      }, 20_000, 50);
+    };
+    const kept = async (i: string) => (await t.ok<{ notifications: any[] }>(POLL, { i })).notifications;
 
     const s = (await t.ok<{ startSession: any }>(START, { input: { instanceId: worker, mindType: 'claude', store, task: 'deep work' } })).startSession;
     const b = (await t.ok<{ startSession: any }>(START, { input: { instanceId: talker, mindType: 'claude', store, task: 'short burst' } })).startSession;
-    const [entered, enteredB] = [Date.parse(s.modeSince), Date.parse(b.modeSince)];
-    expect([s.mode, b.mode]).toEqual(['TASK', 'TASK']);
+    expect([s.mode, b.mode, Date.parse(s.modeSince), Date.parse(b.modeSince)]).toEqual(['TASK', 'TASK', T0, T0]);
+    const firstA = check(s.id, worker, T0, 1);
+    const firstB = check(b.id, talker, T0, 1);
+    await armed(firstA, T0);
+    await armed(firstB, T0);
 
     // B leaves TASK mode well before its threshold: its break clock resets.
-    await until(enteredB + threshold / 4);
+    now = T0 + threshold / 4;
     await t.ok(TRANSITION, { i: talker, mode: 'CONVERSATION' });
-    expect(Date.now() - enteredB).toBeLessThan(threshold);
+    // Halfway: both checks still wait; nothing was sent, live or kept.
+    now = T0 + threshold / 2;
+    await armed(firstA, T0);
+    await armed(firstB, T0);
+    expect([await kept(worker), await kept(talker)]).toEqual([[], []]);
 
-    // Halfway: nothing yet, live or kept.
-    await until(entered + threshold / 2);
-    expect(live.items).toEqual([]);
-    expect((await t.ok<{ notifications: unknown[] }>(POLL, { i: worker })).notifications).toEqual([]);
+    // At the threshold A's check runs and notifies; B's finds the clock reset and does not.
+    expect(await fire(firstA)).toEqual({ notified: true });
+    const { value } = await live.next((v) => v.notifications.kind === 'BREAK', 20_000);
+    expect(Date.parse(value.notifications.at)).toBe(T0 + threshold);
+    expect(value.notifications).toMatchObject({ kind: 'BREAK', instanceId: worker, sessionId: s.id, payload: { minutesInTask: 90 } });
+    expect(value.notifications.message).toMatch(/sustained task mode for 90 minutes on "deep work"/);
+    expect(await fire(firstB)).toEqual({ notified: false });
+    expect(await kept(talker)).toEqual([]);
+    // A's next check waits a further threshold.
+    await armed(check(s.id, worker, T0, 2), T0 + threshold);
 
-    const { value, at } = await live.next((v) => v.notifications.kind === 'BREAK', 20_000);
-    expect(at - entered).toBeGreaterThanOrEqual(threshold);
-    expect(Date.parse(value.notifications.at) - entered).toBeGreaterThanOrEqual(threshold);
-    expect(value.notifications).toMatchObject({ kind: 'BREAK', instanceId: worker, sessionId: s.id, payload: { minutesInTask: Math.round((threshold / 60_000) * 100) / 100 } });
-    expect(value.notifications.message).toMatch(/sustained task mode .* on "deep work"/);
-
-    // B's first check fell due meanwhile and found the clock reset: no break for B.
-    await until(enteredB + threshold + 1000);
-    expect(liveB.items).toEqual([]);
-    // Back in TASK mode, B gets its break a full threshold after re-entering.
+    // Back in TASK mode, B gets its break a full threshold after re-entering, and only then.
+    now = T0 + threshold + 5 * 60_000;
     const back = (await t.ok<{ transition: any }>(TRANSITION, { i: talker, mode: 'TASK' })).transition;
     const reentered = Date.parse(back.modeSince);
+    expect(reentered).toBe(now);
+    const againB = check(b.id, talker, reentered, 1);
+    await armed(againB, reentered);
+    expect(await kept(talker)).toEqual([]);
+    expect(await fire(againB)).toEqual({ notified: true });
     const forB = await liveB.next((v) => v.notifications.kind === 'BREAK', 20_000);
-    expect(forB.at - reentered).toBeGreaterThanOrEqual(threshold);
+    expect(Date.parse(forB.value.notifications.at) - reentered).toBe(threshold);
     expect(forB.value.notifications.sessionId).toBe(b.id);
-    expect(liveB.items).toHaveLength(1);
-    // Kept in the graph: polling sees the same notification.
-    const polled = await t.ok<{ notifications: any[] }>(POLL, { i: talker });
-    expect(polled.notifications.map((n) => n.id)).toEqual([forB.value.notifications.id]);
+    // Kept in the graph: polling sees the same notification, and it is B's only one.
+    expect((await kept(talker)).map((n) => n.id)).toEqual([forB.value.notifications.id]);
+    expect(new Set(liveB.items.map((i) => i.value.notifications.id))).toEqual(new Set([forB.value.notifications.id]));
   });
 });
 
@@ -167,8 +198,8 @@ describe('the session audit', () => {
     const i = `auditor-${prefix}`;
     const client = wsClient(t, i);
     cleanups.push(async () => client.dispose());
-    const live = subscribe<{ notifications: any }>(client, NOTIFY, { i });
-    await live.ready;
+    // With `after`, what was kept before the subscription got going is replayed: it misses nothing.
+    const live = subscribe<{ notifications: any }>(client, NOTIFY, { i, after: '' });
     const s = (await t.ok<{ startSession: any }>(START, { input: { instanceId: i, mindType: 'claude', store } })).startSession;
     const store1 = await t.gql<{ store: { id: string } }>('mutation ($in: StoreInput!) { store(input: $in) { id } }', { in: { store, content: 'unclaimed thought' } }, { 'x-instance-id': i });
     const store2 = await t.gql<{ store: { id: string } }>('mutation ($in: StoreInput!) { store(input: $in) { id } }', { in: { store, content: 'claimed thought' } }, { 'x-instance-id': i });
@@ -237,10 +268,11 @@ describe('consolidation', () => {
     // Later runs find nothing left to consolidate.
     const runs = async () => (await t.ok<{ health: { queues: any[] } }>(QUEUES)).health.queues.find((q) => q.name === 'consolidation').lastRun ?? undefined;
     // On a busy machine the run that consolidated may be the first, still finishing: no last run yet.
+    // Two whole runs after the one seen first (a last run is recorded when it has finished).
     const first = await eventually(runs, 10_000);
-    await eventually(async () => ((await runs()).jobId !== first.jobId ? true : undefined), 10_000);
-    await sleep(1500);
+    const second = await eventually(async () => ((await runs()).jobId !== first.jobId ? await runs() : undefined), 10_000);
+    const third = await eventually(async () => ((await runs()).jobId !== second.jobId ? await runs() : undefined), 10_000);
+    expect([second.ok, third.ok]).toEqual([true, true]);
     expect(await consolidatedOf()).toHaveLength(1);
-    expect((await runs()).ok).toBe(true);
   });
 });

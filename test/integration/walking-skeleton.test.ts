@@ -65,6 +65,8 @@ describe('walking skeleton', () => {
     ['content over 64 KiB', { content: 'x'.repeat(64 * 1024 + 1) }, 'HIPPOCAMPUS.CONTENT_TOO_LARGE'],
     ['a tag with a newline', { content: 'x', tags: ['work\nlife'] }, 'HIPPOCAMPUS.INVALID_LABEL'],
     ['a session id with a NUL', { content: 'x', sessionId: 'ses\u0000' }, 'HIPPOCAMPUS.INVALID_SESSION_ID'],
+    ['an emotion with a tab', { content: 'x', emotions: ['calm\tjoy'] }, 'HIPPOCAMPUS.INVALID_LABEL'],
+    ['a person with a newline', { content: 'x', people: ['Ana\nBen'] }, 'HIPPOCAMPUS.INVALID_LABEL'],
   ])('rejects %s with a typed error and writes nothing', async (_name, input, expected) => {
     const before = await t.countNodes(store);
     const res = await t.gql(STORE, { input: { store, ...input } });

@@ -52,22 +52,27 @@ describe('LinkWriter', () => {
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
     const seen: string[] = [];
+    let bothStarted!: () => void;
+    const started = new Promise<void>((r) => (bothStarted = r));
     const writer = new LinkWriter(async (links) => {
       seen.push(links.map((l) => `${l.lo}-${l.hi}`).join(','));
+      if (seen.length === 2) bothStarted();
       await gate;
       return [];
     }, 0);
     void writer.add('s', [link('a', 'b')]);
     void writer.add('t', [link('x', 'y')]);
-    await new Promise((r) => setTimeout(r, 5));
+    await started; // one write per store, both under way
     expect(seen.sort()).toEqual(['a-b', 'x-y']);
     expect(writer.pending('s')).toEqual([link('a', 'b')]); // being written
     let idle = false;
     const done = writer.idle('s').then(() => (idle = true));
-    await new Promise((r) => setTimeout(r, 5));
+    // Whatever is ready to run runs (a macrotask later), and idle still waits for the gate.
+    await new Promise((r) => setImmediate(r));
     expect(idle).toBe(false);
     release();
     await done;
+    expect(idle).toBe(true);
     expect(writer.pending('s')).toEqual([]);
   });
 

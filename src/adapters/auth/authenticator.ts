@@ -12,6 +12,7 @@ import { UnauthenticatedError, type Access } from '../../domain/index.js';
 import type { Caller } from '../../contexts/cortex/index.js';
 import { accessOf, type TokenRecord, type TokenStore } from './tokens.js';
 import { bearerOf, hashToken } from './token-format.js';
+import { callerName } from '../graphql/caller.js';
 
 export type AuthMode = 'on' | 'off';
 /** As configured: auto = on when any token exists when the service starts. */
@@ -27,6 +28,13 @@ const header = (headers: HeaderSource, name: string): string | null => {
   const raw = headers[name];
   const value = Array.isArray(raw) ? raw[0] : raw;
   return typeof value === 'string' && value.trim() !== '' ? value.trim() : null;
+};
+
+/** A header as sent (callerName trims and checks it). */
+const rawHeader = (headers: HeaderSource, name: string): string | undefined => {
+  const raw = headers[name];
+  const value = Array.isArray(raw) ? raw[0] : raw;
+  return typeof value === 'string' ? value : undefined;
 };
 
 export interface CallerHints {
@@ -59,8 +67,9 @@ export class Authenticator {
     const authorization = header(headers, 'authorization');
     const token = hints.token ?? bearerOf(authorization);
     if (authorization !== null && token === null && !hints.token) throw new UnauthenticatedError('the Authorization header must be "Bearer <token>"');
-    const instanceId = hints.instanceId ?? header(headers, 'x-instance-id');
-    const sessionId = hints.sessionId ?? header(headers, 'x-session-id');
+    // A name holding a control character is refused (CORTEX.INVALID_*_ID) before anything runs.
+    const instanceId = callerName(hints.instanceId ?? rawHeader(headers, 'x-instance-id'), 'instance');
+    const sessionId = callerName(hints.sessionId ?? rawHeader(headers, 'x-session-id'), 'session');
     if (token === null) {
       if (this.mode === 'on') throw new UnauthenticatedError('a token is required: send "Authorization: Bearer <token>" (an operator makes one with `npm run token -- create`)');
       return { instanceId, sessionId };

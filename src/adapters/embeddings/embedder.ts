@@ -94,6 +94,7 @@ export class ThreadedEmbedder implements Embedder {
   private toldMissing = false;
   private loading: Promise<EmbedderStatus> | null = null;
   private started = false;
+  private attempts = 0;
   private readonly listeners: ((status: EmbedderStatus) => void)[] = [];
   private readonly log: (line: string) => void;
 
@@ -113,7 +114,13 @@ export class ThreadedEmbedder implements Embedder {
     return this.loading ?? Promise.resolve(this.state);
   }
 
+  /** How many times the files have been looked for and loaded (tests wait on retries with it). */
+  get loadAttempts(): number {
+    return this.attempts;
+  }
+
   private attempt(): void {
+    this.attempts++;
     const loading = this.load().finally(() => {
       if (this.loading === loading) this.loading = null;
     });

@@ -12,7 +12,7 @@ import { ApolloArmor } from '@escape.tech/graphql-armor';
 import { GraphQLError, parse, specifiedRules, validate, type GraphQLSchema, type ValidationRule } from 'graphql';
 import { WebSocketServer } from 'ws';
 import { useServer } from 'graphql-ws/use/ws';
-import { TotalRecallError } from '../../domain/index.js';
+import { InvalidInputError, TotalRecallError } from '../../domain/index.js';
 import { RequestScope, type Caller } from '../../contexts/cortex/index.js';
 import { Authenticator, type HeaderSource } from '../auth/index.js';
 import { RateLimitedError, type TokenRateLimit } from '../auth/rate-limit.js';
@@ -231,6 +231,7 @@ export async function startGraphQLServer(
       if (error instanceof RateLimitedError) {
         return sendError(res, 429, error.code, error.message, { 'retry-after': String(Math.ceil(error.retryAfterMs / 1000)) });
       }
+      if (error instanceof InvalidInputError) return sendError(res, 400, error.code, error.message);
       if (error instanceof TotalRecallError && error.code === 'UNAUTHENTICATED') {
         return sendError(res, 401, error.code, error.message, { 'www-authenticate': 'Bearer' });
       }
@@ -252,11 +253,13 @@ export async function startGraphQLServer(
     maxPayload: 1024 * 1024,
     verifyClient: ({ req }: { req: IncomingMessage }) => hostAllowed(req.headers.host, host, limits.allowedHosts) && originAllowed(req.headers.origin, req.headers.host),
   });
-  const subscriptions = useServer<Record<string, unknown>, { caller?: Caller }>(
+  const subscriptions = useServer<Record<string, unknown>, { caller?: Caller; refusal?: InvalidInputError }>(
     {
       schema,
       // The same limits as over HTTP: tokens while parsing, then depth, aliases, cost.
       onSubscribe: (ctx, _id, payload) => {
+        const refusal = ctx.extra.refusal;
+        if (refusal) return [new GraphQLError(refusal.message, { extensions: { code: refusal.code } })];
         let document;
         try {
           document = parse(payload.query, { maxTokens: limits.maxTokens });
@@ -271,10 +274,16 @@ export async function startGraphQLServer(
         const params = ctx.connectionParams ?? {};
         const text = (key: string) => (typeof params[key] === 'string' && (params[key] as string).trim() !== '' ? (params[key] as string).trim() : null);
         const bearer = text('authorization')?.replace(/^Bearer\s+/i, '') ?? null;
+        const raw = (key: string) => (typeof params[key] === 'string' ? (params[key] as string) : null);
         try {
-          ctx.extra.caller = await admit(ctx.extra.request.headers, { token: text('token') ?? bearer, instanceId: text('instanceId'), sessionId: text('sessionId') });
+          ctx.extra.caller = await admit(ctx.extra.request.headers, { token: text('token') ?? bearer, instanceId: raw('instanceId'), sessionId: raw('sessionId') });
           return true;
-        } catch {
+        } catch (error) {
+          // A bad name is answered as each operation's typed error (a refused connection could carry no code).
+          if (error instanceof InvalidInputError) {
+            ctx.extra.refusal = error;
+            return true;
+          }
           return false;
         }
       },

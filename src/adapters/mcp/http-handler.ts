@@ -6,6 +6,7 @@
  * calls without a store argument use.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { GraphQLError } from 'graphql';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { callerFromRequest, headerValue, type Ports, type RouteHandler } from '../graphql/index.js';
 import { mcpContext } from './context.js';
@@ -44,7 +45,17 @@ export function createMcpHandler(ports: Ports, options: McpHandlerOptions): Rout
       jsonRpcError(res, 403, 'Origin not allowed');
       return;
     }
-    const caller = await callerFromRequest(req);
+    let caller;
+    try {
+      caller = await callerFromRequest(req);
+    } catch (error) {
+      // A name holding a control character (x-instance-id, x-session-id): refused, as over GraphQL.
+      if (error instanceof GraphQLError) {
+        jsonRpcError(res, 400, `${String(error.extensions.code)}: ${error.message}`);
+        return;
+      }
+      throw error;
+    }
     const server = buildMcpServer(mcpContext(ports, caller, headerValue(req.headers, STORE_HEADER), options.defaultStore), options.version);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.on('close', () => {

@@ -1,0 +1,145 @@
+/**
+ * On a Neo4j and a Redis of the test's own, started by the project's scripts
+ * (never the servers the rest of the suite shares): `npm run import` restores
+ * an export of the shared database into a second, truly empty Neo4j exactly,
+ * and `services:down` stops both servers it started.
+ *
+ * Slow by nature: it starts a Neo4j (a JVM) and a Redis. Their files live in
+ * <TOTAL_RECALL_DATA>/own-instance (the Neo4j jars are kept there between
+ * runs; the databases are wiped first), on ports the system says are free.
+ */
+import { execFile, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import neo4j from 'neo4j-driver';
+import { afterAll, describe, expect, it } from 'vitest';
+import { randomStore } from '../helpers.js';
+import { eventually, queuePrefix, startBackgroundApp, stopBackgroundApp } from '../background.js';
+import { graphOf, populate } from '../cold-storage-fixture.js';
+import { ColdStorage } from '../../src/adapters/cold-storage/index.js';
+import { pingRedis } from '../../src/adapters/redis.js';
+
+const run = promisify(execFile);
+const DATA = resolve(process.env.TOTAL_RECALL_DATA || '.data', 'own-instance');
+const cleanups: (() => Promise<void>)[] = [];
+afterAll(async () => {
+  for (const clean of cleanups.reverse()) await clean().catch((error) => console.error(error));
+});
+
+/** Whether nothing listens on the port now. */
+function isFree(port: number): Promise<boolean> {
+  return new Promise((resolveFree) => {
+    const server = createServer();
+    server.once('error', () => resolveFree(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolveFree(true)));
+  });
+}
+
+/**
+ * A port nothing listens on now, below Linux's ephemeral range (32768 and up):
+ * a port the system hands out for port 0 may be taken by an outgoing
+ * connection in the minute before Neo4j binds it (it happened).
+ */
+async function freePort(): Promise<number> {
+  for (;;) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    if (await isFree(port)) return port;
+  }
+}
+
+/** Whether the process runs (a zombie waiting for a parent to reap it has stopped). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return !['Z', 'X'].includes(stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3));
+  } catch {
+    return false; // gone between the two looks
+  }
+}
+
+describe('a second Neo4j and Redis of the test’s own', () => {
+  it('restores an export into the truly empty second Neo4j exactly, and `services:down` stops both servers', async () => {
+    let ports: number[] = [];
+    while (new Set(ports).size !== 3) ports = [await freePort(), await freePort(), await freePort()];
+    const [bolt, http, redisPort] = ports as [number, number, number];
+    const own: NodeJS.ProcessEnv = {
+      ...process.env,
+      TOTAL_RECALL_DATA: DATA,
+      TOTAL_RECALL_NEO4J_BOLT_PORT: String(bolt),
+      TOTAL_RECALL_NEO4J_HTTP_PORT: String(http),
+      TOTAL_RECALL_REDIS_PORT: String(redisPort),
+    };
+    // A busy 2-core machine has taken over two minutes to start a Neo4j.
+    own.NEO4J_START_TIMEOUT ??= '400';
+    delete own.NEO4J_URI; // else the scripts would use that server and start none
+    delete own.REDIS_URL;
+    const services = (command: string) => run(process.execPath, ['scripts/services/cli.mjs', command, '--json', '--quiet'], { env: own, timeout: 480_000 });
+    // Truly empty: no database files and no Redis data from an earlier run (the jars stay).
+    await rm(join(DATA, 'neo4j', 'data'), { recursive: true, force: true });
+    await rm(join(DATA, 'redis'), { recursive: true, force: true });
+
+    // An export of one store of the shared database, made by the service.
+    const store = randomStore('own-instance');
+    const prefix = queuePrefix();
+    const dir = await mkdtemp(join(tmpdir(), 'total-recall-cold-'));
+    const shared = await startBackgroundApp(store, prefix, { TOTAL_RECALL_COLD_STORAGE_DIR: dir });
+    cleanups.push(async () => {
+      await stopBackgroundApp(shared, store, prefix);
+      await rm(dir, { recursive: true, force: true });
+    });
+    await populate(shared, store);
+    await shared.app.jobs.close(); // nothing writes to the store from here on
+    await shared.app.bus.idle();
+    const exported = await shared.app.coldStorage.write(dir);
+
+    cleanups.push(async () => void (await services('down').catch(() => undefined))); // also after a failed or timed-out up
+    const up = JSON.parse((await services('up')).stdout);
+    expect(up).toMatchObject({ ok: true, neo4j: { started: true, uri: `bolt://127.0.0.1:${bolt}` }, redis: { started: true, url: `redis://127.0.0.1:${redisPort}` } });
+    const uri = `bolt://127.0.0.1:${bolt}`;
+    const driver = neo4j.driver(uri, neo4j.auth.basic('neo4j', ''));
+    cleanups.push(() => driver.close());
+    const count = async () => (await driver.executeQuery('MATCH (n) RETURN count(n) AS n')).records[0]!.get('n').toNumber() as number;
+    expect(await count()).toBe(0);
+
+    // `npm run import -- FILE`, without --allow-non-empty: the database is empty.
+    const restored = await run(process.execPath, ['--import', 'tsx', 'scripts/import.ts', exported.path], { env: { ...own, NEO4J_URI: uri }, timeout: 120_000 });
+    expect(restored.stdout).toMatch(/verified: the database matches the export/);
+    // Every node of the second database came from the export, and the graph is the same.
+    expect(await count()).toBe(exported.nodes);
+    const second = new ColdStorage({ neo4j: { uri, user: 'neo4j', password: '', database: 'neo4j' }, stores: null, service: 'total-recall test' });
+    cleanups.push(() => second.close());
+    const again = await second.write(join(dir, 'from-the-second'));
+    expect(again.counts).toEqual(exported.counts);
+    expect(await graphOf(again.path)).toEqual(await graphOf(exported.path));
+    await driver.close();
+    await second.close();
+
+    // `services:down` stops what `up` started (by its pid files): the processes are gone and
+    // the ports answer no more. Another Redis, on the port the environment names by then, is
+    // left alone (down used to send SHUTDOWN to that port, stopping a server it never started).
+    const decoyPort = await freePort();
+    const decoy = spawn('redis-server', ['--port', String(decoyPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+    cleanups.push(async () => void decoy.kill('SIGKILL'));
+    const decoyUrl = `redis://127.0.0.1:${decoyPort}`;
+    await eventually(async () => ((await pingRedis(decoyUrl)) ? true : undefined), 30_000);
+    const down = JSON.parse(
+      (await run(process.execPath, ['scripts/services/cli.mjs', 'down', '--json', '--quiet'], { env: { ...own, TOTAL_RECALL_REDIS_PORT: String(decoyPort) }, timeout: 240_000 })).stdout,
+    );
+    expect(down).toEqual({ ok: true, neo4j: true, redis: true });
+    expect(await pingRedis(decoyUrl), 'the other Redis').toBe(true);
+    expect(alive(up.neo4j.pid), 'neo4j process').toBe(false);
+    expect(alive(up.redis.pid), 'redis process').toBe(false);
+    expect(await pingRedis(`redis://127.0.0.1:${redisPort}`)).toBe(false);
+    const status = JSON.parse((await services('status')).stdout);
+    expect([status.neo4j.state, status.redis.state]).toEqual(['stopped', 'stopped']);
+  }, 600_000);
+});
