@@ -469,6 +469,16 @@ export async function ensureDir(...dirs) {
   for (const d of dirs) await fsp.mkdir(d, { recursive: true });
 }
 
+/**
+ * Whether the local servers this project creates get generated passwords
+ * (TOTAL_RECALL_LOCAL_AUTH=on). Off by default for now: several integration
+ * tests still connect to the local servers without credentials (see README,
+ * Security). Either way they listen on loopback only.
+ */
+export function localAuthEnabled() {
+  return /^(1|on|true|yes)$/i.test(process.env.TOTAL_RECALL_LOCAL_AUTH ?? '');
+}
+
 /** A TCP port from an env var, or the default; a bad value stops the start with a clear message. */
 export function envPort(name, defPort) {
   const raw = process.env[name];

@@ -22,6 +22,7 @@ import {
   describeOwner,
   ensureSecret,
   envPort,
+  localAuthEnabled,
   envSeconds,
   fileSize,
   findPortOwner,
@@ -156,6 +157,7 @@ function confAuthEnabled(p) {
  */
 async function prepareAuth(p, java, say) {
   if (readSecret(p.passwordFile)) return true;
+  if (!localAuthEnabled()) return false;
   if (fs.existsSync(p.systemDb)) {
     say('neo4j: this store was made without a password; it keeps running without authentication on loopback (see README, Security)');
     return false;

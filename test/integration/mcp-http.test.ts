@@ -138,6 +138,9 @@ describe('MCP over Streamable HTTP', () => {
     expect(auditText).toContain('What of this session do you want to keep?');
     await call('session_end', { instanceId });
     const reflect = await client.getPrompt({ name: 'reflect', arguments: { scope: 'RECENT', limit: '5' } });
-    expect((reflect.messages[0]!.content as { text: string }).text).toMatch(/claim/);
+    const reflectText = reflect.messages.map((m) => (m.content as { text: string }).text).join('\n');
+    expect(reflectText).toMatch(/CLAIM/);
+    // The prompt opens a reflect session: its answers go to that reflection through reflect_answer.
+    expect(reflectText).toMatch(/reflect_answer.*reflectionId: "[^"]+"/);
   });
 });

@@ -80,6 +80,13 @@ describe('MCP over stdio (npx total-recall mcp)', () => {
     const around = await call('neighbourhood', { id: a.id });
     expect(around.associations.map((x: Structured) => x.other.id)).toContain(b.id);
     expect(Array.isArray((await call('reflect', { scope: 'RECENT' })).candidates)).toBe(true);
+    // A reflect session: open it, answer one candidate with an offered action, one fewer remains.
+    const reflection = await call('reflect_session', { scope: 'RECENT', limit: 5 });
+    expect(reflection.candidates.length).toBeGreaterThan(0);
+    const first = reflection.candidates[0];
+    expect(first.actions.map((x: Structured) => x.kind)).toContain('KEEP');
+    const answered = await call('reflect_answer', { reflectionId: reflection.reflectionId, memoryId: first.memory.id, action: 'KEEP', why: 'it still holds' });
+    expect(answered.remaining).toBe(reflection.remaining - 1);
 
     expect((await call('transition', { mode: 'CONVERSATION' })).session.mode).toBe('CONVERSATION');
     expect((await call('log_decision', { text: 'Clean build hosts weekly', rationale: 'full disks break deploys' })).decision.text).toBe('Clean build hosts weekly');

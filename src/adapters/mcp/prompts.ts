@@ -8,6 +8,7 @@ import { McpError, ErrorCode, type GetPromptResult } from '@modelcontextprotocol
 import { REFLECTION_SCOPES, type MemoryRecord } from '../../domain/index.js';
 import { publicError } from '../graphql/index.js';
 import type { McpContext } from './context.js';
+import { reflectPrompt } from '../../contexts/cortex/index.js';
 
 const userMessage = (text: string): GetPromptResult['messages'][number] => ({ role: 'user', content: { type: 'text', text } });
 const line = (m: MemoryRecord) => `- ${m.id} (${new Date(m.occurredAt).toISOString().slice(0, 10)}, ${m.tier}): ${m.content}`;
@@ -53,7 +54,7 @@ export function registerPrompts(server: McpServer, ctx: McpContext): void {
     'reflect',
     {
       title: 'Reflect on memories',
-      description: 'A review of the memories `reflect` finds worth a second look (stale, recent, weakly linked), with what to do about each.',
+      description: 'A reflect session: the memories worth a second look (stale, recent, weakly linked), each with the answers that fit it, to answer with reflect_answer.',
       argsSchema: {
         store: z.string().optional(),
         scope: z.enum(REFLECTION_SCOPES).optional().describe('ALL (default), STALE, RECENT or WEAK_ASSOCIATIONS.'),
@@ -63,16 +64,13 @@ export function registerPrompts(server: McpServer, ctx: McpContext): void {
     (args) =>
       built(async () => {
         const limit = args.limit ? Number.parseInt(args.limit, 10) : 10;
-        const candidates = await ctx.ports.recall.reflect(ctx.storeOf(args.store), args.scope ?? 'ALL', null, limit, ctx.caller);
-        const list = candidates.length
-          ? candidates.map((c) => `${line(c.memory)}\n  why: ${c.reason}; ${c.associationCount} links${c.staleDays === null ? '' : `; unused for ${c.staleDays} days`}`).join('\n')
-          : '(nothing to review)';
-        const text = [
-          'Reflect on these memories of yours. For each, decide: `claim` it (it matters), `reclassify` it (IDENTITY_CORE, LONG_TERM, ARCHIVE), ' +
-            '`associate` it with a related memory, or leave it. Use `forget` only when the user explicitly consents.',
-          list,
-        ].join('\n\n');
-        return { description: `${candidates.length} memories to review`, messages: [userMessage(text)] };
+        // A reflect session: the answers go to this reflection and are kept as events on the memories.
+        const view = await ctx.ports.reflection.open({ store: ctx.storeOf(args.store), scope: args.scope ?? null, limit }, ctx.caller);
+        const prompt = reflectPrompt(view.candidates, { store: view.store, reflectionId: view.id });
+        const overMcp = userMessage(
+          `Over MCP, answer each one with the \`reflect_answer\` tool: { reflectionId: "${view.id}", memoryId, action, why } (tier, with and confirmId as the action needs).`,
+        );
+        return { description: prompt.description, messages: [...prompt.messages.map((m) => ({ role: m.role, content: { ...m.content } })), overMcp] };
       }),
   );
 }

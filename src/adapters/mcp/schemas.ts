@@ -130,4 +130,6 @@ export const statusResult = {
   accepting: z.boolean(),
   memories: z.number(),
   embeddings: z.string(),
+  degraded: z.array(z.string()).describe('what works less well right now, one line each; empty when everything is up'),
+  progress: z.array(z.record(z.string(), z.unknown())).describe('long operations of the service (import, export, backfill, sweeps, consolidation) with their share done'),
 };

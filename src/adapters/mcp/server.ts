@@ -3,6 +3,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { McpContext } from './context.js';
 import { registerTools } from './tools.js';
+import { registerReflectionTools } from './reflection-tools.js';
 import { registerResources } from './resources.js';
 import { registerPrompts } from './prompts.js';
 import { sdkErrorResult } from './result.js';
@@ -19,6 +20,7 @@ export function buildMcpServer(ctx: McpContext, version: string): McpServer {
   // the version is pinned and test/integration/mcp-http.test.ts checks the code).
   (server as unknown as { createToolError(message: string): CallToolResult }).createToolError = sdkErrorResult;
   registerTools(server, ctx);
+  registerReflectionTools(server, ctx);
   registerResources(server, ctx);
   registerPrompts(server, ctx);
   return server;

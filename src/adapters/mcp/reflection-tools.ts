@@ -1,0 +1,107 @@
+/**
+ * A reflect session over MCP: `reflect_session` opens one (the candidates with
+ * the answers that fit each), `reflect_answer` answers one candidate. Both are
+ * thin calls into the ReflectionPort the GraphQL `reflectSession` and
+ * `answerReflection` use; every answer is kept as an event on its memory.
+ */
+import { z } from 'zod';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { REFLECT_ACTION_KINDS, REFLECTION_SCOPES, TIERS } from '../../domain/index.js';
+import type { ReflectionView } from '../../contexts/cortex/index.js';
+import type { McpContext } from './context.js';
+import { okResult, toolResult } from './result.js';
+import { reflectCandidateSchema } from './schemas.js';
+import { reflectView } from './views.js';
+
+const actionSchema = z.object({
+  kind: z.enum(REFLECT_ACTION_KINDS),
+  description: z.string(),
+  tier: z.enum(TIERS).nullable(),
+  memoryIds: z.array(z.string()),
+});
+const candidateWithActions = reflectCandidateSchema.extend({ actions: z.array(actionSchema) });
+const reflectionResult = {
+  reflectionId: z.string(),
+  store: z.string(),
+  remaining: z.number().describe('Candidates not answered yet.'),
+  nextMemoryId: z.string().nullable().describe('The first candidate without an answer.'),
+  candidates: z.array(candidateWithActions),
+};
+
+function reflectionView(view: ReflectionView, ctx: McpContext) {
+  return {
+    reflectionId: view.id,
+    store: view.store,
+    remaining: view.remaining,
+    nextMemoryId: view.next?.memory.id ?? null,
+    candidates: view.candidates.map((c) => ({
+      ...reflectView(c, ctx.ports.salienceOf),
+      actions: c.actions.map((a) => ({ kind: a.kind, description: a.description, tier: a.tier, memoryIds: a.memories.map((m) => m.id) })),
+    })),
+  };
+}
+
+export function registerReflectionTools(server: McpServer, ctx: McpContext): void {
+  const { ports, caller } = ctx;
+  server.registerTool(
+    'reflect_session',
+    {
+      title: 'Start a reflect session',
+      description:
+        'Opens a reflection: the memories worth a second look, each with the answers that fit it (CLAIM, RECLASSIFY with its tier, ASSOCIATE with the weakly tied, ' +
+        'CONSOLIDATE with near-duplicates, FORGET with consent, KEEP). Answer each with reflect_answer; nothing changes until you do.',
+      inputSchema: {
+        store: z.string().optional().describe('Default: your connection\'s store.'),
+        scope: z.enum(REFLECTION_SCOPES).optional().describe('Default ALL.'),
+        timeSpanDays: z.number().optional(),
+        limit: z.number().int().optional().describe('Most candidates (default 10).'),
+      },
+      outputSchema: reflectionResult,
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    },
+    (args) =>
+      toolResult(async () => {
+        const view = await ports.reflection.open(
+          { store: ctx.storeOf(args.store), scope: args.scope ?? null, timeSpanDays: args.timeSpanDays ?? null, limit: args.limit ?? null },
+          caller,
+        );
+        return okResult(reflectionView(view, ctx));
+      }),
+  );
+  server.registerTool(
+    'reflect_answer',
+    {
+      title: 'Answer one reflect candidate',
+      description:
+        'Answers one candidate of a reflection with one of the actions offered for it, and why (kept as an event on the memory). RECLASSIFY may name another tier; ' +
+        'ASSOCIATE and CONSOLIDATE may name other memories (with); FORGET deletes for good and needs confirmId repeating memoryId: ask the user first.',
+      inputSchema: {
+        reflectionId: z.string(),
+        memoryId: z.string(),
+        action: z.enum(REFLECT_ACTION_KINDS),
+        why: z.string().describe('Your reason, in your own words.'),
+        tier: z.enum(TIERS).optional(),
+        with: z.array(z.string()).optional(),
+        confirmId: z.string().optional().describe('FORGET only: the memory id again, your explicit consent.'),
+      },
+      outputSchema: reflectionResult,
+      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+    },
+    (args) =>
+      toolResult(async () => {
+        const answered = await ports.reflection.answer(
+          {
+            reflectionId: args.reflectionId,
+            memoryId: args.memoryId,
+            action: args.action,
+            why: args.why,
+            tier: args.tier ?? null,
+            with: args.with ?? null,
+            confirmId: args.confirmId ?? null,
+          },
+          caller,
+        );
+        return okResult(reflectionView(answered.reflection, ctx));
+      }),
+  );
+}
