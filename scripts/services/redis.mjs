@@ -190,7 +190,7 @@ export async function ensureRedis({ log, timeoutMs } = {}) {
         });
       }
       const newPid = await waitPing({ pid: null, timeout, p, offset });
-      say(`redis: started pid ${newPid ?? '?'} on ${REDIS_URL} (password in ${p.passwordFile}) in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+      say(`redis: started pid ${newPid ?? '?'} on ${REDIS_URL} ${localAuthEnabled() ? ` (password in ${p.passwordFile})` : ''} in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
       return { url: localRedisUrl(), started: true, external: false, pid: newPid ?? undefined };
     },
     { log: say, what: 'the redis start lock' },
