@@ -45,6 +45,23 @@ export function fitLogistic(examples: readonly Example[], l2 = 1e-3, weightOf: (
   return w;
 }
 
+/**
+ * fitLogistic with the named weights kept non-negative: a feature whose
+ * weight comes out negative is held at 0 and the rest refitted, since these
+ * are evidence for a memory (an exact name, a date, an association) and a
+ * quirk of the data must not turn them into evidence against it.
+ */
+export function fitNonNegative(examples: readonly Example[], nonNegative: readonly number[], l2 = 1e-3, weightOf: (e: Example) => number = () => 1): number[] {
+  const held = new Set<number>();
+  for (;;) {
+    const shown = examples.map((e) => ({ ...e, features: e.features.map((x, i) => (held.has(i) ? 0 : x)) }));
+    const w = fitLogistic(shown, l2, weightOf);
+    const negative = nonNegative.filter((i) => !held.has(i) && w[i + 1]! < 0);
+    if (negative.length === 0) return w.map((x, i) => (i > 0 && held.has(i - 1) ? 0 : x));
+    for (const i of negative) held.add(i);
+  }
+}
+
 /** Gaussian elimination with partial pivoting: A x = b. */
 function solve(a: number[][], b: number[]): number[] {
   const n = b.length;

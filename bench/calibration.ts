@@ -11,7 +11,7 @@
  * "heldout" is only reported. Every question is asked with `rankOnly` (the
  * search's own code, without recording), all signals, limit 10.
  *
- * --fit refits the two logistic models (with and without a query vector) on
+ * --fit [--rounds N] refits the two logistic models (with and without a query vector) on
  * the development data and rewrites src/contexts/recall/calibration.ts.
  * Association enters as a seed's confidence times what reached the memory,
  * so the fit is repeated over fresh rankings (two rounds).
@@ -33,14 +33,14 @@ import {
   type Calibration, type Calibrations, type RankedHit, type Signals,
 } from '../src/contexts/recall/index.js';
 import { graphqlClient, markdownTable, rng, writeResults } from './lib.js';
-import { expectedCalibrationError, fitLogistic, reliability, reliabilitySvg, type Example } from './calibrate.js';
+import { expectedCalibrationError, fitNonNegative, reliability, reliabilitySvg, type Example } from './calibrate.js';
 import { DEFAULT_LOCOMO_DIR, loadConversations, type Conversation } from './locomo-data.js';
 import { loadScenarios } from './everyday-data.js';
 
 const args = process.argv.slice(2);
 const fit = args.includes('--fit');
 const quick = args.includes('--quick');
-const dir = resolve(args.find((a) => !a.startsWith('--')) ?? DEFAULT_LOCOMO_DIR);
+const dir = resolve(args.find((a, i) => !a.startsWith('--') && !['--dump', '--rounds'].includes(args[i - 1] ?? '')) ?? DEFAULT_LOCOMO_DIR);
 const random = rng(20);
 
 // ── the stores ─────────────────────────────────────────────────────────────
@@ -202,13 +202,43 @@ const predict = (c: Calibration, f: readonly number[]) => {
   return 1 / (1 + Math.exp(-z));
 };
 
+// --dump FILE: every candidate's evidence for every question, for fitting offline (then exit).
+const dumpAt = args.indexOf('--dump');
+if (dumpAt >= 0) {
+  const rows = await askAll(DEFAULT_CALIBRATIONS, ALL_SIGNALS, 100);
+  const out = rows.map(({ plan, asked, hits }) => ({
+    source: plan.source, split: plan.split, group: asked.group ?? plan.group, kind: plan.kind, size: plan.inputs.length, q: asked.q, answers: asked.answers,
+    hits: hits.map((h) => ({
+      key: keyOf.get(h.memory.id), sim: h.similarity, cov: h.coverage, exact: h.exact, miss: h.exactMiss, person: h.personMatch, date: h.dateMatch,
+      act: h.activation, via: h.via === null ? null : keyOf.get(h.via) ?? null, text: h.textScore, content: h.memory.content,
+    })),
+  }));
+  writeFileSync(args[dumpAt + 1]!, JSON.stringify(out));
+  console.log(`dumped ${out.length} questions to ${args[dumpAt + 1]}`);
+}
+/**
+ * Every store-size band, and within it every source (LoCoMo, everyday),
+ * carries the same total weight in the fit: otherwise the ~600-turn LoCoMo
+ * stores, with fifty times the hits, decide alone what a hit in a store of
+ * three memories is worth. Exact, person, date and association weights stay
+ * non-negative (fitNonNegative).
+ */
+function fitBalanced(examples: readonly Labelled[]): number[] {
+  const cell = (e: Labelled) => `${e.band}/${e.source}`;
+  const totals = new Map<string, number>();
+  for (const e of examples) totals.set(cell(e), (totals.get(cell(e)) ?? 0) + 1);
+  const evidence = ['exact', 'person', 'date', 'association'].map((n) => NAMES.indexOf(n as (typeof NAMES)[number]) - 1);
+  return fitNonNegative(examples, evidence, 1e-3, (e) => 1 / totals.get(cell(e as Labelled))!);
+}
+
 let calibrations: Calibrations = DEFAULT_CALIBRATIONS;
 const fitRounds: Record<string, unknown>[] = [];
 if (fit) {
-  for (let round = 1; round <= 2; round++) {
+  const rounds = Number(args[args.indexOf('--rounds') + 1]) || 2;
+  for (let round = 1; round <= rounds; round++) {
     const fused = examplesOf(await askAll(calibrations, ALL_SIGNALS, 10)).filter((e) => e.split === 'dev');
     const lexical = examplesOf(await askAll(calibrations, LEXICAL, 10)).filter((e) => e.split === 'dev');
-    calibrations = { fused: toCalibration(fitLogistic(fused), false), lexical: toCalibration(fitLogistic(lexical), true) };
+    calibrations = { fused: toCalibration(fitBalanced(fused), false), lexical: toCalibration(fitBalanced(lexical), true) };
     fitRounds.push({ round, examples: { fused: fused.length, lexical: lexical.length }, ...calibrations });
     console.log(`fit round ${round}`, JSON.stringify(calibrations));
   }
@@ -230,7 +260,7 @@ const heldout = reliability(fusedExamples.filter((e) => e.split === 'heldout'));
 const cv: Labelled[] = [];
 for (const conv of conversations.map((c) => c.name)) {
   const train = dev(fusedExamples).filter((e) => !(e.source === 'locomo' && e.group === conv));
-  const c = toCalibration(fitLogistic(train), false);
+  const c = toCalibration(fitBalanced(train), false);
   for (const e of fusedExamples.filter((x) => x.source === 'locomo' && x.group === conv)) cv.push({ ...e, confidence: predict(c, e.features) });
 }
 const cvBands = byBand(cv);
@@ -289,7 +319,7 @@ const sizes = plans.map((p) => p.inputs.length);
 const md = [
   `Stores: ${plans.length} (${plans.filter((p) => p.source === 'locomo').length} from the ${conversations.length} development LoCoMo conversations in ${dir.replace(/.*\/shared\//, '../shared/')}, ${plans.filter((p) => p.source === 'everyday').length} everyday scenarios), ${stored} memories, store sizes ${Math.min(...sizes)}–${Math.max(...sizes)}. Questions asked: ${fusedRows.length}${quick ? ' (--quick)' : ''}.`,
   'Each hit is one of a question\'s top 10 (`rankOnly`: the search without recording). Label: the hit is an evidence turn (LoCoMo) or the answering memory (everyday).',
-  fit ? 'Models refitted in this run (--fit) on the development data, two rounds.' : 'Models as committed in src/contexts/recall/calibration.ts.',
+  fit ? `Models refitted in this run (--fit) on the development data, ${Number(args[args.indexOf('--rounds') + 1]) || 2} round(s), each store-size band and each source weighted equally (fitBalanced).` : 'Models as committed in src/contexts/recall/calibration.ts.',
   '',
   '## Models',
   markdownTable(['model', ...NAMES], [['with a query vector', ...NAMES.map((n) => calibrations.fused[n])], ['lexical (no model)', ...NAMES.map((n) => calibrations.lexical[n])]]),

@@ -1,6 +1,7 @@
 /** GraphQL types of Recall: hits with confidence, recalls, context packs, reflection, feedback. */
 import { Field, Float, ID, InputType, Int, ObjectType } from 'type-graphql';
 import type { AssociationType, MemoryRecord, OutcomeKind, ReflectActionKind, ReflectionScope, Tier } from '../../domain/index.js';
+import { DEFAULT_INJECT_FLOOR, DEFAULT_LIVE_FLOOR } from '../../contexts/recall/index.js';
 import { DateTimeScalar } from './scalars.js';
 import { AssociationTypeEnum, OutcomeKindEnum, ReflectActionKindEnum, ReflectionScopeEnum, TierEnum } from './enums.js';
 import { MemoryType } from './memory-types.js';
@@ -84,8 +85,8 @@ export class ContextInput {
   @Field(() => ID, { nullable: true, description: 'The current session: its memories need only the live floor.' }) sessionId?: string | null;
   @Field(() => Int) maxTokens!: number;
   @Field(() => Int, { nullable: true, defaultValue: 8 }) maxItems?: number | null;
-  @Field(() => Float, { nullable: true, description: 'Minimum confidence to reach the window (default 0.3).' }) injectFloor?: number | null;
-  @Field(() => Float, { nullable: true, description: 'Lower floor for memories of the current session (default 0.15).' }) liveFloor?: number | null;
+  @Field(() => Float, { nullable: true, description: `Minimum confidence to reach the window (default ${DEFAULT_INJECT_FLOOR}).` }) injectFloor?: number | null;
+  @Field(() => Float, { nullable: true, description: `Lower floor for memories of the current session (default ${DEFAULT_LIVE_FLOOR}).` }) liveFloor?: number | null;
 }
 
 @InputType('ReflectInput')

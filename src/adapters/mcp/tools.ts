@@ -15,6 +15,7 @@ import {
   TIERS,
   WORKING_MODES,
 } from '../../domain/index.js';
+import { DEFAULT_INJECT_FLOOR, DEFAULT_LIVE_FLOOR } from '../../contexts/recall/index.js';
 import type { McpContext } from './context.js';
 import { okResult, toolResult } from './result.js';
 import * as out from './schemas.js';
@@ -151,8 +152,8 @@ export function registerTools(server: McpServer, ctx: McpContext): void {
         maxTokens: z.number().int().optional().describe('Token budget of the pack (default 1000).'),
         maxItems: z.number().int().optional().describe('Most memories in the pack (default 8).'),
         sessionId: z.string().optional().describe('Your current session: its own memories pass a lower floor.'),
-        injectFloor: z.number().optional().describe('Least confidence for a memory to enter the pack (default 0.3).'),
-        liveFloor: z.number().optional().describe("Least confidence for a memory of your current session (default 0.15)."),
+        injectFloor: z.number().optional().describe(`Least confidence for a memory to enter the pack (default ${DEFAULT_INJECT_FLOOR}).`),
+        liveFloor: z.number().optional().describe(`Least confidence for a memory of your current session (default ${DEFAULT_LIVE_FLOOR}).`),
       },
       outputSchema: out.contextResult,
       annotations: { ...READ, idempotentHint: false },

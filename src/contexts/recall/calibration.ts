@@ -5,8 +5,11 @@
  * similarity weight is 0). Fitted by `npm run bench:calibration -- --fit` on
  * development LoCoMo sub-stores of 1 to 2,760 memories and the development
  * everyday scenarios; the reliability tables are in bench/results/calibration.md.
- * The committed values are round 2 of a --quick fit (docs/recall.md); the
- * fused model's association weight came out at −0.07 and is set to 0.
+ * Each store-size band and each source weighs the same in the fit, and the
+ * exact, person, date and association weights are held non-negative (the
+ * fit put exact, person and association at 0: their information is already
+ * in coverage and similarity). Committed: round 2 of the full fit of
+ * 2026-12-01 (docs/recall.md).
  */
 export interface Calibration {
   readonly bias: number;
@@ -27,23 +30,23 @@ export interface Calibration {
 }
 
 export const FUSED_CALIBRATION: Calibration = {
-  bias: -3.982,
-  similarity: 2.069,
-  coverage: 2.069,
-  exact: 0.149,
-  exactMiss: -0.79,
-  person: 0.454,
-  date: 1.051,
+  bias: -2.559,
+  similarity: 2.344,
+  coverage: 2.1,
+  exact: 0,
+  exactMiss: -1.078,
+  person: 0,
+  date: 0.701,
   association: 0
 };
 
 export const LEXICAL_CALIBRATION: Calibration = {
-  bias: -4.383,
+  bias: -1.956,
   similarity: 0,
-  coverage: 2.992,
-  exact: 0.487,
-  exactMiss: -0.561,
-  person: 0.388,
-  date: 1.008,
-  association: 0.09
+  coverage: 2.694,
+  exact: 0,
+  exactMiss: -1.144,
+  person: 0,
+  date: 0.369,
+  association: 0
 };

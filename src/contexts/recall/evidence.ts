@@ -10,7 +10,11 @@
  *   "Caroline", "LGBTQ"). An exact match of one is strong evidence, and a
  *   memory that has none of them is most likely about something else;
  * - coverage: the share of the question's other content words the memory
- *   holds (with no such word, the share of its specifics).
+ *   holds (with no such word, the share of its specifics);
+ * - memory talk: in a question put to the memory itself ("what number did I
+ *   ask you to remember?", "what did I tell you about Ana?", "do you know
+ *   …"), the verbs of remembering and telling are about the conversation
+ *   with the memory, not about what it holds, so they are not content words.
  */
 import { QUERY_STOP_WORDS, stem, tokenize } from './query-text.js';
 
@@ -37,12 +41,20 @@ function writtenWords(text: string): { word: string; first: boolean }[] {
   return out;
 }
 
+/** Verbs a question uses to address the memory ("did I tell you", "do you remember"). */
+const MEMORY_TALK: ReadonlySet<string> = new Set(
+  'remember remembered recall recalled remind reminded forget forgot forgotten ask asked tell told mention mentioned say said know knew'.split(' '),
+);
+
 export function questionOf(text: string): Question {
   const specifics: string[] = [];
   const plain: string[] = [];
-  for (const { word, first } of writtenWords(text)) {
+  const words = writtenWords(text);
+  const toTheMemory = words.some(({ word }) => word.toLowerCase() === 'you');
+  for (const { word, first } of words) {
     const lower = word.toLowerCase();
     if (QUERY_STOP_WORDS.has(lower)) continue;
+    if (toTheMemory && MEMORY_TALK.has(lower)) continue;
     const specific = /\p{N}/u.test(word) || (!first && /^\p{Lu}/u.test(word));
     if (!specific && lower.length < 2) continue;
     const s = stem(lower);

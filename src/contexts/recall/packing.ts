@@ -14,8 +14,8 @@ import type { RankedHit } from './scoring.js';
  * Chosen on the development everyday scenarios (bench/results/calibration.md):
  * at 0.1 the pack stays empty for 19 of 20 questions nothing answers.
  */
-export const DEFAULT_INJECT_FLOOR = 0.1;
-export const DEFAULT_LIVE_FLOOR = 0.05;
+export const DEFAULT_INJECT_FLOOR = 0.15;
+export const DEFAULT_LIVE_FLOOR = 0.1;
 
 /** A rough, deliberately generous estimate: one token per 4 characters, rounded up. */
 export function estimateTokens(text: string): number {
