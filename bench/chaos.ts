@@ -21,7 +21,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { openSync, readFileSync, writeSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
-import neo4j from 'neo4j-driver';
+import neo4j, { type Driver } from 'neo4j-driver';
+import { loadConfig } from '../src/config.js';
 import { markdownTable, percentile, writeResults } from './lib.js';
 
 const env = process.env;
@@ -251,10 +252,18 @@ class Load {
 
 // ── checks in Neo4j ─────────────────────────────────────────────────────────
 
-const driver = neo4j.driver(`bolt://127.0.0.1:${BOLT}`, undefined, { disableLosslessIntegers: true });
+/** Made once `services:up` ran: the local server's password is read from the data folder, as the service reads it. */
+let checker: Driver | null = null;
+function driverFor(): Driver {
+  if (!checker) {
+    const { uri, user, password } = loadConfig(SERVICE_ENV).neo4j;
+    checker = neo4j.driver(uri, password ? neo4j.auth.basic(user, password) : undefined, { disableLosslessIntegers: true });
+  }
+  return checker;
+}
 
 async function cypher<T>(text: string, params: Record<string, unknown> = {}): Promise<T[]> {
-  const r = await driver.executeQuery(text, params);
+  const r = await driverFor().executeQuery(text, params);
   return r.records.map((rec) => rec.toObject() as T);
 }
 
@@ -410,7 +419,7 @@ async function idleRoundTripMs(): Promise<number> {
   const samples: number[] = [];
   for (let i = 0; i < 50; i++) {
     const t = performance.now();
-    await driver.executeQuery('RETURN 1');
+    await driverFor().executeQuery('RETURN 1');
     samples.push(performance.now() - t);
   }
   return Math.round(percentile(samples, 50) * 100) / 100;
@@ -428,7 +437,7 @@ async function main(): Promise<void> {
     runs.push(await runOnce(run));
     report(runs, roundTrip, loadBefore, loadavg());
   }
-  await driver.close();
+  await checker?.close();
   // Leave the servers running for inspection; `npm run services:down` (same env) stops them.
   for (const p of [api, worker]) if (p?.pid) try { process.kill(-p.pid, 'SIGTERM'); } catch { /* gone */ }
 }

@@ -26,7 +26,13 @@ server.stdout.on('data', (chunk) => {
     // The server names the port it took (PORT=0 lets the system choose one).
     console.log(`  GraphQL       ${ready[1] ?? `http://${host}:${port}/graphql`}`);
     const n = services.neo4j;
-    const signIn = n.external ? 'with its own credentials' : n.auth ? `user neo4j, password in ${n.passwordFile}` : 'no authentication: loopback only (TOTAL_RECALL_LOCAL_AUTH=on gives a new store a password; see README, Security)';
+    const signIn = n.external
+      ? 'with its own credentials'
+      : n.auth
+        ? `user neo4j, password in ${n.passwordFile}`
+        : n.authOnRestart
+          ? 'no authentication yet: it was started without; `npm run services:down` then `npm start` turns it on'
+          : 'no authentication (TOTAL_RECALL_LOCAL_AUTH=off), loopback only';
     if (n.browserUrl) console.log(`  Neo4j Browser ${n.browserUrl}  (connect to ${n.uri}, ${signIn})`);
     // The guide lives on this server (/browser/guide.html); the Browser allows the host (scripts/services/neo4j.mjs).
     const guide = `http://${host}:${port}/browser/guide.html`;

@@ -4,7 +4,7 @@
  */
 import type { Driver } from 'neo4j-driver';
 import { resolve } from 'node:path';
-import { Bus, InvalidInputError, ProgressBoard, progressShare, UnavailableError } from './domain/index.js';
+import { Bus, InvalidInputError, ProgressBoard, progressShare, UnavailableError, type Access } from './domain/index.js';
 import { OUTAGE_RETRY_AFTER_MS, outageOf } from './adapters/outage.js';
 import { createDriver, Neo4jGraph, applySchema, type GraphPort } from './adapters/neo4j/index.js';
 import { Hippocampus } from './contexts/hippocampus/index.js';
@@ -245,9 +245,11 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const recallPort = new RecallPort({ bus, recall, hippocampus, defaultStore: config.defaultStore, accepting: () => app.accepting, actions });
   const associations = new AssociationPort({ bus, synapse, hippocampus, accepting: () => app.accepting });
   const reflection = new ReflectionPort({ bus, graph, hippocampus, recall: recallPort, memory, associations, defaultStore: config.defaultStore, accepting: () => app.accepting, clock });
-  const health = async (): Promise<HealthReport> => {
+  const health = async (access?: Access): Promise<HealthReport> => {
     // Health answers within about a second whatever is down, and says what that costs.
-    const [memories, redis] = await Promise.all([withTimeout(hippocampus.count(), HEALTH_MS, null as number | null), pingRedis(config.redisUrl, HEALTH_MS)]);
+    // Memories are counted in the caller's stores only (an operator's: all of them).
+    const counted = hippocampus.count(access?.stores ?? null);
+    const [memories, redis] = await Promise.all([withTimeout(counted, HEALTH_MS, null as number | null), pingRedis(config.redisUrl, HEALTH_MS)]);
     const embeddingState = describeEmbedder(embedder.status());
     return {
       neo4j: memories !== null,

@@ -206,7 +206,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     neo4j: {
       uri: env.NEO4J_URI || `bolt://127.0.0.1:${env.TOTAL_RECALL_NEO4J_BOLT_PORT || 7687}`,
-      user: env.NEO4J_USER || 'neo4j',
+      user: env.NEO4J_USER || env.NEO4J_USERNAME || 'neo4j',
       // The local server's generated password (scripts/services/neo4j.mjs); an external one brings its own.
       password: env.NEO4J_PASSWORD || (env.NEO4J_URI ? '' : localSecret(join(dataDir, 'neo4j', 'password'))),
       database: env.NEO4J_DATABASE || 'neo4j',

@@ -470,13 +470,13 @@ export async function ensureDir(...dirs) {
 }
 
 /**
- * Whether the local servers this project creates get generated passwords
- * (TOTAL_RECALL_LOCAL_AUTH=on). Off by default for now: several integration
- * tests still connect to the local servers without credentials (see README,
- * Security). Either way they listen on loopback only.
+ * Whether the local servers this project runs get generated passwords: on
+ * unless TOTAL_RECALL_LOCAL_AUTH says off (an explicit opt-out; they listen
+ * on loopback only either way). External servers (NEO4J_URI, REDIS_URL) keep
+ * their own credentials.
  */
 export function localAuthEnabled() {
-  return /^(1|on|true|yes)$/i.test(process.env.TOTAL_RECALL_LOCAL_AUTH ?? '');
+  return !/^(0|off|false|no)$/i.test((process.env.TOTAL_RECALL_LOCAL_AUTH ?? '').trim());
 }
 
 /** A TCP port from an env var, or the default; a bad value stops the start with a clear message. */

@@ -9,6 +9,7 @@
 
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
 
@@ -135,7 +136,10 @@ function localInfo(started, pid) {
   // With auth (every server this project creates), the password is the generated one under the data dir.
   const p = neo4jPaths();
   const password = confAuthEnabled(p) ? (readSecret(p.passwordFile) ?? '') : '';
-  return { uri: BOLT_URI, user: 'neo4j', password, auth: password !== '', passwordFile: p.passwordFile, browserUrl: BROWSER_URL, started, external: false, pid };
+  const auth = password !== '';
+  // A server started without a password keeps running so until it is restarted (then it gets one).
+  const authOnRestart = !auth && localAuthEnabled();
+  return { uri: BOLT_URI, user: 'neo4j', password, auth, authOnRestart, passwordFile: p.passwordFile, browserUrl: BROWSER_URL, started, external: false, pid };
 }
 
 /** Whether the conf the server runs with (written at its start) turns authentication on. */
@@ -148,20 +152,17 @@ function confAuthEnabled(p) {
 }
 
 /**
- * Authentication for this start. A new store gets a generated password
- * (set as the initial one before the first start); a store that has one keeps
- * it. A store made before passwords existed (its system database was created
- * without auth, so no password of ours is known) keeps running without: it
- * stays reachable from this machine only, and removing .data/neo4j/data
- * (after an export) gives it one.
+ * Authentication for this start (on unless TOTAL_RECALL_LOCAL_AUTH=off). A
+ * store without a password of ours gets a generated one (mode 0600), set with
+ * `neo4j-admin dbms set-initial-password` before the start. That also covers
+ * a store first run without authentication: its `neo4j` user still has the
+ * default password, which Neo4j then replaces at start (checkCredentials
+ * confirms it took).
  */
 async function prepareAuth(p, java, say) {
-  if (readSecret(p.passwordFile)) return true;
   if (!localAuthEnabled()) return false;
-  if (fs.existsSync(p.systemDb)) {
-    say('neo4j: this store was made without a password; it keeps running without authentication on loopback (see README, Security)');
-    return false;
-  }
+  if (readSecret(p.passwordFile)) return true;
+  const existing = fs.existsSync(p.systemDb);
   const password = ensureSecret(p.passwordFile);
   writeConf(p, true);
   const r = await run(java, ['-cp', path.join(p.lib, '*'), 'org.neo4j.cli.AdminTool', 'dbms', 'set-initial-password', password], {
@@ -172,8 +173,40 @@ async function prepareAuth(p, java, say) {
     removeFile(p.passwordFile);
     throw new ServiceError(`could not set the initial Neo4j password: ${lastLine(`${r.stderr}\n${r.stdout}`)}`, { service: 'neo4j', hint: 'see the message above' });
   }
-  say(`neo4j: generated a password for user neo4j in ${p.passwordFile} (mode 0600)`);
+  say(`neo4j: ${existing ? 'this store ran without a password; turning authentication on with' : 'generated'} a password for user neo4j in ${p.passwordFile} (mode 0600)`);
   return true;
+}
+
+/**
+ * Whether the server accepts user neo4j with this password (HTTP API, so no
+ * driver is needed). Right after a start the password from set-initial-password
+ * may not be in place yet: asks again for up to `waitMs`.
+ */
+export async function checkCredentials(password, { waitMs = 30_000 } = {}) {
+  const end = Date.now() + waitMs;
+  for (;;) {
+    if ((await credentialsStatus(password)) === 200) return true;
+    if (Date.now() > end) return false;
+    await sleep(500);
+  }
+}
+
+/** The HTTP status of one authenticated request: 200 accepted, 401 refused, 0 no answer. */
+function credentialsStatus(password, { port = HTTP_PORT, host = HOST, timeoutMs = 5000 } = {}) {
+  const body = JSON.stringify({ statements: [{ statement: 'RETURN 1' }] });
+  const auth = Buffer.from(`neo4j:${password}`).toString('base64');
+  return new Promise((resolve) => {
+    const req = http.request(
+      { host, port, path: '/db/neo4j/tx/commit', method: 'POST', timeout: timeoutMs, headers: { 'content-type': 'application/json', accept: 'application/json', authorization: `Basic ${auth}`, 'content-length': Buffer.byteLength(body) } },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
+    req.on('timeout', () => req.destroy(new Error('timeout')));
+    req.on('error', () => resolve(0));
+    req.end(body);
+  });
 }
 
 /** Is pid a live Neo4j JVM of this home? */
@@ -285,12 +318,21 @@ export async function ensureNeo4j({ log, timeoutMs } = {}) {
       // 3. Start.
       const java = await ensureJava(say);
       await ensureLib(p, say);
-      writeConf(p, await prepareAuth(p, java, say));
+      const auth = await prepareAuth(p, java, say);
+      writeConf(p, auth);
       const started = Date.now();
       const { child, offsets } = spawnNeo4j(java, p);
       say(`neo4j: started pid ${child.pid}, waiting for bolt ${BOLT_URI} (timeout ${Math.round(timeout / 1000)} s)…`);
       await waitReady({ pid: child.pid, timeout, paths: p, logOffsets: offsets, child });
-      say(`neo4j: ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+      if (auth && !(await checkCredentials(readSecret(p.passwordFile) ?? ''))) {
+        await terminate(child.pid, { timeoutMs: 60_000, log: say, name: 'neo4j' });
+        removeFile(p.pidFile);
+        throw new ServiceError(`Neo4j refuses user neo4j with the password in ${p.passwordFile}: this store's neo4j user has another password`, {
+          service: 'neo4j',
+          hint: `put that password in ${p.passwordFile} (mode 0600), or start once with TOTAL_RECALL_LOCAL_AUTH=off and export, remove ${p.data}, import`,
+        });
+      }
+      say(`neo4j: ready in ${((Date.now() - started) / 1000).toFixed(1)} s${auth ? ' (authentication on)' : ' (no authentication: TOTAL_RECALL_LOCAL_AUTH=off)'}`);
       return localInfo(true, child.pid);
     },
     { log: say, what: 'the neo4j start lock' },

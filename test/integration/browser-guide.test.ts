@@ -4,8 +4,9 @@
  * applies the guide's style and runs the guide's first query. The test reads
  * the rendered graph (SVG nodes with their labels' classes, relationships
  * with their captions), not the connect form, and keeps the screenshot as
- * docs/browser.png. NEO4J_USER / NEO4J_PASSWORD are typed into the connect
- * form when the server asks for them.
+ * docs/browser.png. The credentials the app signs in with (the local server's
+ * generated password, or NEO4J_USER / NEO4J_PASSWORD) are typed into the
+ * connect form when the server asks for them.
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -21,13 +22,8 @@ const SCREENSHOT = join(ROOT, 'docs', 'browser.png');
 /** The Browser of the Neo4j the tests use: NEO4J_BROWSER_URL, else the local server's HTTP port. */
 function browserUrl(): string {
   if (process.env.NEO4J_BROWSER_URL) return process.env.NEO4J_BROWSER_URL;
-  const bolt = new URL((process.env.NEO4J_URI ?? 'bolt://127.0.0.1:7687').replace(/^\w+:/, 'http:'));
+  const bolt = new URL(t.config.neo4j.uri.replace(/^\w+:/, 'http:'));
   return `http://${bolt.hostname}:${process.env.TOTAL_RECALL_NEO4J_HTTP_PORT ?? '7474'}/browser/`;
-}
-
-/** The Bolt address the Browser connects to: the tests' Neo4j. */
-function boltUri(): string {
-  return process.env.NEO4J_URI ?? `bolt://127.0.0.1:${process.env.TOTAL_RECALL_NEO4J_BOLT_PORT ?? '7687'}`;
 }
 
 /**
@@ -113,16 +109,17 @@ describe('the guide and the style over HTTP', () => {
 
 describe('Neo4j Browser', () => {
   it('connects, opens the guide, applies its style, runs its first query and renders memories by tier with typed links', { timeout: 180_000 }, async () => {
-    // The connect form comes prefilled with the test's server (and no authentication unless a password is set).
-    const password = process.env.NEO4J_PASSWORD ?? '';
+    // The connect form comes prefilled with the test's server, signing in as the app does (the
+    // local server's generated password, or NEO4J_USER / NEO4J_PASSWORD of an external one).
+    const { uri, user, password } = t.config.neo4j;
     const open = new URL(browserUrl());
-    open.searchParams.set('dbms', boltUri());
+    open.searchParams.set('dbms', uri);
     open.searchParams.set('preselectAuthMethod', password ? 'BASIC' : 'NO_AUTH');
     await page.goto(open.href, { waitUntil: 'networkidle2', timeout: 60_000 });
     await page.waitForSelector('#monaco-main-editor', { timeout: 60_000 });
     // The Browser connects by itself when it can; else the form is filled in.
     await new Promise((resolve) => setTimeout(resolve, 2000));
-    if (await page.$('button[data-testid="connect"]')) await connectWithCredentials(page, password);
+    if (await page.$('button[data-testid="connect"]')) await connectWithCredentials(page, user, password);
     await eventually(async () => ((await page.$('button[data-testid="connect"]')) === null ? true : undefined), 30_000);
     // The guide opens in the sidebar: its first slide has the style button and the first query.
     // Right after connecting the Browser may not have read the server's allowlist yet: then it says
@@ -171,8 +168,7 @@ describe('Neo4j Browser', () => {
   });
 });
 
-async function connectWithCredentials(p: Page, password: string): Promise<void> {
-  const user = process.env.NEO4J_USER ?? process.env.NEO4J_USERNAME ?? 'neo4j';
+async function connectWithCredentials(p: Page, user: string, password: string): Promise<void> {
   const username = await p.$('input[data-testid="username"]');
   if (password && username) {
     await username.click({ clickCount: 3 });

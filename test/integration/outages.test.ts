@@ -18,6 +18,12 @@ afterAll(async () => {
 
 const base = loadConfig();
 const portOf = (uri: string) => Number(new URL(uri.replace(/^bolt:/, 'http:')).port);
+/** The same Redis URL (password included) on another port. */
+function viaPort(url: string, port: number): string {
+  const moved = new URL(url);
+  moved.port = String(port);
+  return moved.href;
+}
 
 const STORE = `mutation ($m: StoreInput!) { store(input: $m) { id content } }`;
 const SEARCH = `query ($q: SearchInput!) { search(input: $q) { hits { memory { id } } } }`;
@@ -38,7 +44,8 @@ async function appBehind(proxy: FaultProxy, which: 'neo4j' | 'redis', store: str
     ...process.env,
     TOTAL_RECALL_QUEUE_PREFIX: prefix,
     TOTAL_RECALL_SCOPE_STORES: store,
-    ...(which === 'neo4j' ? { NEO4J_URI: `bolt://127.0.0.1:${proxy.port}` } : { REDIS_URL: `redis://127.0.0.1:${proxy.port}` }),
+    // Through the proxy, with the credentials the project's config found for the real server.
+    ...(which === 'neo4j' ? { NEO4J_URI: `bolt://127.0.0.1:${proxy.port}`, NEO4J_USER: base.neo4j.user, NEO4J_PASSWORD: base.neo4j.password } : { REDIS_URL: viaPort(base.redisUrl, proxy.port) }),
     ...extra,
   };
   const t = await startTestApp({ workers: which === 'redis', log: () => undefined }, env);

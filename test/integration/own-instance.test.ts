@@ -1,6 +1,7 @@
 /**
  * On a Neo4j and a Redis of the test's own, started by the project's scripts
- * (never the servers the rest of the suite shares): `npm run import` restores
+ * (never the servers the rest of the suite shares), with their generated
+ * passwords (anonymous Bolt and Redis are refused): `npm run import` restores
  * an export of the shared database into a second, truly empty Neo4j exactly,
  * and `services:down` stops both servers it started.
  *
@@ -9,7 +10,7 @@
  * runs; the databases are wiped first), on ports the system says are free.
  */
 import { execFile, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -22,6 +23,7 @@ import { eventually, queuePrefix, startBackgroundApp, stopBackgroundApp } from '
 import { graphOf, populate } from '../cold-storage-fixture.js';
 import { ColdStorage } from '../../src/adapters/cold-storage/index.js';
 import { pingRedis } from '../../src/adapters/redis.js';
+import { loadConfig } from '../../src/config.js';
 
 const run = promisify(execFile);
 const DATA = resolve(process.env.TOTAL_RECALL_DATA || '.data', 'own-instance');
@@ -81,6 +83,7 @@ describe('a second Neo4j and Redis of the test’s own', () => {
     // A busy 2-core machine has taken over two minutes to start a Neo4j.
     own.NEO4J_START_TIMEOUT ??= '400';
     delete own.NEO4J_URI; // else the scripts would use that server and start none
+    delete own.TOTAL_RECALL_LOCAL_AUTH; // the default: local servers with passwords
     delete own.REDIS_URL;
     const services = (command: string) => run(process.execPath, ['scripts/services/cli.mjs', command, '--json', '--quiet'], { env: own, timeout: 480_000 });
     // Truly empty: no database files and no Redis data from an earlier run (the jars stay).
@@ -103,19 +106,29 @@ describe('a second Neo4j and Redis of the test’s own', () => {
 
     cleanups.push(async () => void (await services('down').catch(() => undefined))); // also after a failed or timed-out up
     const up = JSON.parse((await services('up')).stdout);
-    expect(up).toMatchObject({ ok: true, neo4j: { started: true, uri: `bolt://127.0.0.1:${bolt}` }, redis: { started: true, url: `redis://127.0.0.1:${redisPort}` } });
-    const uri = `bolt://127.0.0.1:${bolt}`;
-    const driver = neo4j.driver(uri, neo4j.auth.basic('neo4j', ''));
+    // With passwords, as every local server the project starts (secrets never in the output).
+    expect(up).toMatchObject({ ok: true, neo4j: { started: true, uri: `bolt://127.0.0.1:${bolt}`, auth: true, password: '***' }, redis: { started: true, url: `redis://:***@127.0.0.1:${redisPort}` } });
+    // The credentials the project's own config loading finds in the instance's data folder.
+    const ownConfig = loadConfig(own);
+    const uri = ownConfig.neo4j.uri;
+    expect(uri).toBe(`bolt://127.0.0.1:${bolt}`);
+    for (const file of [join(DATA, 'neo4j', 'password'), join(DATA, 'redis', 'password')]) expect((statSync(file).mode & 0o777).toString(8), file).toBe('600');
+    const anonymous = neo4j.driver(uri, undefined);
+    await expect(anonymous.executeQuery('RETURN 1')).rejects.toMatchObject({ code: 'Neo.ClientError.Security.Unauthorized' });
+    await anonymous.close();
+    expect(await pingRedis(`redis://127.0.0.1:${redisPort}`), 'anonymous redis').toBe(false);
+    expect(await pingRedis(ownConfig.redisUrl)).toBe(true);
+    const driver = neo4j.driver(uri, neo4j.auth.basic(ownConfig.neo4j.user, ownConfig.neo4j.password));
     cleanups.push(() => driver.close());
     const count = async () => (await driver.executeQuery('MATCH (n) RETURN count(n) AS n')).records[0]!.get('n').toNumber() as number;
     expect(await count()).toBe(0);
 
     // `npm run import -- FILE`, without --allow-non-empty: the database is empty.
-    const restored = await run(process.execPath, ['--import', 'tsx', 'scripts/import.ts', exported.path], { env: { ...own, NEO4J_URI: uri }, timeout: 120_000 });
+    const restored = await run(process.execPath, ['--import', 'tsx', 'scripts/import.ts', exported.path], { env: own, timeout: 120_000 });
     expect(restored.stdout).toMatch(/verified: the database matches the export/);
     // Every node of the second database came from the export, and the graph is the same.
     expect(await count()).toBe(exported.nodes);
-    const second = new ColdStorage({ neo4j: { uri, user: 'neo4j', password: '', database: 'neo4j' }, stores: null, service: 'total-recall test' });
+    const second = new ColdStorage({ neo4j: ownConfig.neo4j, stores: null, service: 'total-recall test' });
     cleanups.push(() => second.close());
     const again = await second.write(join(dir, 'from-the-second'));
     expect(again.counts).toEqual(exported.counts);
@@ -138,7 +151,7 @@ describe('a second Neo4j and Redis of the test’s own', () => {
     expect(await pingRedis(decoyUrl), 'the other Redis').toBe(true);
     expect(alive(up.neo4j.pid), 'neo4j process').toBe(false);
     expect(alive(up.redis.pid), 'redis process').toBe(false);
-    expect(await pingRedis(`redis://127.0.0.1:${redisPort}`)).toBe(false);
+    expect(await pingRedis(ownConfig.redisUrl)).toBe(false);
     const status = JSON.parse((await services('status')).stdout);
     expect([status.neo4j.state, status.redis.state]).toEqual(['stopped', 'stopped']);
   }, 600_000);

@@ -5,11 +5,12 @@
  */
 import { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
-import { TotalRecallError } from '../../domain/index.js';
+import { RetryableError } from '../../domain/index.js';
 
-export class RateLimitedError extends TotalRecallError {
-  constructor(readonly retryAfterMs: number) {
-    super('RATE_LIMITED', `too many requests for this token; retry in ${Math.ceil(retryAfterMs / 1000)} s`, { retryable: true, retryAfterMs });
+/** Retryable: GraphQL's extensions and MCP's error results carry `retryAfterMs`, as for BUSY. */
+export class RateLimitedError extends RetryableError {
+  constructor(retryAfterMs: number) {
+    super('RATE_LIMITED', `too many requests for this token; retry in ${Math.ceil(retryAfterMs / 1000)} s`, retryAfterMs);
     this.name = 'RateLimitedError';
   }
 }

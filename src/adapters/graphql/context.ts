@@ -1,5 +1,5 @@
 /** What resolvers get per request: the ports they may call and who is asking. */
-import type { MemoryRecord, ProgressEntry } from '../../domain/index.js';
+import type { Access, MemoryRecord, ProgressEntry } from '../../domain/index.js';
 import type { AssociationPort, Caller, LifecyclePort, MemoryPort, RecallPort, ReflectionPort } from '../../contexts/cortex/index.js';
 import type { QueueStatus, ShutdownReport } from '../../contexts/subconscious/index.js';
 
@@ -25,7 +25,8 @@ export interface Ports {
   readonly reflection: ReflectionPort;
   /** The score decayed to now (Salience's read model). */
   readonly salienceOf: (memory: MemoryRecord) => number;
-  readonly health: () => Promise<HealthReport>;
+  /** `memories` counts the stores `access` reaches (all without one). */
+  readonly health: (access?: Access) => Promise<HealthReport>;
   /** Sessions, decisions, resume and notifications. */
   readonly lifecycle: LifecyclePort;
   /** The background queues (depths, schedules, last runs). */

@@ -5,7 +5,7 @@
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import { unwrapResolverError } from '@apollo/server/errors';
 import { RetryableError, TotalRecallError } from '../../domain/index.js';
-import { asUnavailable, OUTAGE_RETRY_AFTER_MS } from '../outage.js';
+import { asUnavailable } from '../outage.js';
 
 export interface PublicError {
   readonly code: string;
@@ -59,6 +59,7 @@ function classify(formatted: GraphQLFormattedError, error: unknown): GraphQLForm
   const fromScalar = scalarCode(error);
   if (fromScalar) return { ...formatted, extensions: { ...formatted.extensions, code: fromScalar } };
   const unwrapped = unwrapResolverError(error);
+  // A full pool or an unreachable server is an outage (outage.ts): a retryable UNAVAILABLE, nothing written.
   const original = unwrapped instanceof TotalRecallError ? unwrapped : (asUnavailable(unwrapped) ?? unwrapped);
   if (original instanceof TotalRecallError) {
     const { code, message, details, retryAfterMs } = publicError(original);
@@ -73,20 +74,9 @@ function classify(formatted: GraphQLFormattedError, error: unknown): GraphQLForm
     return { ...formatted, extensions: { ...formatted.extensions, code: 'BAD_USER_INPUT' } };
   }
   if (original instanceof GraphQLError || formatted.extensions?.code !== 'INTERNAL_SERVER_ERROR') return formatted;
-  if (isBusyDatabase(original)) {
-    // The pool is taken (or Neo4j is away): retryable, and nothing of this call was written.
-    return { message: 'the database is busy; retry shortly', locations: formatted.locations, path: formatted.path, extensions: { code: 'UNAVAILABLE', retryable: true, retryAfterMs: OUTAGE_RETRY_AFTER_MS } };
-  }
   // Anything unexpected: keep the code, hide internals (they go to the server log).
   const { code, message } = publicError(original, 'graphql');
   return { message, locations: formatted.locations, path: formatted.path, extensions: { code } };
-}
-
-/** A Neo4j pool acquisition timeout or an unreachable server: the caller should retry, it did nothing wrong. */
-export function isBusyDatabase(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
-  const code = (error as { code?: unknown }).code;
-  return /Connection acquisition timed out/.test(error.message) || code === 'ServiceUnavailable' || code === 'SessionExpired';
 }
 
 /** The longest retry hint among formatted errors (for an HTTP Retry-After header), or null. */

@@ -17,7 +17,8 @@ import { RequestScope, type Caller } from '../../contexts/cortex/index.js';
 import { Authenticator, type HeaderSource } from '../auth/index.js';
 import { RateLimitedError, type TokenRateLimit } from '../auth/rate-limit.js';
 import { DEFAULT_LIMITS, isLoopback, type RequestLimits } from '../../config.js';
-import { formatError, isBusyDatabase } from './errors.js';
+import { formatError, publicError } from './errors.js';
+import { asUnavailable } from '../outage.js';
 import { admitted } from './caller.js';
 import { failingFast } from '../neo4j/index.js';
 import { limitedPorts } from './limited-ports.js';
@@ -235,8 +236,20 @@ export async function startGraphQLServer(
       if (error instanceof TotalRecallError && error.code === 'UNAUTHENTICATED') {
         return sendError(res, 401, error.code, error.message, { 'www-authenticate': 'Bearer' });
       }
-      if (error instanceof TotalRecallError) return sendError(res, 503, error.code, error.message);
-      if (isBusyDatabase(error)) return sendError(res, 503, 'UNAVAILABLE', 'the database is busy; retry shortly', {}, { retryable: true });
+      // Anything else known (a Neo4j or Redis outage while checking the token, a full pool): 503, with its retry hint.
+      const known = error instanceof TotalRecallError ? error : asUnavailable(error);
+      if (known) {
+        const shown = publicError(known);
+        const retry = shown.retryAfterMs === undefined ? null : shown.retryAfterMs;
+        return sendError(
+          res,
+          503,
+          shown.code,
+          shown.message,
+          retry === null ? {} : { 'retry-after': String(Math.max(1, Math.ceil(retry / 1000))) },
+          { ...(retry === null ? {} : { retryable: true, retryAfterMs: retry }), ...(shown.details ? { details: shown.details } : {}) },
+        );
+      }
       const message = error instanceof SyntaxError ? 'request body is not valid JSON' : 'bad request';
       sendError(res, 400, 'BAD_REQUEST', message);
     }

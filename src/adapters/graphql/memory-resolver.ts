@@ -25,7 +25,7 @@ export class MemoryResolver {
 
   @Query(() => HealthType)
   health(@Ctx() ctx: GraphQLContext) {
-    return ctx.ports.health();
+    return ctx.ports.health(ctx.caller.access);
   }
 
   @Mutation(() => MemoryType, { description: 'Stores one memory. With a client id, a retry is a no-op.' })

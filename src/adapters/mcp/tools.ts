@@ -465,7 +465,7 @@ export function registerTools(server: McpServer, ctx: McpContext): void {
     },
     () =>
       toolResult(async () => {
-        const h = await ports.health();
+        const h = await ports.health(caller.access);
         return okResult({ store: ctx.storeOf(undefined), ...h });
       }),
   );

@@ -15,6 +15,7 @@ export const Q = loadStatements('hippocampus', {
   memoryHistory: 'memory-history',
   consolidatedFrom: 'consolidated-from',
   countMemories: 'count-memories',
+  countStoreMemories: 'count-store-memories',
   memoriesToEmbed: 'memories-to-embed',
   pendingEmbeddings: 'pending-embeddings',
   attachEmbeddings: 'attach-embeddings',

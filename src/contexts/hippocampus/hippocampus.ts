@@ -422,8 +422,9 @@ export class Hippocampus {
     return rows.map((r) => toMemoryRecord(r.memory));
   }
 
-  async count(): Promise<number> {
-    const rows = await this.graph.read<{ count: number }>(Q.countMemories);
+  /** Memories in these stores; null: in every store. */
+  async count(stores: readonly string[] | null = null): Promise<number> {
+    const rows = stores === null ? await this.graph.read<{ count: number }>(Q.countMemories) : await this.graph.read<{ count: number }>(Q.countStoreMemories, { stores: [...new Set(stores)] });
     return rows[0]?.count ?? 0;
   }
 
