@@ -51,7 +51,7 @@ async function main(): Promise<void> {
     }
     const options = await app.serverOptions();
     // MCP (Streamable HTTP) on the same server and port, over the same ports, admitted like GraphQL.
-    const mcp = createMcpHandler(ports, { defaultStore: config.defaultStore, version: config.version });
+    const mcp = createMcpHandler({ defaultStore: config.defaultStore, version: config.version });
     server = await startGraphQLServer(await buildGraphQLSchema(), ports, config.host, config.port, { ...options, admission: config.admission, routes: { '/mcp': mcp }, defaultStore: config.defaultStore });
     console.log(`Authentication ${options.authenticator.mode}${options.authenticator.mode === 'off' ? ' (TOTAL_RECALL_AUTH=off: every caller reaches every store)' : ''}`);
     console.log(`GraphQL ready at ${server.url}${apiOnly ? ' (API only: no background worker)' : ''}`);

@@ -49,7 +49,7 @@ export async function startTestApp(options: AppOptions = {}, env: NodeJS.Process
   const config = { ...loadConfig(ownPrefix ? { ...env, TOTAL_RECALL_QUEUE_PREFIX: ownPrefix } : env), port: 0 };
   const app = await createApp(config, options);
   // The MCP endpoint too, as src/main.ts serves it.
-  const mcp = createMcpHandler(app.ports, { defaultStore: config.defaultStore, version: config.version });
+  const mcp = createMcpHandler({ defaultStore: config.defaultStore, version: config.version });
   const server = await startGraphQLServer(await buildGraphQLSchema(), app.ports, '127.0.0.1', 0, { ...(await app.serverOptions()), routes: { '/mcp': mcp } });
   const gql = async <T>(query: string, variables: Record<string, unknown> = {}, headers: Record<string, string> = {}) => {
     const res = await fetch(server.url, {

@@ -47,6 +47,11 @@ export function storeFor(access: Access | undefined, named: string | null | unde
   return store;
 }
 
+/** A reader only reads: even its recalls are not recorded (README, Security). */
+export function isReadOnly(access: Access | undefined): boolean {
+  return of(access).scope === 'reader';
+}
+
 /** Writes need a mind or an operator token. */
 export function requireWrite(access: Access | undefined): void {
   if (of(access).scope === 'reader') throw new ForbiddenError('a reader token may only read');

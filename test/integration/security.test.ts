@@ -182,6 +182,49 @@ describe('binding and scopes', () => {
     await refusedWritingNothing(() => as(tok.readerA, 'mutation { startSession(input: { instanceId: "r", mindType: "m" }) { id } }'), 'FORBIDDEN');
   });
 
+  it("a reader's search and contextFor record nothing (no Recall node, no event, no access); a mind's do", async () => {
+    const mine = await storeAs(tok.mindA, { content: 'The lighthouse keeper on Skerry Island rings the bell at dusk.' });
+    await t.app.settle();
+    const recalls = async () => (await t.cypher<{ n: number }>('MATCH (r:Recall {store: $store}) RETURN count(r) AS n', { store: A }))[0]?.n ?? 0;
+    const accesses = async () => (await t.cypher<{ n: number }>('MATCH (m:Memory {id: $id}) RETURN m.accessCount AS n', { id: mine.id }))[0]?.n;
+    const [nodesBefore, recallsBefore, accessBefore] = [await t.countNodes(A), await recalls(), await accesses()];
+    const SEARCH = '{ search(input: { query: "lighthouse keeper bell" }) { id hits { memory { id } } } }';
+    const CONTEXT = '{ contextFor(input: { query: "lighthouse keeper bell", maxTokens: 200 }) { recallId text } }';
+
+    const found = await okAs<{ search: { id: string; hits: { memory: { id: string } }[] } }>(tok.readerA, SEARCH);
+    expect(found.search.hits.map((h) => h.memory.id)).toContain(mine.id);
+    expect(found.search.id).toBe('unrecorded');
+    const packed = await okAs<{ contextFor: { recallId: string; text: string } }>(tok.readerA, CONTEXT);
+    expect(packed.contextFor.recallId).toBe('unrecorded');
+    expect(packed.contextFor.text).toContain('lighthouse keeper');
+    expect(code(await as(tok.readerA, '{ contextFor(input: { query: "lighthouse", maxTokens: 3 }) { recallId } }'))).toBe('RECALL.INVALID_BUDGET');
+    await refusedWritingNothing(() => as(tok.readerA, 'mutation { markUsed(recallId: "unrecorded") { id } }'), 'FORBIDDEN');
+    await t.app.settle();
+    expect([await t.countNodes(A), await recalls(), await accesses()]).toEqual([nodesBefore, recallsBefore, accessBefore]);
+
+    // The same calls by a mind are recorded (so the counts above could have moved).
+    const recorded = await okAs<{ search: { id: string } }>(tok.mindA, SEARCH);
+    await okAs(tok.mindA, CONTEXT);
+    await t.app.settle();
+    expect(recorded.search.id).not.toBe('unrecorded');
+    expect(await recalls()).toBe(recallsBefore + 2);
+  });
+
+  it("health counts the memories of the caller's stores; an operator's count is every store's", async () => {
+    await storeAs(tok.mindA, { content: 'counted in A' });
+    await storeAs(tok.mindB, { content: 'counted in B' });
+    await t.app.settle();
+    const inStore = async (stores: string[]) => (await t.cypher<{ n: number }>('MATCH (m:Memory) WHERE m.store IN $stores RETURN count(m) AS n', { stores }))[0]?.n ?? 0;
+    const count = async (token: string) => (await okAs<{ health: { memories: number } }>(token, '{ health { memories } }')).health.memories;
+    const [inA, inB] = [await inStore([A]), await inStore([B])];
+    expect(inB).toBeGreaterThan(0);
+    expect(await count(tok.mindA)).toBe(inA);
+    expect(await count(tok.readerA)).toBe(inA);
+    expect(await count(tok.mindB)).toBe(inB);
+    // The operator's counts every store of the database (other tests' too): at least A's and B's.
+    expect(await count(tok.operator)).toBeGreaterThanOrEqual(inA + inB);
+  });
+
   it('shutdown is for operators only and takes no client-chosen path; exports are mode 0600', async () => {
     await refusedWritingNothing(() => as(tok.mindA, 'mutation { shutdown { ready } }'), 'FORBIDDEN');
     await refusedWritingNothing(() => as(tok.readerA, 'mutation { shutdown { ready } }'), 'FORBIDDEN');

@@ -35,8 +35,17 @@ export interface GraphQLServer {
   stop(): Promise<void>;
 }
 
-/** Another handler on the same server and port (the MCP endpoint at /mcp). */
-export type RouteHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+/**
+ * Another handler on the same server and port (the MCP endpoint at /mcp). It
+ * gets the request's view of the ports: the same share of the Neo4j pool as a
+ * GraphQL request, and the caller's rate limit and an admission slot taken
+ * when it first reaches them (a refusal is that call's typed error).
+ */
+export type RouteHandler = (req: IncomingMessage, res: ServerResponse, scope: RouteScope) => Promise<void>;
+
+export interface RouteScope {
+  readonly ports: Ports;
+}
 
 export interface ServerOptions {
   /** Extra paths served beside /graphql, by exact pathname; admitted like /graphql (Host, Origin, token, rate limit). */
@@ -173,6 +182,26 @@ export async function startGraphQLServer(
     return caller;
   };
 
+  /**
+   * A route's request counts once against its token's rate limit and takes one
+   * admission slot (given back when the response closes), both on its first
+   * port call: a refusal is then the call's own typed error (an MCP error
+   * result with the code GraphQL gives). Health is never queued, as over GraphQL.
+   */
+  const routeScope = (caller: Caller, res: ServerResponse): RouteScope => {
+    let counted: Promise<void> | null = null;
+    let slot: Promise<void> | null = null;
+    let release: (() => void) | null = null;
+    res.once('close', () => release?.());
+    const count = () => (counted ??= rateLimit && caller.access?.tokenId ? rateLimit.consume(caller.access.tokenId) : Promise.resolve());
+    const enter = () => (slot ??= admission ? admission.enter().then((done) => void (res.closed ? done() : (release = done))) : Promise.resolve());
+    const guard = async (port: keyof Ports) => {
+      await count();
+      if (port !== 'health') await enter();
+    };
+    return { ports: limitedPorts(ports, limits.requestConcurrency, guard) };
+  };
+
   const http = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (!hostAllowed(req.headers.host, host, limits.allowedHosts)) return sendError(res, 403, 'FORBIDDEN_HOST', 'this Host is not served here');
@@ -181,13 +210,15 @@ export async function startGraphQLServer(
     if (!originAllowed(req.headers.origin, req.headers.host)) return sendError(res, 403, 'FORBIDDEN_ORIGIN', 'requests from web pages of other origins are refused');
     const route = options.routes?.[url.pathname];
     if (route) {
+      let caller: Caller;
       try {
-        // The route's callerFromRequest(req) gets this admitted caller.
-        admitted.set(req, await admit(req.headers));
+        // The route's callerFromRequest(req) gets this authenticated caller.
+        caller = await failingFast(() => authenticator.callerFrom(req.headers));
+        admitted.set(req, caller);
       } catch (error) {
         return refuse(res, error);
       }
-      await route(req, res).catch((error: unknown) => {
+      await route(req, res, routeScope(caller, res)).catch((error: unknown) => {
         console.error(`[http] ${url.pathname} failed`, error);
         if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'internal error' }));
         else res.end();

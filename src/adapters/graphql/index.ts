@@ -4,7 +4,7 @@ export type { GraphQLServer } from './http-server.js';
 export { Admission, admissionPlugin } from './admission.js';
 export type { AdmissionSettings } from './admission.js';
 export type { GraphQLContext, Ports, HealthReport } from './context.js';
-export type { GraphQLServerOptions, RouteHandler } from './http-server.js';
+export type { GraphQLServerOptions, RouteHandler, RouteScope } from './http-server.js';
 export { callerFromRequest, headerValue } from './caller.js';
 export { publicError } from './errors.js';
 export type { PublicError } from './errors.js';

@@ -19,12 +19,22 @@ function limitedObject<T extends object>(target: T, run: <R>(work: () => R | Pro
   });
 }
 
-export function limitedPorts(ports: Ports, concurrency: number): Ports {
+/**
+ * `admit`, when given, runs before each limited call with the port's name (the
+ * MCP endpoint's rate limit and admission slot, taken on a request's first
+ * call); what it throws is that call's error.
+ */
+export function limitedPorts(ports: Ports, concurrency: number, admit?: (port: keyof Ports) => Promise<void>): Ports {
   const limit = pLimit(concurrency);
   // Inside a request a full pool is answered at once (UNAVAILABLE), not waited out.
-  const run = <R>(work: () => R | Promise<R>): Promise<R> => limit(async () => failingFast(work));
+  const runAs = (port: keyof Ports) => <R>(work: () => R | Promise<R>): Promise<R> =>
+    limit(async () => {
+      await admit?.(port);
+      return failingFast(work);
+    });
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(ports) as [keyof Ports, unknown][]) {
+    const run = runAs(key);
     if (UNLIMITED.has(key)) out[key] = value;
     else if (typeof value === 'function') out[key] = (...args: unknown[]) => run(() => (value as (...a: unknown[]) => unknown)(...args));
     else out[key] = limitedObject(value as object, run);

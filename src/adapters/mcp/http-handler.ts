@@ -8,7 +8,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { GraphQLError } from 'graphql';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { callerFromRequest, headerValue, type Ports, type RouteHandler } from '../graphql/index.js';
+import { callerFromRequest, headerValue, type RouteHandler } from '../graphql/index.js';
 import { mcpContext } from './context.js';
 import { STORE_HEADER } from './protocol.js';
 import { buildMcpServer } from './server.js';
@@ -35,8 +35,9 @@ function foreignOrigin(req: IncomingMessage): boolean {
   }
 }
 
-export function createMcpHandler(ports: Ports, options: McpHandlerOptions): RouteHandler {
-  return async (req, res) => {
+/** The ports come from the server with each request (RouteScope): limited and admitted as GraphQL's are. */
+export function createMcpHandler(options: McpHandlerOptions): RouteHandler {
+  return async (req, res, { ports }) => {
     if (req.method !== 'POST') {
       jsonRpcError(res, 405, 'This MCP endpoint is stateless: send each JSON-RPC message as a POST.', { allow: 'POST' });
       return;

@@ -2,9 +2,10 @@
  * The reading half of the Memory Port: search, context packing, reflection
  * and usefulness feedback, sent on to Recall.
  */
-import { isStoreBound, mayReach, message, newMeta, requireWrite, ShuttingDownError, storeFor, type Bus, type OutcomeKind, type ReflectionScope, type SearchFilters } from '../../domain/index.js';
+import { InvalidInputError, isReadOnly, isStoreBound, mayReach, message, newMeta, requireWrite, ShuttingDownError, storeFor, type Bus, type OutcomeKind, type ReflectionScope, type SearchFilters } from '../../domain/index.js';
 import type { Hippocampus } from '../hippocampus/index.js';
-import type { Pack, Recall, RecallResult, ReflectCandidate, ReflectCandidateWithActions, ReflectionActions, UseRecord } from '../recall/index.js';
+import { DEFAULT_INJECT_FLOOR, DEFAULT_LIVE_FLOOR, frameLine, pack } from '../recall/index.js';
+import type { Pack, Recall, RecallResult, ReflectCandidate, ReflectCandidateWithActions, ReflectionActions, SearchRequest, UseRecord } from '../recall/index.js';
 import type { Caller } from './memory-port.js';
 
 export interface SearchArgs {
@@ -41,6 +42,13 @@ export interface RecallPortDeps {
   readonly actions?: ReflectionActions;
 }
 
+/**
+ * The id a reader's recall gets: it is not recorded (no Recall node, no
+ * MemoryRetrieved event), since a reader token writes nothing, and readers
+ * may not markUsed anyway.
+ */
+export const UNRECORDED_RECALL_ID = 'unrecorded';
+
 export class RecallPort {
   constructor(private readonly deps: RecallPortDeps) {}
 
@@ -59,48 +67,67 @@ export class RecallPort {
 
   async search(args: SearchArgs, caller: Caller): Promise<RecallResult> {
     this.gate();
-    const query = message(
-      'SearchQuery',
-      {
-        query: args.query,
-        store: this.store(args.store, caller),
-        limit: args.limit ?? 10,
-        includeAssociations: args.includeAssociations ?? true,
-        minConfidence: args.minConfidence ?? null,
-        filters: {
-          tiers: args.tiers ?? null,
-          from: args.from ?? null,
-          to: args.to ?? null,
-          tags: args.tags ?? null,
-          people: args.people ?? null,
-          sessionId: args.sessionId ?? null,
-        },
+    const request: SearchRequest = {
+      query: args.query,
+      store: this.store(args.store, caller),
+      limit: args.limit ?? 10,
+      includeAssociations: args.includeAssociations ?? true,
+      minConfidence: args.minConfidence ?? null,
+      filters: {
+        tiers: args.tiers ?? null,
+        from: args.from ?? null,
+        to: args.to ?? null,
+        tags: args.tags ?? null,
+        people: args.people ?? null,
+        sessionId: args.sessionId ?? null,
       },
-      'cortex',
-      this.init(caller),
-    );
-    return this.deps.bus.ask(query);
+    };
+    if (isReadOnly(caller.access)) {
+      const hits = await this.deps.recall.rankOnly(request);
+      return { id: UNRECORDED_RECALL_ID, query: request.query, hits, frame: frameLine(request.query, hits.map((h) => h.confidence)) };
+    }
+    return this.deps.bus.ask(message('SearchQuery', request, 'cortex', this.init(caller)));
   }
 
   async contextFor(args: ContextArgs, caller: Caller): Promise<Pack & { recallId: string }> {
     this.gate();
     const sessionId = args.sessionId ?? caller.sessionId;
-    return this.deps.recall.contextFor(
-      {
-        query: args.query,
-        store: this.store(args.store, caller),
-        limit: 100,
-        includeAssociations: true,
-        minConfidence: null,
-        filters: { tiers: null, from: null, to: null, tags: null, people: null, sessionId: null },
-        sessionId,
-        maxTokens: args.maxTokens,
-        maxItems: args.maxItems ?? 8,
-        injectFloor: args.injectFloor ?? null,
-        liveFloor: args.liveFloor ?? null,
-      },
-      newMeta('cortex', { ...this.init(caller), sessionId }),
-    );
+    const request = {
+      query: args.query,
+      store: this.store(args.store, caller),
+      limit: 100,
+      includeAssociations: true,
+      minConfidence: null,
+      filters: { tiers: null, from: null, to: null, tags: null, people: null, sessionId: null },
+      sessionId,
+      maxTokens: args.maxTokens,
+      maxItems: args.maxItems ?? 8,
+      injectFloor: args.injectFloor ?? null,
+      liveFloor: args.liveFloor ?? null,
+    };
+    if (isReadOnly(caller.access)) return this.unrecordedPack(request);
+    return this.deps.recall.contextFor(request, newMeta('cortex', { ...this.init(caller), sessionId }));
+  }
+
+  /** Recall.contextFor's packing, without recording the recall (a reader's). */
+  private async unrecordedPack(request: Parameters<Recall['contextFor']>[0]): Promise<Pack & { recallId: string }> {
+    const invalid = (code: string, text: string) => new InvalidInputError(`RECALL.${code}`, text);
+    if (!Number.isInteger(request.maxTokens) || request.maxTokens < 16) throw invalid('INVALID_BUDGET', 'maxTokens must be an integer of at least 16');
+    if (!Number.isInteger(request.maxItems) || request.maxItems < 1 || request.maxItems > 100) throw invalid('INVALID_LIMIT', 'maxItems must be from 1 to 100');
+    for (const floor of [request.injectFloor, request.liveFloor]) {
+      if (floor !== null && !(floor >= 0 && floor <= 1)) throw invalid('INVALID_CONFIDENCE', 'floors must be in [0,1]');
+    }
+    const hits = await this.deps.recall.rankOnly({ ...request, limit: Math.min(100, Math.max(request.maxItems * 3, 20)) });
+    const injectFloor = request.injectFloor ?? DEFAULT_INJECT_FLOOR;
+    const packed = pack(hits, {
+      query: request.query,
+      sessionId: request.sessionId,
+      maxTokens: request.maxTokens,
+      maxItems: request.maxItems,
+      injectFloor,
+      liveFloor: Math.min(request.liveFloor ?? DEFAULT_LIVE_FLOOR, injectFloor),
+    });
+    return { ...packed, recallId: UNRECORDED_RECALL_ID };
   }
 
   async reflect(store: string | null | undefined, scope: ReflectionScope, timeSpanDays: number | null, limit: number, caller: Caller): Promise<ReflectCandidateWithActions[]> {
