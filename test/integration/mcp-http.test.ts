@@ -1,14 +1,17 @@
 /**
  * The MCP endpoint over Streamable HTTP (/mcp on the service's port), with the
  * SDK's own Client, on the real service: remember then recall, typed error
- * results with GraphQL's codes, the store header, resources and prompts.
+ * results with GraphQL's codes, the store header, resources and prompts; and
+ * the limits GraphQL requests get (pool share, rate limit, admission).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { randomStore, startTestApp, type TestApp } from '../helpers.js';
-import { ERROR_META_KEY, STORE_HEADER } from '../../src/adapters/mcp/index.js';
+import { dropQueues, queuePrefix } from '../background.js';
+import { createMcpHandler, ERROR_META_KEY, STORE_HEADER } from '../../src/adapters/mcp/index.js';
+import { buildGraphQLSchema, startGraphQLServer, type GraphQLServer } from '../../src/adapters/graphql/index.js';
 
 let t: TestApp;
 let client: Client;
@@ -142,5 +145,119 @@ describe('MCP over Streamable HTTP', () => {
     expect(reflectText).toMatch(/CLAIM/);
     // The prompt opens a reflect session: its answers go to that reflection through reflect_answer.
     expect(reflectText).toMatch(/reflect_answer.*reflectionId: "[^"]+"/);
+  });
+});
+
+describe('MCP under the limits of GraphQL', () => {
+  let limited: TestApp;
+  let admitted: GraphQLServer;
+  const p = queuePrefix();
+  const own = randomStore('mcp-limits');
+  let token = '';
+  const tokenIds: string[] = [];
+  /** A fresh mind token of the test's store: a rate-limit count of its own. */
+  const freshToken = async () => {
+    const made = await limited.app.tokens.create({ scope: 'mind', stores: [own] });
+    tokenIds.push(made.record.id);
+    token = made.token;
+  };
+
+  /** A client of `url` (an /mcp endpoint) with the test's token. */
+  async function clientOf(url: string): Promise<Client> {
+    const c = new Client({ name: 'mcp-limits-test', version: '1.0.0' });
+    await c.connect(new StreamableHTTPClientTransport(new URL(url.replace(/\/graphql$/, '/mcp')), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+    return c;
+  }
+  const tool = async (c: Client, name: string, args: Record<string, unknown> = {}) => (await c.callTool({ name, arguments: args })) as CallToolResult;
+  const meta = (r: CallToolResult) => r._meta?.[ERROR_META_KEY] as { code?: string; retryAfterMs?: number } | undefined;
+
+  beforeAll(async () => {
+    limited = await startTestApp({}, { ...process.env, TOTAL_RECALL_AUTH: 'on', TOTAL_RECALL_QUEUE_PREFIX: p, TOTAL_RECALL_RATE_LIMIT_PER_MINUTE: '3' });
+    // The same app served as src/main.ts serves it: with admission control (one operation at a time, none queued).
+    admitted = await startGraphQLServer(await buildGraphQLSchema(), limited.app.ports, '127.0.0.1', 0, {
+      ...(await limited.app.serverOptions()),
+      admission: { maxConcurrent: 1, maxQueued: 0, maxWaitMs: 100 },
+      routes: { '/mcp': createMcpHandler({ defaultStore: limited.config.defaultStore, version: limited.config.version }) },
+    });
+  });
+
+  afterAll(async () => {
+    await admitted?.stop();
+    await limited?.cypher('MATCH (k:ApiToken) WHERE k.id IN $ids DETACH DELETE k', { ids: tokenIds });
+    await limited?.dropStore(own);
+    await limited?.stop();
+    await dropQueues(p);
+  });
+
+  it("a tool call over its token's rate limit is an error result RATE_LIMITED (GraphQL's code) that writes nothing", async () => {
+    await freshToken();
+    const c = await clientOf(limited.server.url);
+    try {
+      // Three calls a minute: initialize and listing tools reach no data and are not counted.
+      expect((await tool(c, 'remember', { content: 'Counted once.' })).isError).toBeFalsy();
+      expect((await tool(c, 'recall', { query: 'counted' })).isError).toBeFalsy();
+      expect((await tool(c, 'status')).isError).toBeFalsy();
+      const before = await limited.countNodes(own);
+      const refused = await tool(c, 'remember', { content: 'One call too many.' });
+      expect(refused.isError).toBe(true);
+      expect(meta(refused)?.code).toBe('RATE_LIMITED');
+      expect(meta(refused)?.retryAfterMs).toBeGreaterThan(0);
+      expect(await limited.countNodes(own)).toBe(before);
+      // GraphQL answers the same token the same way, from the same count.
+      const gql = await fetch(limited.server.url, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ query: '{ health { neo4j } }' }) });
+      expect(gql.status).toBe(429);
+      expect(((await gql.json()) as { errors: { extensions: { code: string } }[] }).errors[0]!.extensions.code).toBe('RATE_LIMITED');
+    } finally {
+      await c.close();
+    }
+  });
+
+  it('a tool call waits for an admission slot like a GraphQL operation: none free is an error result BUSY', async () => {
+    await freshToken();
+    const c = await clientOf(admitted.url);
+    try {
+      const release = await admitted.admission!.enter(); // the one slot, taken
+      let busy: CallToolResult;
+      try {
+        busy = await tool(c, 'recall', { query: 'anything' });
+      } finally {
+        release();
+      }
+      expect(busy.isError).toBe(true);
+      expect(meta(busy)?.code).toBe('BUSY');
+      expect(meta(busy)?.retryAfterMs).toBeGreaterThan(0);
+      expect((await tool(c, 'recall', { query: 'anything' })).isError).toBeFalsy();
+    } finally {
+      await c.close();
+    }
+  });
+
+  it('a tool call gets the share of the Neo4j pool a GraphQL request gets: a taken pool is UNAVAILABLE within about a second', async () => {
+    await freshToken();
+    const c = await clientOf(limited.server.url);
+    const stored = await tool(c, 'remember', { content: 'Read while the pool is taken.' });
+    const id = (stored.structuredContent as { memory: { id: string } }).memory.id;
+    await limited.app.settle(); // its linking done: nothing of the app's own waits for the pool below
+    // Someone holds every connection of the pool (64).
+    const held = Array.from({ length: 64 }, () => limited.app.driver.session({ database: limited.config.neo4j.database }));
+    const txs = [];
+    try {
+      for (const s of held) {
+        const tx = s.beginTransaction();
+        await tx.run('RETURN 1');
+        txs.push(tx);
+      }
+      const started = Date.now();
+      const refused = await tool(c, 'neighbourhood', { id });
+      const took = Date.now() - started;
+      expect(refused.isError).toBe(true);
+      expect(meta(refused)?.code).toBe('UNAVAILABLE');
+      // A call outside a request's share would wait for the pool up to 30 s (background work does).
+      expect(took).toBeLessThan(3_000);
+    } finally {
+      await Promise.all(txs.map((tx) => tx.rollback()));
+      await Promise.all(held.map((s) => s.close()));
+      await c.close();
+    }
   });
 });
