@@ -5,6 +5,8 @@
  * (DNS rebinding, web pages), body size (413), the caller's token
  * (Authenticator.callerFrom, 401), its rate limit (429); then graphql-armor's
  * limits on depth, aliases, tokens and cost, and a bounded share of the pool.
+ * Other routes (/mcp) are checked for Host, Origin and token the same way, and
+ * get the rate limit, admission and pool share on their first port call.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { ApolloServer, HeaderMap, type ApolloServerPlugin } from '@apollo/server';
