@@ -45,6 +45,12 @@ describe('UNAVAILABLE to the client', () => {
     expect(formatted.message).toMatch(/^neo4j is unavailable/);
   });
 
+  it('a full pool is UNAVAILABLE with its retry hint too (formatError has no other path for it)', () => {
+    const full = new Neo4jError('Connection acquisition timed out in 1000 ms. Pool status: Active conn count = 64, Idle conn count = 0.', 'N/A', '', '');
+    const formatted = formatError({ message: 'x', extensions: { code: 'INTERNAL_SERVER_ERROR' } }, full);
+    expect(formatted.extensions).toMatchObject({ code: 'UNAVAILABLE', retryable: true, retryAfterMs: 1000, details: { service: 'neo4j' } });
+  });
+
   it('is not what other failures become', () => {
     expect(asUnavailable(new Error('bug'))).toBeNull();
   });

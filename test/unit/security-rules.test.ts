@@ -1,7 +1,7 @@
 /** Security rules as plain functions: token format, access, scalars, limits, posture. */
 import { describe, expect, it } from 'vitest';
 import { bearerOf, callerOf, generateToken, hashToken, matchesHash, tokenId, validateCreate, Authenticator } from '../../src/adapters/auth/index.js';
-import { mayReach, requireOperator, requireWrite, storeFor, type Access } from '../../src/domain/index.js';
+import { isReadOnly, mayReach, requireOperator, requireWrite, storeFor, type Access } from '../../src/domain/index.js';
 import { boundedJson, jsonDepth, parseIsoDateTime } from '../../src/adapters/graphql/scalars.js';
 import { limitedPorts } from '../../src/adapters/graphql/limited-ports.js';
 import { hostAllowed, originAllowed } from '../../src/adapters/graphql/http-server.js';
@@ -74,6 +74,8 @@ describe('access', () => {
     expect(() => requireOperator(mind, 'shutdown')).toThrow(/operator/);
     expect(() => requireOperator(operator, 'shutdown')).not.toThrow();
     expect(() => requireOperator(undefined, 'shutdown')).not.toThrow();
+    // A reader's recalls are not recorded either; anyone else's are.
+    expect([isReadOnly(reader), isReadOnly(mind), isReadOnly(operator), isReadOnly(undefined)]).toEqual([true, false, false, false]);
   });
 });
 
@@ -117,6 +119,20 @@ describe('request limits', () => {
     expect(limited.salienceOf({} as never)).toBe(0.5);
   });
 
+  it("a route's guard runs before each limited call with the port's name, and its refusal is the call's error", async () => {
+    const seen: string[] = [];
+    const ports = { memory: { memory: async () => 'found' }, recall: { search: async () => 'hits' }, salienceOf: () => 0.5, health: async () => 'ok' } as unknown as Ports;
+    const guarded = limitedPorts(ports, 2, async (port) => {
+      seen.push(port);
+      if (port === 'recall') throw Object.assign(new Error('over the limit'), { code: 'RATE_LIMITED' });
+    });
+    expect(await guarded.memory.memory('x', { instanceId: null, sessionId: null })).toBe('found');
+    expect(await guarded.health()).toBe('ok');
+    await expect(guarded.recall.search({ query: 'q' }, { instanceId: null, sessionId: null })).rejects.toMatchObject({ code: 'RATE_LIMITED' });
+    expect(guarded.salienceOf({} as never)).toBe(0.5); // a plain read of a loaded value: not guarded
+    expect(seen).toEqual(['memory', 'health', 'recall']);
+  });
+
   it('serves loopback hosts only on loopback, and no pages of other origins', () => {
     expect(hostAllowed('127.0.0.1:4000', '127.0.0.1', [])).toBe(true);
     expect(hostAllowed('localhost:4000', '127.0.0.1', [])).toBe(true);
@@ -136,5 +152,46 @@ describe('request limits', () => {
     expect(() => off('127.0.0.1')).not.toThrow();
     expect(() => checkAuthPosture(loadConfig({ TOTAL_RECALL_AUTH: 'on', HOST: '0.0.0.0' }))).not.toThrow();
     expect(() => loadConfig({ TOTAL_RECALL_AUTH: 'maybe' })).toThrow(/on, off or auto/);
+  });
+});
+
+describe('the local servers', () => {
+  it('have passwords unless TOTAL_RECALL_LOCAL_AUTH says off', async () => {
+    const { localAuthEnabled } = (await import('../../scripts/services/common.mjs' as string)) as { localAuthEnabled: () => boolean };
+    const saved = process.env.TOTAL_RECALL_LOCAL_AUTH;
+    try {
+      const with_ = (value: string | undefined) => {
+        if (value === undefined) delete process.env.TOTAL_RECALL_LOCAL_AUTH;
+        else process.env.TOTAL_RECALL_LOCAL_AUTH = value;
+        return localAuthEnabled();
+      };
+      expect([with_(undefined), with_(''), with_('on'), with_('yes')]).toEqual([true, true, true, true]);
+      expect([with_('off'), with_('OFF'), with_('0'), with_('false'), with_('no')]).toEqual([false, false, false, false, false]);
+    } finally {
+      if (saved === undefined) delete process.env.TOTAL_RECALL_LOCAL_AUTH;
+      else process.env.TOTAL_RECALL_LOCAL_AUTH = saved;
+    }
+  });
+
+  it("are signed in to with the data folder's secrets; an external server keeps its own credentials", async () => {
+    const { mkdtemp, mkdir, writeFile, rm } = await import('node:fs/promises');
+    const { join } = await import('node:path');
+    const { tmpdir } = await import('node:os');
+    const data = await mkdtemp(join(tmpdir(), 'total-recall-secrets-'));
+    try {
+      await mkdir(join(data, 'neo4j'));
+      await mkdir(join(data, 'redis'));
+      await writeFile(join(data, 'neo4j', 'password'), 'neo-secret\n', { mode: 0o600 });
+      await writeFile(join(data, 'redis', 'redis.conf'), 'bind 127.0.0.1\nrequirepass "red/secret"\nport 6480\n');
+      const local = loadConfig({ TOTAL_RECALL_DATA: data, TOTAL_RECALL_REDIS_PORT: '6480', TOTAL_RECALL_NEO4J_BOLT_PORT: '7787' });
+      expect(local.neo4j).toMatchObject({ uri: 'bolt://127.0.0.1:7787', user: 'neo4j', password: 'neo-secret' });
+      expect(local.redisUrl).toBe('redis://:red%2Fsecret@127.0.0.1:6480');
+      const external = loadConfig({ TOTAL_RECALL_DATA: data, NEO4J_URI: 'bolt://db.example:7687', NEO4J_USERNAME: 'app', NEO4J_PASSWORD: 'theirs', REDIS_URL: 'redis://:x@cache.example:6379' });
+      expect(external.neo4j).toMatchObject({ uri: 'bolt://db.example:7687', user: 'app', password: 'theirs' });
+      expect(external.redisUrl).toBe('redis://:x@cache.example:6379');
+      expect(loadConfig({ TOTAL_RECALL_DATA: data, NEO4J_URI: 'bolt://db.example:7687' }).neo4j.password).toBe('');
+    } finally {
+      await rm(data, { recursive: true, force: true });
+    }
   });
 });
