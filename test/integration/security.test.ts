@@ -26,7 +26,7 @@ const tok: Record<'mindA' | 'mindB' | 'readerA' | 'unboundA' | 'operator', strin
 const iA = `sec-i-a-${A.slice(-6)}`;
 const iB = `sec-i-b-${B.slice(-6)}`;
 
-async function post(body: string, headers: Record<string, string> = {}): Promise<{ status: number; json: GraphQLResponse | null }> {
+async function post(body: string, headers: Record<string, string> = {}): Promise<{ status: number; json: GraphQLResponse | null; headers: Headers }> {
   const res = await fetch(t.server.url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
   const text = await res.text();
   let json: GraphQLResponse | null = null;
@@ -35,7 +35,7 @@ async function post(body: string, headers: Record<string, string> = {}): Promise
   } catch {
     json = null;
   }
-  return { status: res.status, json };
+  return { status: res.status, json, headers: res.headers };
 }
 
 /** A GraphQL call with a token. */
@@ -384,6 +384,8 @@ describe('request limits', () => {
 
   it('a pool taken by others is a retryable UNAVAILABLE within about a second, not a hang', async () => {
     const a = await storeAs(tok.mindA, { content: 'pool' });
+    const fresh = await t.app.tokens.create({ scope: 'mind', stores: [A] }); // never checked yet: its check needs the pool
+    tokenIds.push(fresh.record.id);
     // Someone holds every connection of the pool (64), taken one at a time.
     const held = Array.from({ length: 64 }, () => t.app.driver.session({ database: t.config.neo4j.database }));
     const txs = [];
@@ -400,6 +402,11 @@ describe('request limits', () => {
       expect(res.errors?.[0]?.extensions?.retryable).toBe(true);
       // The driver gives up after TOTAL_RECALL_POOL_ACQUISITION_MS (1 s); a generous bound for a busy machine.
       expect(took).toBeLessThan(3_000);
+      // Refused before it runs (the token cannot be checked): 503 with the same retry hint and Retry-After.
+      const atTheDoor = await post(JSON.stringify({ query: '{ health { neo4j } }' }), { authorization: `Bearer ${fresh.token}` });
+      expect(atTheDoor.status).toBe(503);
+      expect(atTheDoor.headers.get('retry-after')).toBe('1');
+      expect(atTheDoor.json?.errors?.[0]?.extensions).toMatchObject({ code: 'UNAVAILABLE', retryable: true, retryAfterMs: 1000, details: { service: 'neo4j' } });
     } finally {
       await Promise.all(txs.map((tx) => tx.rollback()));
       await Promise.all(held.map((s) => s.close()));

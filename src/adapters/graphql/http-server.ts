@@ -50,7 +50,7 @@ export interface RouteScope {
 }
 
 export interface ServerOptions {
-  /** Extra paths served beside /graphql, by exact pathname; admitted like /graphql (Host, Origin, token, rate limit). */
+  /** Extra paths served beside /graphql, by exact pathname: Host, Origin and token checked as for /graphql; rate limit, admission and pool share through their RouteScope. */
   readonly routes?: Readonly<Record<string, RouteHandler>>;
   /** Who is calling (default: authentication off, as before tokens). */
   readonly authenticator?: Authenticator;
