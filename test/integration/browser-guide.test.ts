@@ -114,7 +114,8 @@ describe('Neo4j Browser', () => {
     const { uri, user, password } = t.config.neo4j;
     const open = new URL(browserUrl());
     open.searchParams.set('dbms', uri);
-    open.searchParams.set('preselectAuthMethod', password ? 'BASIC' : 'NO_AUTH');
+    // The Browser's names for the form's choices (5.26): NATIVE is "Username / Password".
+    open.searchParams.set('preselectAuthMethod', password ? 'NATIVE' : 'NO_AUTH');
     await page.goto(open.href, { waitUntil: 'networkidle2', timeout: 60_000 });
     await page.waitForSelector('#monaco-main-editor', { timeout: 60_000 });
     // The Browser connects by itself when it can; else the form is filled in.
@@ -124,7 +125,8 @@ describe('Neo4j Browser', () => {
     // The guide opens in the sidebar: its first slide has the style button and the first query.
     // Right after connecting the Browser may not have read the server's allowlist yet: then it says
     // the host is not allowed, and the command is run again.
-    await page.waitForFunction(() => document.body.innerText.includes('You have a working connection'), { timeout: 60_000 });
+    // Connected: without authentication "You have a working connection", with it "You are connected as user …".
+    await page.waitForFunction(() => /You have a working connection|You are connected as user/.test(document.body.innerText), { timeout: 60_000 });
     const guideServer = await allowedServerUrl();
     await eventually(async () => {
       await runCommand(page, guideCommand(guideServer, store));
