@@ -37,7 +37,9 @@ server.stdout.on('data', (chunk) => {
     // The guide lives on this server (/browser/guide.html); the Browser allows the host (scripts/services/neo4j.mjs).
     const guide = `http://${host}:${port}/browser/guide.html`;
     console.log(`  Browser guide :guide ${guide}   (run it in the Browser's editor; ?store=NAME for another store)`);
-    console.log(`  Redis         ${String(services.redis.url).replace(/\/\/([^@/]*):([^@/]*)@/, '//$1:***@')}`);
+    const r = services.redis;
+    const redisNote = r.authOnRestart ? '  (no password yet: it was started without; `npm run services:down` then `npm start` gives it one)' : '';
+    console.log(`  Redis         ${String(r.url).replace(/\/\/([^@/]*):([^@/]*)@/, '//$1:***@')}${redisNote}`);
     console.log('Stop with Ctrl-C; `npm run services:down` stops Neo4j and Redis.');
   }
 });

@@ -71,6 +71,12 @@ export function localRedisUrl(password = redisPassword()) {
   return password ? `redis://:${encodeURIComponent(password)}@${HOST}:${PORT}` : REDIS_URL;
 }
 
+/** What clients of the local server need; a server started without a password gets one when it is restarted. */
+function localInfo() {
+  const password = redisPassword();
+  return { url: localRedisUrl(password), external: false, auth: Boolean(password), authOnRestart: !password && localAuthEnabled() };
+}
+
 // ---------------------------------------------------------------- tiny RESP client
 
 /**
@@ -150,7 +156,7 @@ export async function ensureRedis({ log, timeoutMs } = {}) {
           say(`redis: pid ${pid} is running but not answering PING yet (loading its AOF?), waiting…`);
           await waitPing({ pid, timeout, p, offset: fileSize(p.logFile) });
         }
-        return { url: localRedisUrl(), started: false, external: false, pid };
+        return { ...localInfo(), started: false, pid };
       }
       if (pid) removeFile(p.pidFile);
 
@@ -164,7 +170,7 @@ export async function ensureRedis({ log, timeoutMs } = {}) {
           say(`redis: found our server running without a pid file (pid ${owner.pid}), reusing it`);
           writePid(p.pidFile, owner.pid);
           await waitPing({ pid: owner.pid, timeout, p, offset: fileSize(p.logFile) });
-          return { url: localRedisUrl(), started: false, external: false, pid: owner.pid };
+          return { ...localInfo(), started: false, pid: owner.pid };
         }
         const who = describeOwner(owner);
         throw new ServiceError(`port ${PORT} is held by another process${who ? ` (${who})` : ''}`, {
@@ -191,7 +197,7 @@ export async function ensureRedis({ log, timeoutMs } = {}) {
       }
       const newPid = await waitPing({ pid: null, timeout, p, offset });
       say(`redis: started pid ${newPid ?? '?'} on ${REDIS_URL} ${localAuthEnabled() ? ` (password in ${p.passwordFile})` : ''} in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-      return { url: localRedisUrl(), started: true, external: false, pid: newPid ?? undefined };
+      return { ...localInfo(), started: true, pid: newPid ?? undefined };
     },
     { log: say, what: 'the redis start lock' },
   );
