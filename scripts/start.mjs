@@ -35,7 +35,7 @@ server.stdout.on('data', (chunk) => {
           : 'no authentication (TOTAL_RECALL_LOCAL_AUTH=off), loopback only';
     if (n.browserUrl) console.log(`  Neo4j Browser ${n.browserUrl}  (connect to ${n.uri}, ${signIn})`);
     // The guide lives on this server (/browser/guide.html); the Browser allows the host (scripts/services/neo4j.mjs).
-    const guide = `http://${host}:${port}/browser/guide.html`;
+    const guide = ready[1] ? new URL('/browser/guide.html', ready[1]).href : `http://${host}:${port}/browser/guide.html`;
     console.log(`  Browser guide :guide ${guide}   (run it in the Browser's editor; ?store=NAME for another store)`);
     const r = services.redis;
     const redisNote = r.authOnRestart ? '  (no password yet: it was started without; `npm run services:down` then `npm start` gives it one)' : '';
