@@ -153,16 +153,18 @@ function confAuthEnabled(p) {
 
 /**
  * Authentication for this start (on unless TOTAL_RECALL_LOCAL_AUTH=off). A
- * store without a password of ours gets a generated one (mode 0600), set with
- * `neo4j-admin dbms set-initial-password` before the start. That also covers
- * a store first run without authentication: its `neo4j` user still has the
- * default password, which Neo4j then replaces at start (checkCredentials
- * confirms it took).
+ * store without a password of ours gets one (the one on file, else a new one,
+ * mode 0600), set with `neo4j-admin dbms set-initial-password` before the
+ * start: a new store (also one whose data folder was removed, the password
+ * file kept), and a store first run without authentication, whose `neo4j`
+ * user still has the default password, which Neo4j then replaces at start
+ * (checkCredentials confirms it took).
  */
 async function prepareAuth(p, java, say) {
   if (!localAuthEnabled()) return false;
-  if (readSecret(p.passwordFile)) return true;
+  const known = readSecret(p.passwordFile);
   const existing = fs.existsSync(p.systemDb);
+  if (known && existing) return true;
   const password = ensureSecret(p.passwordFile);
   writeConf(p, true);
   const r = await run(java, ['-cp', path.join(p.lib, '*'), 'org.neo4j.cli.AdminTool', 'dbms', 'set-initial-password', password], {
@@ -170,10 +172,13 @@ async function prepareAuth(p, java, say) {
     env: { ...process.env, NEO4J_HOME: p.home, NEO4J_CONF: p.conf },
   });
   if (r.code !== 0) {
-    removeFile(p.passwordFile);
+    if (!known) removeFile(p.passwordFile);
     throw new ServiceError(`could not set the initial Neo4j password: ${lastLine(`${r.stderr}\n${r.stdout}`)}`, { service: 'neo4j', hint: 'see the message above' });
   }
-  say(`neo4j: ${existing ? 'this store ran without a password; turning authentication on with' : 'generated'} a password for user neo4j in ${p.passwordFile} (mode 0600)`);
+  const file = `${p.passwordFile} (mode 0600)`;
+  if (existing) say(`neo4j: this store ran without a password; authentication is on from this start (user neo4j, password in ${file})`);
+  else if (known) say(`neo4j: a new store: user neo4j gets the password kept in ${file}`);
+  else say(`neo4j: generated a password for user neo4j in ${file}`);
   return true;
 }
 
