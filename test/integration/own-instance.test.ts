@@ -3,7 +3,8 @@
  * (never the servers the rest of the suite shares), with their generated
  * passwords (anonymous Bolt and Redis are refused): `npm run import` restores
  * an export of the shared database into a second, truly empty Neo4j exactly,
- * and `services:down` stops both servers it started.
+ * and `services:down` stops both servers it started; a store first run
+ * without passwords gets them at its next start.
  *
  * Slow by nature: it starts a Neo4j (a JVM) and a Redis. Their files live in
  * <TOTAL_RECALL_DATA>/own-instance (the Neo4j jars are kept there between
@@ -68,24 +69,31 @@ function alive(pid: number): boolean {
   }
 }
 
+/** The environment of a Neo4j and a Redis of the test's own (in DATA, on free ports), and its service script. */
+async function ownInstance() {
+  let ports: number[] = [];
+  while (new Set(ports).size !== 3) ports = [await freePort(), await freePort(), await freePort()];
+  const [bolt, http, redisPort] = ports as [number, number, number];
+  const own: NodeJS.ProcessEnv = {
+    ...process.env,
+    TOTAL_RECALL_DATA: DATA,
+    TOTAL_RECALL_NEO4J_BOLT_PORT: String(bolt),
+    TOTAL_RECALL_NEO4J_HTTP_PORT: String(http),
+    TOTAL_RECALL_REDIS_PORT: String(redisPort),
+  };
+  // A busy 2-core machine has taken over two minutes to start a Neo4j.
+  own.NEO4J_START_TIMEOUT ??= '400';
+  delete own.NEO4J_URI; // else the scripts would use that server and start none
+  delete own.REDIS_URL;
+  delete own.TOTAL_RECALL_LOCAL_AUTH; // the default: local servers with passwords
+  const services = async (command: string, extra: NodeJS.ProcessEnv = {}) =>
+    JSON.parse((await run(process.execPath, ['scripts/services/cli.mjs', command, '--json', '--quiet'], { env: { ...own, ...extra }, timeout: 480_000 })).stdout);
+  return { own, bolt, redisPort, services };
+}
+
 describe('a second Neo4j and Redis of the test’s own', () => {
   it('restores an export into the truly empty second Neo4j exactly, and `services:down` stops both servers', async () => {
-    let ports: number[] = [];
-    while (new Set(ports).size !== 3) ports = [await freePort(), await freePort(), await freePort()];
-    const [bolt, http, redisPort] = ports as [number, number, number];
-    const own: NodeJS.ProcessEnv = {
-      ...process.env,
-      TOTAL_RECALL_DATA: DATA,
-      TOTAL_RECALL_NEO4J_BOLT_PORT: String(bolt),
-      TOTAL_RECALL_NEO4J_HTTP_PORT: String(http),
-      TOTAL_RECALL_REDIS_PORT: String(redisPort),
-    };
-    // A busy 2-core machine has taken over two minutes to start a Neo4j.
-    own.NEO4J_START_TIMEOUT ??= '400';
-    delete own.NEO4J_URI; // else the scripts would use that server and start none
-    delete own.TOTAL_RECALL_LOCAL_AUTH; // the default: local servers with passwords
-    delete own.REDIS_URL;
-    const services = (command: string) => run(process.execPath, ['scripts/services/cli.mjs', command, '--json', '--quiet'], { env: own, timeout: 480_000 });
+    const { own, bolt, redisPort, services } = await ownInstance();
     // Truly empty: no database files and no Redis data from an earlier run (the jars stay).
     await rm(join(DATA, 'neo4j', 'data'), { recursive: true, force: true });
     await rm(join(DATA, 'redis'), { recursive: true, force: true });
@@ -105,7 +113,7 @@ describe('a second Neo4j and Redis of the test’s own', () => {
     const exported = await shared.app.coldStorage.write(dir);
 
     cleanups.push(async () => void (await services('down').catch(() => undefined))); // also after a failed or timed-out up
-    const up = JSON.parse((await services('up')).stdout);
+    const up = await services('up');
     // With passwords, as every local server the project starts (secrets never in the output).
     expect(up).toMatchObject({ ok: true, neo4j: { started: true, uri: `bolt://127.0.0.1:${bolt}`, auth: true, password: '***' }, redis: { started: true, url: `redis://:***@127.0.0.1:${redisPort}` } });
     // The credentials the project's own config loading finds in the instance's data folder.
@@ -152,7 +160,39 @@ describe('a second Neo4j and Redis of the test’s own', () => {
     expect(alive(up.neo4j.pid), 'neo4j process').toBe(false);
     expect(alive(up.redis.pid), 'redis process').toBe(false);
     expect(await pingRedis(ownConfig.redisUrl)).toBe(false);
-    const status = JSON.parse((await services('status')).stdout);
+    const status = await services('status');
     expect([status.neo4j.state, status.redis.state]).toEqual(['stopped', 'stopped']);
+  }, 600_000);
+
+  it('a store first run without passwords (TOTAL_RECALL_LOCAL_AUTH=off) gets them at its next start, its data kept', async () => {
+    const { own, bolt, redisPort, services } = await ownInstance();
+    // A machine from before passwords were the default: a store made without one.
+    await rm(join(DATA, 'neo4j', 'data'), { recursive: true, force: true });
+    await rm(join(DATA, 'neo4j', 'password'), { force: true });
+    await rm(join(DATA, 'redis'), { recursive: true, force: true });
+    cleanups.push(async () => void (await services('down').catch(() => undefined)));
+    const off = { TOTAL_RECALL_LOCAL_AUTH: 'off' };
+    expect(await services('up', off)).toMatchObject({ ok: true, neo4j: { started: true, auth: false }, redis: { started: true, url: `redis://127.0.0.1:${redisPort}` } });
+    const uri = `bolt://127.0.0.1:${bolt}`;
+    const before = neo4j.driver(uri, undefined);
+    await before.executeQuery('CREATE (:OwnInstanceProbe {kept: true})');
+    await before.close();
+    expect(await pingRedis(`redis://127.0.0.1:${redisPort}`)).toBe(true);
+    expect(await services('down', off)).toEqual({ ok: true, neo4j: true, redis: true });
+
+    // The next start, with the defaults: both get passwords, and what was stored is still there.
+    expect(await services('up')).toMatchObject({ ok: true, neo4j: { started: true, auth: true }, redis: { started: true, url: `redis://:***@127.0.0.1:${redisPort}` } });
+    const config = loadConfig(own);
+    const anonymous = neo4j.driver(uri, undefined);
+    await expect(anonymous.executeQuery('RETURN 1')).rejects.toMatchObject({ code: 'Neo.ClientError.Security.Unauthorized' });
+    await anonymous.close();
+    const signedIn = neo4j.driver(uri, neo4j.auth.basic(config.neo4j.user, config.neo4j.password));
+    cleanups.push(() => signedIn.close());
+    const kept = await signedIn.executeQuery('MATCH (p:OwnInstanceProbe {kept: true}) RETURN count(p) AS n');
+    expect(kept.records[0]!.get('n').toNumber()).toBe(1);
+    await signedIn.close();
+    expect(await pingRedis(`redis://127.0.0.1:${redisPort}`), 'anonymous redis').toBe(false);
+    expect(await pingRedis(config.redisUrl)).toBe(true);
+    expect(await services('down')).toEqual({ ok: true, neo4j: true, redis: true });
   }, 600_000);
 });
