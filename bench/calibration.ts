@@ -202,19 +202,34 @@ const predict = (c: Calibration, f: readonly number[]) => {
   return 1 / (1 + Math.exp(-z));
 };
 
+async function dropAll(): Promise<void> {
+  for (const plan of plans) {
+    const session = app.driver.session({ database: config.neo4j.database });
+    await session.run('MATCH (n) WHERE n.store = $store CALL { WITH n DETACH DELETE n } IN TRANSACTIONS OF 5000 ROWS', { store: plan.store });
+    await session.close();
+  }
+  await server.stop();
+  await app.close();
+  await deleteKeysWithPrefix(config.redisUrl, config.subconscious.queuePrefix);
+}
+
 // --dump FILE: every candidate's evidence for every question, for fitting offline (then exit).
 const dumpAt = args.indexOf('--dump');
 if (dumpAt >= 0) {
-  const rows = await askAll(DEFAULT_CALIBRATIONS, ALL_SIGNALS, 100);
+  // Association weighed strongly so that the memories it reaches are among the 100 dumped (the features do not depend on it).
+  const strong = (c: Calibration) => ({ ...c, association: 3 });
+  const rows = await askAll({ fused: strong(DEFAULT_CALIBRATIONS.fused), lexical: strong(DEFAULT_CALIBRATIONS.lexical) }, ALL_SIGNALS, 100);
   const out = rows.map(({ plan, asked, hits }) => ({
     source: plan.source, split: plan.split, group: asked.group ?? plan.group, kind: plan.kind, size: plan.inputs.length, q: asked.q, answers: asked.answers,
     hits: hits.map((h) => ({
       key: keyOf.get(h.memory.id), sim: h.similarity, cov: h.coverage, exact: h.exact, miss: h.exactMiss, person: h.personMatch, date: h.dateMatch,
-      act: h.activation, via: h.via === null ? null : keyOf.get(h.via) ?? null, text: h.textScore, content: h.memory.content,
+      act: h.activation, assoc: h.association, conf: h.confidence, via: h.via === null ? null : keyOf.get(h.via) ?? null, text: h.textScore, content: h.memory.content,
     })),
   }));
   writeFileSync(args[dumpAt + 1]!, JSON.stringify(out));
   console.log(`dumped ${out.length} questions to ${args[dumpAt + 1]}`);
+  await dropAll();
+  process.exit(0);
 }
 /**
  * Every store-size band, and within it every source (LoCoMo, everyday),
@@ -298,14 +313,7 @@ if (fit) {
 }
 
 // ── clean up and report ────────────────────────────────────────────────────
-for (const plan of plans) {
-  const session = app.driver.session({ database: config.neo4j.database });
-  await session.run('MATCH (n) WHERE n.store = $store CALL { WITH n DETACH DELETE n } IN TRANSACTIONS OF 5000 ROWS', { store: plan.store });
-  await session.close();
-}
-await server.stop();
-await app.close();
-await deleteKeysWithPrefix(config.redisUrl, config.subconscious.queuePrefix);
+await dropAll();
 
 const ece = (bins: ReturnType<typeof reliability>) => expectedCalibrationError(bins);
 const binRows = (bins: ReturnType<typeof reliability>) => bins.map((b) => [`${b.from.toFixed(1)}–${b.to.toFixed(1)}`, b.count, Number.isNaN(b.predicted) ? '–' : b.predicted, Number.isNaN(b.observed) ? '–' : b.observed]);

@@ -24,7 +24,9 @@ interface Item { question_id: string; question_type: string; question: string; h
 const args = process.argv.slice(2);
 const n = Number(args[args.indexOf('--questions') + 1]) || Infinity;
 const FILE = new URL('../../shared/data/longmemeval/dev-sample.json', import.meta.url).pathname;
-const items = (JSON.parse(readFileSync(FILE, 'utf8')) as Item[]).slice(0, n);
+const all = JSON.parse(readFileSync(FILE, 'utf8')) as Item[];
+// --questions N takes N spread evenly over the file (it is ordered by question type).
+const items = n >= all.length ? all : all.filter((_, i) => Math.floor((i * n) / all.length) !== Math.floor(((i - 1) * n) / all.length));
 const KS = [1, 5, 10, 20];
 
 /** "2023/05/20 (Sat) 02:21" → ISO. */
