@@ -4,7 +4,8 @@
  * passwords (anonymous Bolt and Redis are refused): `npm run import` restores
  * an export of the shared database into a second, truly empty Neo4j exactly,
  * and `services:down` stops both servers it started; a store first run
- * without passwords gets them at its next start.
+ * without passwords gets them at its next start; `npm start` after kill -9
+ * of everything comes back by itself, with what was acknowledged.
  *
  * Slow by nature: it starts a Neo4j (a JVM) and a Redis. Their files live in
  * <TOTAL_RECALL_DATA>/own-instance (the Neo4j jars are kept there between
@@ -195,4 +196,66 @@ describe('a second Neo4j and Redis of the test’s own', () => {
     expect(await pingRedis(config.redisUrl)).toBe(true);
     expect(await services('down')).toEqual({ ok: true, neo4j: true, redis: true });
   }, 600_000);
+
+  it('`npm start` after kill -9 of everything comes back by itself, with every acknowledged store', async () => {
+    const { own, services } = await ownInstance();
+    cleanups.push(async () => void (await services('down').catch(() => undefined)));
+    // The model the rest of the suite uses (the own data folder has none); the crash is what is tested.
+    const modelDir = resolve(process.env.TOTAL_RECALL_MODEL_DIR || join(process.env.TOTAL_RECALL_DATA || '.data', 'models', 'e5-small-v2-q'));
+    const env: NodeJS.ProcessEnv = { ...own, PORT: '0', TOTAL_RECALL_QUEUE_PREFIX: queuePrefix(), TOTAL_RECALL_MODEL_DIR: modelDir };
+    delete env.TOTAL_RECALL_AUTH; // the default: a token is needed once the operator's exists
+    const children: ReturnType<typeof spawn>[] = [];
+    cleanups.push(async () => {
+      for (const child of children) if (child.pid && alive(child.pid)) child.kill('SIGKILL');
+    });
+    /** `npm start` (scripts/start.mjs) as a user runs it; resolves with its GraphQL URL once it is up. */
+    const start = () =>
+      new Promise<{ url: string; child: ReturnType<typeof spawn> }>((resolveUp, reject) => {
+        const child = spawn(process.execPath, ['scripts/start.mjs'], { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+        children.push(child);
+        let out = '';
+        const timer = setTimeout(() => reject(new Error(`npm start was not up in 400 s:\n${out}`)), 400_000);
+        const onData = (chunk: Buffer) => {
+          out += String(chunk);
+          const up = /GraphQL\s+(http:\/\/\S+\/graphql)/.exec(out.split('Total Recall is up')[1] ?? '');
+          if (up) {
+            clearTimeout(timer);
+            resolveUp({ url: up[1]!, child });
+          }
+        };
+        child.stdout!.on('data', onData);
+        child.stderr!.on('data', (chunk: Buffer) => void (out += String(chunk)));
+        child.once('exit', (code) => reject(new Error(`npm start exited (${code}):\n${out}`)));
+      });
+    const graphql = async (url: string, query: string, variables: Record<string, unknown> = {}) => {
+      const token = readFileSync(join(DATA, 'operator.token'), 'utf8').trim();
+      const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ query, variables }) });
+      return (await response.json()) as { data?: Record<string, any>; errors?: unknown[] };
+    };
+
+    const first = await start();
+    const store = randomStore('unclean');
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const stored = await graphql(first.url, 'mutation ($input: StoreInput!) { store(input: $input) { id } }', { input: { store, content: `acknowledged before the crash ${i}` } });
+      expect(stored.errors).toBeUndefined();
+      ids.push(stored.data!.store.id);
+    }
+    // kill -9 of everything: npm start and the service it runs (its process group), Neo4j and Redis.
+    const status = await services('status');
+    process.kill(-first.child.pid!, 'SIGKILL');
+    for (const pid of [status.neo4j.pid, status.redis.pid]) process.kill(pid, 'SIGKILL');
+    await eventually(async () => (![first.child.pid!, status.neo4j.pid, status.redis.pid].some(alive) ? true : undefined), 30_000);
+
+    // The same command again, nothing cleaned by hand (pid files, locks and store files are as the kill left them).
+    const second = await start();
+    const health = await graphql(second.url, '{ health { neo4j redis } }');
+    expect(health.data?.health).toMatchObject({ neo4j: true, redis: true });
+    for (const id of ids) {
+      const found = await graphql(second.url, 'query ($id: ID!) { memory(id: $id) { id content } }', { id });
+      expect(found.data?.memory?.id, id).toBe(id);
+    }
+    process.kill(-second.child.pid!, 'SIGKILL');
+    expect(await services('down')).toEqual({ ok: true, neo4j: true, redis: true });
+  }, 900_000);
 });

@@ -2,9 +2,9 @@
  * The reading half of the Memory Port: search, context packing, reflection
  * and usefulness feedback, sent on to Recall.
  */
-import { InvalidInputError, isReadOnly, isStoreBound, mayReach, message, newMeta, requireWrite, ShuttingDownError, storeFor, type Bus, type OutcomeKind, type ReflectionScope, type SearchFilters } from '../../domain/index.js';
+import { isReadOnly, isStoreBound, mayReach, message, newMeta, requireWrite, ShuttingDownError, storeFor, type Bus, type OutcomeKind, type ReflectionScope, type SearchFilters } from '../../domain/index.js';
 import type { Hippocampus } from '../hippocampus/index.js';
-import { DEFAULT_INJECT_FLOOR, DEFAULT_LIVE_FLOOR, frameLine, pack } from '../recall/index.js';
+import { frameLine } from '../recall/index.js';
 import type { Pack, Recall, RecallResult, ReflectCandidate, ReflectCandidateWithActions, ReflectionActions, SearchRequest, UseRecord } from '../recall/index.js';
 import type { Caller } from './memory-port.js';
 
@@ -109,25 +109,9 @@ export class RecallPort {
     return this.deps.recall.contextFor(request, newMeta('cortex', { ...this.init(caller), sessionId }));
   }
 
-  /** Recall.contextFor's packing, without recording the recall (a reader's). */
+  /** Recall.contextFor's pack, without recording the recall (a reader's). */
   private async unrecordedPack(request: Parameters<Recall['contextFor']>[0]): Promise<Pack & { recallId: string }> {
-    const invalid = (code: string, text: string) => new InvalidInputError(`RECALL.${code}`, text);
-    if (!Number.isInteger(request.maxTokens) || request.maxTokens < 16) throw invalid('INVALID_BUDGET', 'maxTokens must be an integer of at least 16');
-    if (!Number.isInteger(request.maxItems) || request.maxItems < 1 || request.maxItems > 100) throw invalid('INVALID_LIMIT', 'maxItems must be from 1 to 100');
-    for (const floor of [request.injectFloor, request.liveFloor]) {
-      if (floor !== null && !(floor >= 0 && floor <= 1)) throw invalid('INVALID_CONFIDENCE', 'floors must be in [0,1]');
-    }
-    const hits = await this.deps.recall.rankOnly({ ...request, limit: Math.min(100, Math.max(request.maxItems * 3, 20)) });
-    const injectFloor = request.injectFloor ?? DEFAULT_INJECT_FLOOR;
-    const packed = pack(hits, {
-      query: request.query,
-      sessionId: request.sessionId,
-      maxTokens: request.maxTokens,
-      maxItems: request.maxItems,
-      injectFloor,
-      liveFloor: Math.min(request.liveFloor ?? DEFAULT_LIVE_FLOOR, injectFloor),
-    });
-    return { ...packed, recallId: UNRECORDED_RECALL_ID };
+    return { ...(await this.deps.recall.packOnly(request)), recallId: UNRECORDED_RECALL_ID };
   }
 
   async reflect(store: string | null | undefined, scope: ReflectionScope, timeSpanDays: number | null, limit: number, caller: Caller): Promise<ReflectCandidateWithActions[]> {

@@ -77,6 +77,15 @@ export interface SearchRequest {
   readonly calibrations?: Calibrations;
 }
 
+/** A search packed into a context budget (contextFor). */
+export type ContextRequest = SearchRequest & {
+  readonly sessionId: string | null;
+  readonly maxTokens: number;
+  readonly maxItems: number;
+  readonly injectFloor: number | null;
+  readonly liveFloor: number | null;
+};
+
 export interface RecallResult {
   readonly id: string;
   readonly query: string;
@@ -244,10 +253,14 @@ export class Recall {
     return { id, query: request.query, hits, frame: frameLine(request.query, hits.map((h) => h.confidence)) };
   }
 
-  async contextFor(
-    request: SearchRequest & { readonly sessionId: string | null; readonly maxTokens: number; readonly maxItems: number; readonly injectFloor: number | null; readonly liveFloor: number | null },
-    cause: Meta,
-  ): Promise<Pack & { readonly recallId: string }> {
+  async contextFor(request: ContextRequest, cause: Meta): Promise<Pack & { readonly recallId: string }> {
+    const packed = await this.packOnly(request);
+    const recallId = this.record(request.store, request.query, packed.hits, cause);
+    return { ...packed, recallId };
+  }
+
+  /** contextFor's pack without recording the recall (a reader's, which writes nothing). */
+  async packOnly(request: ContextRequest): Promise<Pack> {
     if (!Number.isInteger(request.maxTokens) || request.maxTokens < 16) throw invalid('INVALID_BUDGET', 'maxTokens must be an integer of at least 16');
     if (!Number.isInteger(request.maxItems) || request.maxItems < 1 || request.maxItems > 100) throw invalid('INVALID_LIMIT', 'maxItems must be from 1 to 100');
     for (const floor of [request.injectFloor, request.liveFloor]) {
@@ -255,7 +268,7 @@ export class Recall {
     }
     const hits = await this.rankOnly({ ...request, limit: Math.min(100, Math.max(request.maxItems * 3, 20)) });
     const injectFloor = request.injectFloor ?? DEFAULT_INJECT_FLOOR;
-    const packed = pack(hits, {
+    return pack(hits, {
       query: request.query,
       sessionId: request.sessionId,
       maxTokens: request.maxTokens,
@@ -263,8 +276,6 @@ export class Recall {
       injectFloor,
       liveFloor: Math.min(request.liveFloor ?? DEFAULT_LIVE_FLOOR, injectFloor),
     });
-    const recallId = this.record(request.store, request.query, packed.hits, cause);
-    return { ...packed, recallId };
   }
 
   /** `reaches`: whether the caller may reach a store (a recall of another store is as unknown). */
