@@ -197,11 +197,13 @@ describe('MCP under the limits of GraphQL', () => {
       expect((await tool(c, 'remember', { content: 'Counted once.' })).isError).toBeFalsy();
       expect((await tool(c, 'recall', { query: 'counted' })).isError).toBeFalsy();
       expect((await tool(c, 'status')).isError).toBeFalsy();
+      await limited.app.settle(); // the recall's record lands after its answer
       const before = await limited.countNodes(own);
       const refused = await tool(c, 'remember', { content: 'One call too many.' });
       expect(refused.isError).toBe(true);
       expect(meta(refused)?.code).toBe('RATE_LIMITED');
       expect(meta(refused)?.retryAfterMs).toBeGreaterThan(0);
+      await limited.app.settle();
       expect(await limited.countNodes(own)).toBe(before);
       // GraphQL answers the same token the same way, from the same count.
       const gql = await fetch(limited.server.url, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ query: '{ health { neo4j } }' }) });

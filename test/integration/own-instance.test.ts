@@ -249,8 +249,12 @@ describe('a second Neo4j and Redis of the test’s own', () => {
 
     // The same command again, nothing cleaned by hand (pid files, locks and store files are as the kill left them).
     const second = await start();
-    const health = await graphql(second.url, '{ health { neo4j redis } }');
-    expect(health.data?.health).toMatchObject({ neo4j: true, redis: true });
+    // Up by itself: Neo4j may still be finishing its recovery when the service answers, so health may take a moment.
+    const health = await eventually(async () => {
+      const h = (await graphql(second.url, '{ health { neo4j redis } }')).data?.health;
+      return h?.neo4j && h?.redis ? h : undefined;
+    }, 120_000);
+    expect(health).toMatchObject({ neo4j: true, redis: true });
     for (const id of ids) {
       const found = await graphql(second.url, 'query ($id: ID!) { memory(id: $id) { id content } }', { id });
       expect(found.data?.memory?.id, id).toBe(id);
