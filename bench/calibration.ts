@@ -25,14 +25,13 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { loadConfig } from '../src/config.js';
-import { deleteKeysWithPrefix } from '../src/adapters/redis.js';
 import { createApp } from '../src/app.js';
 import { buildGraphQLSchema, startGraphQLServer } from '../src/adapters/graphql/index.js';
 import {
   Recall, pack, directFeatures, DEFAULT_CALIBRATIONS, DEFAULT_INJECT_FLOOR, DEFAULT_LIVE_FLOOR, ALL_SIGNALS,
   type Calibration, type Calibrations, type RankedHit, type Signals,
 } from '../src/contexts/recall/index.js';
-import { graphqlClient, markdownTable, rng, writeResults } from './lib.js';
+import { dropBenchStores, graphqlClient, markdownTable, rng, writeResults } from './lib.js';
 import { expectedCalibrationError, fitNonNegative, reliability, reliabilitySvg, type Example } from './calibrate.js';
 import { DEFAULT_LOCOMO_DIR, loadConversations, type Conversation } from './locomo-data.js';
 import { loadScenarios } from './everyday-data.js';
@@ -202,16 +201,7 @@ const predict = (c: Calibration, f: readonly number[]) => {
   return 1 / (1 + Math.exp(-z));
 };
 
-async function dropAll(): Promise<void> {
-  for (const plan of plans) {
-    const session = app.driver.session({ database: config.neo4j.database });
-    await session.run('MATCH (n) WHERE n.store = $store CALL { WITH n DETACH DELETE n } IN TRANSACTIONS OF 5000 ROWS', { store: plan.store });
-    await session.close();
-  }
-  await server.stop();
-  await app.close();
-  await deleteKeysWithPrefix(config.redisUrl, config.subconscious.queuePrefix);
-}
+const dropAll = () => dropBenchStores(plans.map((p) => p.store), app, server, config);
 
 // --dump FILE: every candidate's evidence for every question, for fitting offline (then exit).
 const dumpAt = args.indexOf('--dump');

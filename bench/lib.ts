@@ -6,6 +6,8 @@ import { cpus, totalmem } from 'node:os';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { execSync } from 'node:child_process';
 import { Agent, request } from 'node:http';
+import type { Driver } from 'neo4j-driver';
+import { deleteKeysWithPrefix } from '../src/adapters/redis.js';
 
 export function percentile(samples: readonly number[], p: number): number {
   if (samples.length === 0) return NaN;
@@ -129,4 +131,25 @@ export function graphqlClient(url: string): <T>(query: string, variables: Record
     if (body.errors) throw new Error(JSON.stringify(body.errors));
     return body.data;
   };
+}
+
+/**
+ * The end of a benchmark that ran its own service: its stores deleted (in
+ * batches, so a large one does not fill Neo4j's transaction memory), the
+ * GraphQL server and the app closed, and its queues dropped from Redis.
+ */
+export async function dropBenchStores(
+  stores: Iterable<string>,
+  app: { readonly driver: Driver; close(): Promise<void> },
+  server: { stop(): Promise<void> },
+  config: { readonly neo4j: { readonly database: string }; readonly redisUrl: string; readonly subconscious: { readonly queuePrefix: string } },
+): Promise<void> {
+  for (const store of stores) {
+    const session = app.driver.session({ database: config.neo4j.database });
+    await session.run('MATCH (n) WHERE n.store = $store CALL { WITH n DETACH DELETE n } IN TRANSACTIONS OF 5000 ROWS', { store });
+    await session.close();
+  }
+  await server.stop();
+  await app.close();
+  await deleteKeysWithPrefix(config.redisUrl, config.subconscious.queuePrefix);
 }

@@ -13,11 +13,10 @@ import { resolve } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { loadConfig } from '../src/config.js';
 import { MODEL_NAME } from '../src/adapters/embeddings/index.js';
-import { deleteKeysWithPrefix } from '../src/adapters/redis.js';
 import { createApp } from '../src/app.js';
 import { buildGraphQLSchema, startGraphQLServer } from '../src/adapters/graphql/index.js';
 import { Recall, type RankedHit, type Signals } from '../src/contexts/recall/index.js';
-import { markdownTable, summarise, writeResults } from './lib.js';
+import { dropBenchStores, markdownTable, summarise, writeResults } from './lib.js';
 import { DEFAULT_LOCOMO_DIR, loadConversations } from './locomo-data.js';
 
 const args = process.argv.slice(2);
@@ -157,14 +156,7 @@ if (ablation) {
 }
 
 // ── clean up and report ─────────────────────────────────────────────────────
-for (const store of stores.values()) {
-  const session = app.driver.session({ database: config.neo4j.database });
-  await session.run('MATCH (n) WHERE n.store = $store CALL { WITH n DETACH DELETE n } IN TRANSACTIONS OF 5000 ROWS', { store });
-  await session.close();
-}
-await server.stop();
-await app.close();
-await deleteKeysWithPrefix(config.redisUrl, config.subconscious.queuePrefix);
+await dropBenchStores(stores.values(), app, server, config);
 
 const latency = summarise(latencies);
 const o = fullScore.overall as Record<string, number>;

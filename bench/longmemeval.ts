@@ -13,10 +13,9 @@ import 'reflect-metadata';
 import { readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { loadConfig } from '../src/config.js';
-import { deleteKeysWithPrefix } from '../src/adapters/redis.js';
 import { createApp } from '../src/app.js';
 import { buildGraphQLSchema, startGraphQLServer } from '../src/adapters/graphql/index.js';
-import { graphqlClient, markdownTable, summarise, writeResults } from './lib.js';
+import { dropBenchStores, graphqlClient, markdownTable, summarise, writeResults } from './lib.js';
 
 interface Turn { role: string; content: string; has_answer?: boolean }
 interface Item { question_id: string; question_type: string; question: string; haystack_sessions: Turn[][]; haystack_session_ids: string[]; haystack_dates: string[]; answer_session_ids: string[] }
@@ -108,14 +107,7 @@ const service = measure((r) => r.service);
 const bm25 = measure((r) => r.bm25);
 console.log('service', service, 'bm25', bm25);
 
-for (const store of stores) {
-  const session = app.driver.session({ database: config.neo4j.database });
-  await session.run('MATCH (n) WHERE n.store = $store CALL { WITH n DETACH DELETE n } IN TRANSACTIONS OF 5000 ROWS', { store });
-  await session.close();
-}
-await server.stop();
-await app.close();
-await deleteKeysWithPrefix(config.redisUrl, config.subconscious.queuePrefix);
+await dropBenchStores(stores, app, server, config);
 
 const latency = summarise(latencies);
 const md = [
