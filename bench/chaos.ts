@@ -146,10 +146,22 @@ interface Reply {
   errors?: { message: string; extensions?: { code?: string; retryAfterMs?: number } }[];
 }
 
+/** The operator token `npm start` created on its first start (the clients are trusted load, not the subject here). */
+let bearer: string | null = null;
+function operatorToken(): string | null {
+  try {
+    bearer ??= readFileSync(join(DATA, 'operator.token'), 'utf8').trim();
+  } catch {
+    // Not created yet: the first start writes it.
+  }
+  return bearer;
+}
+
 async function gql(query: string, variables: Record<string, unknown> = {}, headers: Record<string, string> = {}, timeoutMs = 10_000): Promise<Reply> {
+  const token = operatorToken();
   const res = await fetch(URL_, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', ...headers },
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
     body: JSON.stringify({ query, variables }),
     signal: AbortSignal.timeout(timeoutMs),
   });
@@ -478,7 +490,7 @@ function report(runs: RunResult[], roundTrip: number, loadBefore: number[], load
   const la = (l: number[]) => l.map((x) => x.toFixed(2)).join(' ');
   const md = [
     `Load: ${CLIENTS} clients storing with client-chosen ids, paced at ${RATE} stores/s in all (each retries with the same id until acknowledged; a client waits for each answer, so a slow service gets fewer), plus a search every tenth store; linking and embeddings on. ${LOAD_MS / 1000} s of load before each fault, half that after recovery. ${runs.length} of ${RUNS} runs done. \`npm start\` exited before serving ${startFailures} times and was run again.`,
-    `Idle \`RETURN 1\` round trip (median of 50): ${roundTrip} ms. Load average before: ${la(loadBefore)}; after: ${la(loadAfter)}. **The machine is shared with other work (2 cores): times below are noisy.**`,
+    `Idle \`RETURN 1\` round trip (median of 50): ${roundTrip} ms. Load average before: ${la(loadBefore)}; after: ${la(loadAfter)}.${loadBefore[0]! > 1.5 ? ' **The machine was busy before the run (load average above 1.5 on 2 cores): times below are noisy.**' : ' The machine was quiet before the run; the load after is the benchmark\'s own (the load, the restarts, the catching up).'} The round trip is taken right after the servers started, before their caches are warm.`,
     '',
     'Restarts, through the project\'s own scripts: Neo4j and Redis `npm run services:up`; the API `npm start -- --api-only`; the worker `npm run serve -- --worker-only`; all at once `npm start -- --api-only` then the worker (nothing cleaned by hand).',
     '',

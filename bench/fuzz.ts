@@ -29,6 +29,7 @@ import { loadConfig } from '../src/config.js';
 import { createApp } from '../src/app.js';
 import { buildGraphQLSchema, startGraphQLServer } from '../src/adapters/graphql/index.js';
 import { deleteKeysWithPrefix } from '../src/adapters/redis.js';
+import { loadavg } from 'node:os';
 import { markdownTable, rng, summarise, writeResults } from './lib.js';
 
 process.env.TOTAL_RECALL_EMBEDDINGS ??= 'off';
@@ -53,7 +54,8 @@ const config = {
 };
 const app = await createApp(config, { log: () => undefined });
 const schema = await buildGraphQLSchema();
-const server = await startGraphQLServer(schema, app.ports, '127.0.0.1', 0, await app.serverOptions());
+// Admission as `npm start` runs it (src/main.ts): the per-token share is what keeps the bystander's latency.
+const server = await startGraphQLServer(schema, app.ports, '127.0.0.1', 0, { ...(await app.serverOptions()), admission: config.admission });
 const tokens = {
   attacker: (await app.tokens.create({ scope: 'mind', stores: [attacker], instanceId: `fuzz-i-${attacker.slice(-6)}` })).token,
   attackerReader: (await app.tokens.create({ scope: 'reader', stores: [attacker] })).token,
@@ -270,6 +272,7 @@ async function wellBehaved(samples: number[], stopAt: () => boolean): Promise<vo
   }
 }
 
+const loadBefore = loadavg();
 const idle: number[] = [];
 await wellBehaved(idle, () => idle.length >= 300);
 console.log(`idle p95 ${summarise(idle).p95} ms over ${idle.length} searches`);
@@ -356,7 +359,7 @@ const result = {
 };
 console.log(JSON.stringify(result, null, 2));
 const md = [
-  `${tally.sent} requests generated from the schema (every Query and Mutation field; hostile argument values, sizes and types; random selections up to 12 deep; up to 50 aliases; broken bodies, batches, forged and missing tokens), ${CONCURRENCY} at a time, sent by a mind token of its own store. A victim store the attacker names by its ids and name; a bystander (a reader token of a third store) searches throughout. The machine is shared with other sessions' work: load average is in the JSON.`,
+  `${tally.sent} requests generated from the schema (every Query and Mutation field; hostile argument values, sizes and types; random selections up to 12 deep; up to 50 aliases; broken bodies, batches, forged and missing tokens), ${CONCURRENCY} at a time, sent by a mind token of its own store. A victim store the attacker names by its ids and name; a bystander (a reader token of a third store) searches throughout. Admission as \`npm start\` runs it (${config.admission.maxConcurrent} at once, ${config.admission.maxPerCaller} per token, ${config.admission.maxQueued} waiting); the rate limit is lifted, so that every request reaches the resolvers. Load average before: ${loadBefore.map((x) => x.toFixed(2)).join(' ')}; after: ${loadavg().map((x) => x.toFixed(2)).join(' ')}.`,
   '',
   markdownTable(
     ['measure', 'target', 'result'],
@@ -379,7 +382,7 @@ const md = [
   `HTTP statuses: ${[...tally.byStatus.entries()].map(([s, n]) => `${s}: ${n}`).join(', ')}.`,
   untypedSamples.length ? `\nUntyped samples:\n\n${untypedSamples.map((s) => `- \`${s.replace(/`/g, "'")}\``).join('\n')}` : '',
 ].join('\n');
-writeResults('fuzz', { ...result, loadAverage: (await import('node:os')).loadavg() }, md);
+writeResults('fuzz', { ...result, loadAverage: { before: loadBefore, after: loadavg() } }, md);
 
 await app.driver.executeQuery('MATCH (k:ApiToken) WHERE k.id IN $ids DETACH DELETE k', { ids: tokenIds }, { database: config.neo4j.database });
 for (const store of [victim, attacker, bystander]) {

@@ -74,6 +74,8 @@ export interface Config {
     readonly maxConcurrent: number;
     readonly maxQueued: number;
     readonly maxWaitMs: number;
+    /** Slots one token may hold at once, so one caller cannot take them all. */
+    readonly maxPerCaller: number;
   };
 }
 
@@ -142,6 +144,20 @@ function int(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   const value = Number(raw);
   if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive integer, got "${raw}"`);
   return value;
+}
+
+function admissionSettings(env: NodeJS.ProcessEnv): Config['admission'] {
+  const maxConcurrent = int(env, 'TOTAL_RECALL_MAX_CONCURRENT', 8);
+  const maxPerCaller = int(env, 'TOTAL_RECALL_MAX_CONCURRENT_PER_TOKEN', Math.max(1, Math.floor(maxConcurrent / 2)));
+  if (maxPerCaller > maxConcurrent) {
+    throw new Error(`TOTAL_RECALL_MAX_CONCURRENT_PER_TOKEN (${maxPerCaller}) cannot exceed TOTAL_RECALL_MAX_CONCURRENT (${maxConcurrent})`);
+  }
+  return {
+    maxConcurrent,
+    maxQueued: int(env, 'TOTAL_RECALL_MAX_QUEUED', 64),
+    maxWaitMs: int(env, 'TOTAL_RECALL_MAX_QUEUE_WAIT_MS', 1000),
+    maxPerCaller,
+  };
 }
 
 /** A TCP port; 0 asks the system for a free one (tests do; `GraphQL ready at …` names the one taken). */
@@ -280,10 +296,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       hopDecay: fraction(env, 'TOTAL_RECALL_SYNAPSE_HOP_DECAY', 0.5),
       maxActivatedNodes: int(env, 'TOTAL_RECALL_SYNAPSE_MAX_NODES', 500),
     },
-    admission: {
-      maxConcurrent: int(env, 'TOTAL_RECALL_MAX_CONCURRENT', 8),
-      maxQueued: int(env, 'TOTAL_RECALL_MAX_QUEUED', 64),
-      maxWaitMs: int(env, 'TOTAL_RECALL_MAX_QUEUE_WAIT_MS', 1000),
-    },
+    admission: admissionSettings(env),
   };
 }

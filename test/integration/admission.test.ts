@@ -3,6 +3,8 @@
  * operation at a time with one waiting refuses a burst beyond that with a
  * typed BUSY (HTTP 503, Retry-After, extensions.retryAfterMs), the refused
  * calls write nothing, the admitted ones complete, and health still answers.
+ * With tokens, one token holds at most its share of the slots and half the
+ * queue, so another token's call still gets in while the first floods.
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { randomStore, startTestApp } from '../helpers.js';
@@ -59,5 +61,55 @@ describe('admission control', () => {
     const rows = await t.cypher<{ n: number }>('MATCH (m:Memory {store: $store}) RETURN count(m) AS n', { store });
     expect(rows[0]?.n).toBe(admitted.length * 200);
     expect(server.admission?.stats()).toMatchObject({ running: 0, waiting: 0, refused: refused.length });
+  });
+
+  it('keeps one token to its share: its flood waits behind itself or is refused, while another token is admitted', async () => {
+    const store = randomStore('admission-share');
+    const other = randomStore('admission-share-other');
+    const t = await startTestApp({ log: () => undefined }, { ...process.env, TOTAL_RECALL_AUTH: 'on', TOTAL_RECALL_SCOPE_STORES: `${store},${other}` });
+    const hog = await t.app.tokens.create({ scope: 'mind', stores: [store] });
+    const bystander = await t.app.tokens.create({ scope: 'mind', stores: [other] });
+    const server = await startGraphQLServer(await buildGraphQLSchema(), t.app.ports, '127.0.0.1', 0, {
+      ...(await t.app.serverOptions()),
+      rateLimit: null,
+      admission: { maxConcurrent: 2, maxQueued: 4, maxWaitMs: 30_000, maxPerCaller: 1 },
+    });
+    cleanups.push(async () => {
+      await server.stop();
+      await t.cypher('MATCH (k:ApiToken) WHERE k.id IN $ids DETACH DELETE k', { ids: [hog.record.id, bystander.record.id] });
+      await t.dropStore(store);
+      await t.dropStore(other);
+      await t.stop();
+    });
+    const post = async (token: string, query: string, variables: Record<string, unknown> = {}) => {
+      const res = await fetch(server.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        body: JSON.stringify({ query, variables }),
+      });
+      return (await res.json()) as { data?: any; errors?: any[] };
+    };
+
+    // Six batches from one token: one runs, two wait (half the queue), three are refused.
+    const batches = Array.from({ length: 6 }, (_, b) =>
+      Array.from({ length: 300 }, (_, i) => ({ id: `${store}-${b}-${i}`, content: `Batch ${b}, memory ${i}: gulls over the harbour wall.` })),
+    );
+    const flood = batches.map((inputs) => post(hog.token, STORE_MANY, { inputs }));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    // Without the share the flood would fill both slots and the whole queue, and this call would be refused.
+    const own = await post(bystander.token, STORE_MANY, { inputs: [{ content: 'The bystander keeps its own notes.' }] });
+    expect(own.errors).toBeUndefined();
+    expect(own.data.storeMany).toHaveLength(1);
+
+    const results = await Promise.all(flood);
+    const refused = results.filter((r) => r.errors);
+    expect(results.filter((r) => !r.errors)).toHaveLength(3);
+    expect(refused).toHaveLength(3);
+    for (const r of refused) {
+      expect(r.errors?.[0]?.extensions).toMatchObject({ code: 'BUSY', details: { reason: 'this caller already fills its share of the queue' } });
+    }
+    const rows = await t.cypher<{ n: number }>('MATCH (m:Memory {store: $store}) RETURN count(m) AS n', { store });
+    expect(rows[0]?.n).toBe(3 * 300);
+    expect(server.admission?.stats()).toMatchObject({ running: 0, waiting: 0, refused: 3 });
   });
 });

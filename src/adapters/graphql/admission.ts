@@ -3,7 +3,10 @@
  * once, at most `maxQueued` wait for a slot, and none waits longer than
  * `maxWaitMs`. Work beyond that is refused at once with a typed BUSY and a
  * retry-after hint, so the latency of the work that is admitted stays bounded
- * instead of every caller slowing down together. Health, introspection and
+ * instead of every caller slowing down together. One caller (one token) holds
+ * at most `maxPerCaller` slots and half the queue, and a freed slot goes to the
+ * first waiter whose caller is under its share: a client hammering the service
+ * waits behind itself, not in front of everyone else. Health, introspection and
  * shutdown are never queued: an operator must see an overloaded service.
  */
 import { GraphQLError, Kind, type OperationDefinitionNode } from 'graphql';
@@ -18,9 +21,12 @@ export interface AdmissionSettings {
   readonly maxQueued: number;
   /** Longest wait for a slot before BUSY. */
   readonly maxWaitMs: number;
+  /** Slots one caller may hold at once (absent: maxConcurrent, no share). */
+  readonly maxPerCaller?: number;
 }
 
 interface Waiter {
+  readonly caller: string | null;
   readonly admit: () => void;
   readonly timer: NodeJS.Timeout;
 }
@@ -34,29 +40,42 @@ const MAX_HINT_MS = 10_000;
 export class Admission {
   private running = 0;
   private readonly waiting: Waiter[] = [];
+  /** Slots held and places queued, per caller (only callers with any). */
+  private readonly held = new Map<string, number>();
+  private readonly queued = new Map<string, number>();
   /** Recent time an admitted operation held its slot (ms, smoothed). */
   private serviceMs = 50;
   private refused = 0;
 
   constructor(readonly settings: AdmissionSettings) {}
 
-  /** Resolves with the release of a slot, or rejects with BUSY (nothing was done). */
-  enter(): Promise<() => void> {
-    if (this.running < this.settings.maxConcurrent && this.waiting.length === 0) return Promise.resolve(this.take());
+  /**
+   * Resolves with the release of a slot, or rejects with BUSY (nothing was
+   * done). `caller` names whose share the slot counts against (a token id);
+   * null: no share, only the process-wide limits.
+   */
+  enter(caller: string | null = null): Promise<() => void> {
+    // While a slot is free, every waiter is held by its own caller's share (a release admits the rest at once).
+    if (this.canRun(caller)) return Promise.resolve(this.take(caller));
     if (this.waiting.length >= this.settings.maxQueued) return Promise.reject(this.busy('queue full'));
+    if (caller !== null && (this.queued.get(caller) ?? 0) >= Math.max(1, Math.floor(this.settings.maxQueued / 2))) {
+      return Promise.reject(this.busy('this caller already fills its share of the queue'));
+    }
     return new Promise((resolve, reject) => {
       const waiter: Waiter = {
+        caller,
         admit: () => {
           clearTimeout(waiter.timer);
-          resolve(this.take());
+          resolve(this.take(caller));
         },
         timer: setTimeout(() => {
           const at = this.waiting.indexOf(waiter);
-          if (at >= 0) this.waiting.splice(at, 1);
+          if (at >= 0) this.unqueue(at);
           reject(this.busy('waited too long'));
         }, this.settings.maxWaitMs),
       };
       this.waiting.push(waiter);
+      if (caller !== null) bump(this.queued, caller, 1);
     });
   }
 
@@ -72,17 +91,44 @@ export class Admission {
     return Math.round(Math.min(MAX_HINT_MS, Math.max(MIN_HINT_MS, hint)));
   }
 
-  private take(): () => void {
+  /** A slot is free, and the caller is under its share. */
+  private canRun(caller: string | null): boolean {
+    if (this.running >= this.settings.maxConcurrent) return false;
+    const share = this.settings.maxPerCaller ?? this.settings.maxConcurrent;
+    return caller === null || (this.held.get(caller) ?? 0) < share;
+  }
+
+  private take(caller: string | null): () => void {
     this.running++;
+    if (caller !== null) bump(this.held, caller, 1);
     const started = Date.now();
     let released = false;
     return () => {
       if (released) return;
       released = true;
       this.running--;
+      if (caller !== null) bump(this.held, caller, -1);
       this.serviceMs = 0.9 * this.serviceMs + 0.1 * (Date.now() - started);
-      this.waiting.shift()?.admit();
+      this.admitNext();
     };
+  }
+
+  /** Gives free slots to the first waiters whose callers are under their share. */
+  private admitNext(): void {
+    for (let at = 0; at < this.waiting.length && this.running < this.settings.maxConcurrent; ) {
+      const waiter = this.waiting[at] as Waiter;
+      if (!this.canRun(waiter.caller)) {
+        at++;
+        continue;
+      }
+      this.unqueue(at);
+      waiter.admit();
+    }
+  }
+
+  private unqueue(at: number): void {
+    const [waiter] = this.waiting.splice(at, 1);
+    if (waiter?.caller != null) bump(this.queued, waiter.caller, -1);
   }
 
   private busy(why: string): BusyError {
@@ -92,10 +138,22 @@ export class Admission {
   }
 }
 
+function bump(counts: Map<string, number>, key: string, by: number): void {
+  const n = (counts.get(key) ?? 0) + by;
+  if (n > 0) counts.set(key, n);
+  else counts.delete(key);
+}
+
 /** Whether an operation only asks what an operator needs (never queued). */
 export function neverQueued(operation: OperationDefinitionNode | null | undefined): boolean {
   if (!operation) return false;
   return operation.selectionSet.selections.every((s) => s.kind === Kind.FIELD && NEVER_QUEUED.has(s.name.value));
+}
+
+/** Whose share an operation counts against: its token (anonymous callers share only the process-wide limits). */
+export function callerKey(context: unknown): string | null {
+  const caller = (context as { caller?: { access?: { tokenId?: string } | null } } | undefined)?.caller;
+  return caller?.access?.tokenId ?? null;
 }
 
 /**
@@ -109,10 +167,10 @@ export function admissionPlugin(admission: Admission | null): ApolloServerPlugin
     async requestDidStart() {
       let release: (() => void) | null = null;
       return {
-        async didResolveOperation({ operation }) {
+        async didResolveOperation({ operation, contextValue }) {
           if (!admission || neverQueued(operation)) return;
           try {
-            release = await admission.enter();
+            release = await admission.enter(callerKey(contextValue));
           } catch (error) {
             const busy = error as BusyError;
             throw new GraphQLError(busy.message, {

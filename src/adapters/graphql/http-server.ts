@@ -196,7 +196,7 @@ export async function startGraphQLServer(
     let release: (() => void) | null = null;
     res.once('close', () => release?.());
     const count = () => (counted ??= rateLimit && caller.access?.tokenId ? rateLimit.consume(caller.access.tokenId) : Promise.resolve());
-    const enter = () => (slot ??= admission ? admission.enter().then((done) => void (res.closed ? done() : (release = done))) : Promise.resolve());
+    const enter = () => (slot ??= admission ? admission.enter(caller.access?.tokenId ?? null).then((done) => void (res.closed ? done() : (release = done))) : Promise.resolve());
     const guard = async (port: keyof Ports) => {
       await count();
       if (port !== 'health') await enter();
