@@ -7,10 +7,14 @@
  * INTERNAL_SERVER_ERROR), writes to a victim store the attacker cannot reach,
  * writes from refused calls (sampled: one request alone, node counts before
  * and after), and a well-behaved client's p95 while the fuzzer runs against
- * its idle p95. Run: npm run bench:fuzz (FUZZ_REQUESTS, FUZZ_CONCURRENCY).
+ * its idle p95, the service and the well-behaved client each in a process of
+ * their own. Run: npm run bench:fuzz (FUZZ_REQUESTS, FUZZ_CONCURRENCY).
  */
 import 'reflect-metadata';
+import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:net';
+import { join, resolve } from 'node:path';
 import {
   getNamedType,
   isEnumType,
@@ -27,7 +31,7 @@ import {
 } from 'graphql';
 import { loadConfig } from '../src/config.js';
 import { createApp } from '../src/app.js';
-import { buildGraphQLSchema, startGraphQLServer } from '../src/adapters/graphql/index.js';
+import { buildGraphQLSchema } from '../src/adapters/graphql/index.js';
 import { deleteKeysWithPrefix } from '../src/adapters/redis.js';
 import { loadavg } from 'node:os';
 import { markdownTable, rng, summarise, writeResults } from './lib.js';
@@ -41,21 +45,64 @@ const victim = `fuzz-victim-${randomUUID()}`;
 const attacker = `fuzz-attacker-${randomUUID()}`;
 const bystander = `fuzz-bystander-${randomUUID()}`;
 const prefix = `fuzz-${randomUUID().slice(0, 8)}`;
-const config = {
-  ...loadConfig({
-    ...process.env,
-    TOTAL_RECALL_AUTH: 'on',
-    TOTAL_RECALL_QUEUE_PREFIX: prefix,
-    TOTAL_RECALL_SCOPE_STORES: [victim, attacker, bystander].join(','),
-    // The fuzzer is one token sending as fast as it can: the rate limit would answer most of it 429 (typed, but nothing else tested).
-    TOTAL_RECALL_RATE_LIMIT_PER_MINUTE: '100000000',
-  }),
-  port: 0,
+// The service under attack runs in a process of its own, as `npm run serve -- --api-only` (admission as npm start
+// runs it), so the fuzzer's own work (generating and sending) does not share the service's event loop.
+const serverEnv: NodeJS.ProcessEnv = {
+  ...process.env,
+  TOTAL_RECALL_AUTH: 'on',
+  TOTAL_RECALL_QUEUE_PREFIX: prefix,
+  TOTAL_RECALL_SCOPE_STORES: [victim, attacker, bystander].join(','),
+  // The fuzzer is one token sending as fast as it can: the rate limit would answer most of it 429 (typed, but nothing else tested).
+  TOTAL_RECALL_RATE_LIMIT_PER_MINUTE: '100000000',
 };
+const config = loadConfig(serverEnv);
+// This process: tokens, and the driver for counting what the requests wrote.
 const app = await createApp(config, { log: () => undefined });
 const schema = await buildGraphQLSchema();
-// Admission as `npm start` runs it (src/main.ts): the per-token share is what keeps the bystander's latency.
-const server = await startGraphQLServer(schema, app.ports, '127.0.0.1', 0, { ...(await app.serverOptions()), admission: config.admission });
+const server = await serve(serverEnv);
+
+function freePort(): Promise<number> {
+  return new Promise((ok, fail) => {
+    const probe = createServer();
+    probe.once('error', fail);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => ok(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+/**
+ * Waits until the store's node count holds still for half a second (the service's own after-work, in its own
+ * process, has landed), at most 10 s; returns the count.
+ */
+async function quiet(store: string): Promise<number> {
+  let last = await cypherCount(store);
+  for (const end = Date.now() + 10_000; Date.now() < end; ) {
+    await new Promise((r) => setTimeout(r, 500));
+    const now = await cypherCount(store);
+    if (now === last) return now;
+    last = now;
+  }
+  return last;
+}
+
+/** `npm run serve -- --api-only` (node --import tsx src/main.ts, the script's command) on a free port, once GraphQL answers. */
+async function serve(env: NodeJS.ProcessEnv): Promise<{ url: string; stop: () => Promise<void> }> {
+  const port = await freePort();
+  const root = resolve(new URL('..', import.meta.url).pathname);
+  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'src', 'main.ts'), '--api-only'], { cwd: root, env: { ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout?.on('data', (chunk: Buffer) => (out += String(chunk)));
+  for (const end = Date.now() + 180_000; !out.includes('GraphQL ready'); await new Promise((r) => setTimeout(r, 100))) {
+    if (Date.now() > end || child.exitCode !== null) throw new Error(`the service did not start:\n${out}`);
+  }
+  return {
+    url: `http://127.0.0.1:${port}/graphql`,
+    stop: () => new Promise<void>((done) => (child.exitCode !== null ? done() : (child.once('exit', () => done()), child.kill('SIGKILL')))),
+  };
+}
+
 const tokens = {
   attacker: (await app.tokens.create({ scope: 'mind', stores: [attacker], instanceId: `fuzz-i-${attacker.slice(-6)}` })).token,
   attackerReader: (await app.tokens.create({ scope: 'reader', stores: [attacker] })).token,
@@ -99,7 +146,7 @@ for (let i = 0; i < 200; i++) await gql(tokens.bystanderMind, STORE, { in: { con
 ids.sessions.push(JSON.parse((await gql(tokens.victim, `mutation { startSession(input: { instanceId: "fuzz-i-${victim.slice(-6)}", mindType: "fuzz" }) { id } }`)).text).data.startSession.id);
 ids.recalls.push(JSON.parse((await gql(tokens.victim, '{ search(input: { query: "lisbon" }) { id } }')).text).data.search.id);
 await new Promise((r) => setTimeout(r, 2000));
-await app.bus.idle();
+await quiet(bystander);
 
 // ── hostile values from the schema ──────────────────────────────────────────
 const random = rng(22);
@@ -131,7 +178,19 @@ const HOSTILE_STRINGS = [
   'default',
 ];
 
+/** While set, values stay small (the elements of a long list). */
+let compact = false;
+function smallValue(value: unknown): unknown {
+  if (!compact) return value;
+  if (typeof value === 'string') return value.length > 200 ? 'small' : value;
+  return value !== null && typeof value === 'object' ? 'small' : value;
+}
+
 function hostileScalar(name: string): unknown {
+  return smallValue(anyScalar(name));
+}
+
+function anyScalar(name: string): unknown {
   switch (name) {
     case 'String':
       return chance(0.3) ? `fuzz ${Math.floor(random() * 1e6)}` : pick(HOSTILE_STRINGS);
@@ -157,7 +216,13 @@ function hostileValue(type: GraphQLInputType, depth = 0): unknown {
   if (isNonNullType(type)) return hostileValue(type.ofType as GraphQLInputType, depth);
   if (isListType(type)) {
     const n = pick([0, 1, 2, 5, chance(0.05) ? 1500 : 3]);
-    return Array.from({ length: n }, () => hostileValue(type.ofType as GraphQLInputType, depth + 1));
+    // A long list holds small values: 1,500 elements of 300 kB each would be a 450 MB body the fuzzer spends
+    // seconds building (the body limit is tested by the single large values).
+    const wasCompact = compact;
+    compact ||= n > 100;
+    const items = Array.from({ length: n }, () => hostileValue(type.ofType as GraphQLInputType, depth + 1));
+    compact = wasCompact;
+    return items;
   }
   if (isEnumType(type)) return chance(0.9) ? pick(type.getValues()).name : 'NOT_A_VALUE';
   if (isInputObjectType(type)) {
@@ -260,33 +325,84 @@ function classify(status: number, text: string): { refused: boolean } {
   return { refused: !data || Object.values(data).every((v) => v === null) };
 }
 
+/** The slowest requests, so a request shape that stalls the service can be found. */
+const slowest: { ms: number; status: number; body: string }[] = [];
+function noteSlow(ms: number, body: string, status: number): void {
+  if (slowest.length >= 8 && ms <= (slowest[slowest.length - 1]?.ms ?? 0)) return;
+  slowest.push({ ms: Math.round(ms), status, body: body.length > 400 ? `${body.slice(0, 400)}… (${body.length} chars)` : body });
+  slowest.sort((a, b) => b.ms - a.ms);
+  slowest.length = Math.min(slowest.length, 8);
+}
+
 // ── the well-behaved client ─────────────────────────────────────────────────
-async function wellBehaved(samples: number[], stopAt: () => boolean): Promise<void> {
-  const queries = ['lisbon', 'porto coast', 'trip', 'memory about the coast'];
-  let i = 0;
-  while (!stopAt()) {
-    const started = performance.now();
-    const res = await gql(tokens.bystander, '{ search(input: { query: $q, limit: 5 }) { hits { memory { id } } } }'.replace('$q', JSON.stringify(queries[i++ % queries.length])));
-    samples.push(performance.now() - started);
-    if (res.status !== 200 || JSON.parse(res.text).errors) throw new Error(`well-behaved client refused: ${res.text.slice(0, 300)}`);
+/**
+ * The bystander, in a process of its own so that the fuzzer's own work (generating and sending) cannot delay its
+ * clock: one search at a time by a reader token of its own store; each line it prints is "startEpochMs durationMs".
+ */
+const BYSTANDER = `
+const [url, token] = process.argv.slice(1);
+const queries = ['lisbon', 'porto coast', 'trip', 'memory about the coast'];
+let stop = false;
+process.stdin.on('end', () => (stop = true)).resume();
+for (let i = 0; !stop; i++) {
+  const at = Date.now();
+  const started = performance.now();
+  const query = '{ search(input: { query: ' + JSON.stringify(queries[i % queries.length]) + ', limit: 5 }) { hits { memory { id } } } }';
+  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer ' + token }, body: JSON.stringify({ query }) });
+  const text = await res.text();
+  if (res.status !== 200 || JSON.parse(text).errors) {
+    console.error('well-behaved client refused: ' + text.slice(0, 300));
+    process.exit(3);
   }
+  process.stdout.write(at + ' ' + (performance.now() - started) + '\\n');
+}
+`;
+
+interface Sample {
+  readonly at: number;
+  readonly ms: number;
+}
+
+function startBystander(): { samples: Sample[]; stop: () => Promise<void> } {
+  const samples: Sample[] = [];
+  const child = spawn(process.execPath, ['--input-type=module', '-e', BYSTANDER, server.url, tokens.bystander], { stdio: ['pipe', 'pipe', 'inherit'] });
+  let partial = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    const lines = (partial + String(chunk)).split('\n');
+    partial = lines.pop() ?? '';
+    for (const line of lines) {
+      const [at, ms] = line.split(' ').map(Number);
+      if (Number.isFinite(at) && Number.isFinite(ms)) samples.push({ at: at as number, ms: ms as number });
+    }
+  });
+  const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+  return {
+    samples,
+    async stop() {
+      child.stdin.end();
+      const code = await exited;
+      if (code !== 0) throw new Error(`the well-behaved client stopped with exit code ${code}`);
+    },
+  };
 }
 
 const loadBefore = loadavg();
-const idle: number[] = [];
-await wellBehaved(idle, () => idle.length >= 300);
+const idleClient = startBystander();
+while (idleClient.samples.length < 300) await new Promise((r) => setTimeout(r, 50));
+await idleClient.stop();
+const idle = idleClient.samples.map((x) => x.ms);
 console.log(`idle p95 ${summarise(idle).p95} ms over ${idle.length} searches`);
 
 const victimBefore = await victimState();
 let refusedSampled = 0;
 let refusedWrites = 0;
-const during: number[] = [];
-let done = false;
-const client = wellBehaved(during, () => done);
+let gate: Promise<void> | null = null;
+/** When the fuzzer paused while a sampled request ran alone: the bystander's searches then are not counted. */
+const pauses: { from: number; to: number }[] = [];
+const client = startBystander();
 const t0 = performance.now();
 let next = 0;
 let inFlight = 0;
-let gate: Promise<void> | null = null;
 async function worker(): Promise<void> {
   while (next < REQUESTS) {
     while (gate) await gate;
@@ -297,19 +413,20 @@ async function worker(): Promise<void> {
     let open: () => void = () => undefined;
     if (sampled) {
       gate = new Promise<void>((resolve) => (open = resolve));
+      pauses.push({ from: Date.now(), to: Number.POSITIVE_INFINITY });
       while (inFlight > 0) await new Promise((r) => setTimeout(r, 5));
-      await app.settle();
     }
     inFlight += 1;
-    const before = sampled ? await cypherCount(attacker) : 0;
+    const before = sampled ? await quiet(attacker) : 0;
     try {
+      const started = performance.now();
       const res = await call(req.token, req.body);
+      noteSlow(performance.now() - started, req.body, res.status);
       tally.sent += 1;
       const { refused } = classify(res.status, res.text);
       if (sampled && refused) {
-        await app.settle();
         refusedSampled += 1;
-        if ((await cypherCount(attacker)) !== before) refusedWrites += 1;
+        if ((await quiet(attacker)) !== before) refusedWrites += 1;
       }
     } catch (error) {
       tally.sent += 1;
@@ -318,6 +435,7 @@ async function worker(): Promise<void> {
     } finally {
       inFlight -= 1;
       if (sampled) {
+        (pauses[pauses.length - 1] as { to: number }).to = Date.now();
         gate = null;
         open();
       }
@@ -330,10 +448,11 @@ async function worker(): Promise<void> {
   }
 }
 await Promise.all(Array.from({ length: CONCURRENCY }, () => worker()));
-done = true;
-await client;
+await client.stop();
+const during = client.samples.filter((x) => !pauses.some((p) => x.at < p.to && x.at + x.ms > p.from)).map((x) => x.ms);
 const seconds = (performance.now() - t0) / 1000;
-await app.settle();
+await quiet(attacker);
+await quiet(victim);
 const victimAfter = await victimState();
 const healthAfter = await gql(tokens.bystander, '{ health { neo4j redis } }');
 
@@ -356,10 +475,11 @@ const result = {
   codes: Object.fromEntries([...tally.byCode.entries()].sort((a, b) => b[1] - a[1])),
   statuses: Object.fromEntries(tally.byStatus),
   untypedSamples,
+  slowest,
 };
 console.log(JSON.stringify(result, null, 2));
 const md = [
-  `${tally.sent} requests generated from the schema (every Query and Mutation field; hostile argument values, sizes and types; random selections up to 12 deep; up to 50 aliases; broken bodies, batches, forged and missing tokens), ${CONCURRENCY} at a time, sent by a mind token of its own store. A victim store the attacker names by its ids and name; a bystander (a reader token of a third store) searches throughout. Admission as \`npm start\` runs it (${config.admission.maxConcurrent} at once, ${config.admission.maxPerCaller} per token, ${config.admission.maxQueued} waiting); the rate limit is lifted, so that every request reaches the resolvers. Load average before: ${loadBefore.map((x) => x.toFixed(2)).join(' ')}; after: ${loadavg().map((x) => x.toFixed(2)).join(' ')}.`,
+  `${tally.sent} requests generated from the schema (every Query and Mutation field; hostile argument values, sizes and types; random selections up to 12 deep; up to 50 aliases; broken bodies, batches, forged and missing tokens), ${CONCURRENCY} at a time, sent by a mind token of its own store. A victim store the attacker names by its ids and name; a bystander (a reader token of a third store) searches throughout. The service runs in its own process (\`npm run serve -- --api-only\`), with admission as \`npm start\` runs it (${config.admission.maxConcurrent} at once, ${config.admission.maxPerCaller} per token, ${config.admission.maxQueued} waiting); the rate limit is lifted, so that every request reaches the resolvers. Load average before: ${loadBefore.map((x) => x.toFixed(2)).join(' ')}; after: ${loadavg().map((x) => x.toFixed(2)).join(' ')}.`,
   '',
   markdownTable(
     ['measure', 'target', 'result'],

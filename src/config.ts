@@ -148,7 +148,7 @@ function int(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
 
 function admissionSettings(env: NodeJS.ProcessEnv): Config['admission'] {
   const maxConcurrent = int(env, 'TOTAL_RECALL_MAX_CONCURRENT', 8);
-  const maxPerCaller = int(env, 'TOTAL_RECALL_MAX_CONCURRENT_PER_TOKEN', Math.max(1, Math.floor(maxConcurrent / 2)));
+  const maxPerCaller = int(env, 'TOTAL_RECALL_MAX_CONCURRENT_PER_TOKEN', Math.max(1, Math.floor(maxConcurrent / 4)));
   if (maxPerCaller > maxConcurrent) {
     throw new Error(`TOTAL_RECALL_MAX_CONCURRENT_PER_TOKEN (${maxPerCaller}) cannot exceed TOTAL_RECALL_MAX_CONCURRENT (${maxConcurrent})`);
   }

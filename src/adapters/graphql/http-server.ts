@@ -150,6 +150,12 @@ export async function startGraphQLServer(
   const authenticator = options.authenticator ?? new Authenticator('off', null);
   const rateLimit = options.rateLimit ?? null;
   const admission = options.admission ? new Admission(options.admission) : null;
+  // One token's GraphQL requests in this process at once, counted from authentication on, so that its flood
+  // (parsing, validating, answering, refusals included) waits behind itself and leaves the event loop to others.
+  const entryShare =
+    options.admission?.maxPerCaller === undefined
+      ? null
+      : new Admission({ maxConcurrent: Number.MAX_SAFE_INTEGER, maxQueued: options.admission.maxQueued, maxWaitMs: options.admission.maxWaitMs, maxPerCaller: options.admission.maxPerCaller });
   const armor = new ApolloArmor({
     maxDepth: { n: limits.maxDepth, ignoreIntrospection: true },
     maxAliases: { n: limits.maxAliases },
@@ -234,6 +240,8 @@ export async function startGraphQLServer(
     try {
       const raw = req.method === 'POST' ? await readBody(req, limits.maxBodyBytes) : '';
       const caller = await admit(req.headers);
+      const tokenId = caller.access?.tokenId;
+      if (entryShare && tokenId) res.once('close', await entryShare.enter(tokenId));
       const headers = new HeaderMap();
       for (const [key, value] of Object.entries(req.headers)) {
         if (value !== undefined) headers.set(key, Array.isArray(value) ? value.join(', ') : value);
