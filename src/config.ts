@@ -154,7 +154,7 @@ function admissionSettings(env: NodeJS.ProcessEnv): Config['admission'] {
   }
   return {
     maxConcurrent,
-    maxQueued: int(env, 'TOTAL_RECALL_MAX_QUEUED', 64),
+    maxQueued: int(env, 'TOTAL_RECALL_MAX_QUEUED', 16),
     maxWaitMs: int(env, 'TOTAL_RECALL_MAX_QUEUE_WAIT_MS', 1000),
     maxPerCaller,
   };

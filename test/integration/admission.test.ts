@@ -110,6 +110,7 @@ describe('admission control', () => {
     }
     const rows = await t.cypher<{ n: number }>('MATCH (m:Memory {store: $store}) RETURN count(m) AS n', { store });
     expect(rows[0]?.n).toBe(3 * 300);
-    expect(server.admission?.stats()).toMatchObject({ running: 0, waiting: 0, refused: 3 });
+    // The flood was held at the entry (one request of the token in the process at once), so no slot refused it.
+    expect(server.admission?.stats()).toMatchObject({ running: 0, waiting: 0, refused: 0 });
   });
 });

@@ -3,7 +3,8 @@
  * framework: the server has one route), and subscriptions over graphql-ws on
  * the same path. Every request is admitted in this order: Host and Origin
  * (DNS rebinding, web pages), body size (413), the caller's token
- * (Authenticator.callerFrom, 401), its rate limit (429); then graphql-armor's
+ * (Authenticator.callerFrom, 401), its rate limit (429), its share of requests
+ * in the process (more wait behind its own, or BUSY); then graphql-armor's
  * limits on depth, aliases, tokens and cost, and a bounded share of the pool.
  * Other routes (/mcp) are checked for Host, Origin and token the same way, and
  * get the rate limit, admission and pool share on their first port call.
