@@ -13,8 +13,6 @@
 import 'reflect-metadata';
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:net';
-import { join, resolve } from 'node:path';
 import {
   getNamedType,
   isEnumType,
@@ -34,7 +32,7 @@ import { createApp } from '../src/app.js';
 import { buildGraphQLSchema } from '../src/adapters/graphql/index.js';
 import { deleteKeysWithPrefix } from '../src/adapters/redis.js';
 import { loadavg } from 'node:os';
-import { markdownTable, rng, summarise, writeResults } from './lib.js';
+import { markdownTable, rng, serveApiOnly, summarise, writeResults } from './lib.js';
 
 process.env.TOTAL_RECALL_EMBEDDINGS ??= 'off';
 const REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 100_000);
@@ -59,18 +57,7 @@ const config = loadConfig(serverEnv);
 // This process: tokens, and the driver for counting what the requests wrote.
 const app = await createApp(config, { log: () => undefined });
 const schema = await buildGraphQLSchema();
-const server = await serve(serverEnv);
-
-function freePort(): Promise<number> {
-  return new Promise((ok, fail) => {
-    const probe = createServer();
-    probe.once('error', fail);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => ok(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
+const server = await serveApiOnly(serverEnv);
 
 /**
  * Waits until the store's node count holds still for half a second (the service's own after-work, in its own
@@ -85,22 +72,6 @@ async function quiet(store: string): Promise<number> {
     last = now;
   }
   return last;
-}
-
-/** `npm run serve -- --api-only` (node --import tsx src/main.ts, the script's command) on a free port, once GraphQL answers. */
-async function serve(env: NodeJS.ProcessEnv): Promise<{ url: string; stop: () => Promise<void> }> {
-  const port = await freePort();
-  const root = resolve(new URL('..', import.meta.url).pathname);
-  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'src', 'main.ts'), '--api-only'], { cwd: root, env: { ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'inherit'] });
-  let out = '';
-  child.stdout?.on('data', (chunk: Buffer) => (out += String(chunk)));
-  for (const end = Date.now() + 180_000; !out.includes('GraphQL ready'); await new Promise((r) => setTimeout(r, 100))) {
-    if (Date.now() > end || child.exitCode !== null) throw new Error(`the service did not start:\n${out}`);
-  }
-  return {
-    url: `http://127.0.0.1:${port}/graphql`,
-    stop: () => new Promise<void>((done) => (child.exitCode !== null ? done() : (child.once('exit', () => done()), child.kill('SIGKILL')))),
-  };
 }
 
 const tokens = {

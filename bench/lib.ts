@@ -1,10 +1,13 @@
 /**
- * Shared benchmark helpers: percentiles, the machine description, and writing
- * results as JSON plus a markdown table to bench/results/.
+ * Shared benchmark helpers: percentiles, the machine description, writing
+ * results as JSON plus a markdown table to bench/results/, and a serving
+ * process of the benchmark's own.
  */
 import { cpus, totalmem } from 'node:os';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { execSync } from 'node:child_process';
+import { execSync, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { join, resolve } from 'node:path';
 import { Agent, request } from 'node:http';
 import type { Driver } from 'neo4j-driver';
 import { deleteKeysWithPrefix } from '../src/adapters/redis.js';
@@ -152,4 +155,39 @@ export async function dropBenchStores(
   await server.stop();
   await app.close();
   await deleteKeysWithPrefix(config.redisUrl, config.subconscious.queuePrefix);
+}
+
+function freePort(): Promise<number> {
+  return new Promise((ok, fail) => {
+    const probe = createServer();
+    probe.once('error', fail);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => ok(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+/**
+ * `npm run serve -- --api-only` (node --import tsx src/main.ts, the script's command) on a free port with `env`,
+ * once GraphQL answers. `stop` kills it (-9: an API-only process loses nothing acknowledged, and a graceful stop
+ * would export the whole database).
+ */
+export async function serveApiOnly(env: NodeJS.ProcessEnv): Promise<{ url: string; stop: () => Promise<void> }> {
+  const port = await freePort();
+  const root = resolve(new URL('..', import.meta.url).pathname);
+  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'src', 'main.ts'), '--api-only'], {
+    cwd: root,
+    env: { ...env, PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let out = '';
+  child.stdout?.on('data', (chunk: Buffer) => (out += String(chunk)));
+  for (const end = Date.now() + 180_000; !out.includes('GraphQL ready'); await new Promise((r) => setTimeout(r, 100))) {
+    if (Date.now() > end || child.exitCode !== null) throw new Error(`the service did not start:\n${out}`);
+  }
+  return {
+    url: `http://127.0.0.1:${port}/graphql`,
+    stop: () => new Promise<void>((done) => (child.exitCode !== null ? done() : (child.once('exit', () => done()), child.kill('SIGKILL')))),
+  };
 }

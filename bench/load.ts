@@ -8,54 +8,24 @@
  * Run: flock /tmp/total-recall-bench.lock npm run bench:load
  * (BENCH_LOAD_SECONDS per level, default 10; BENCH_LOAD_LEVELS, default 1,2,4,8,16,32,64).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { loadavg } from 'node:os';
-import { join, resolve } from 'node:path';
 import neo4j from 'neo4j-driver';
 import { deleteKeysWithPrefix } from '../src/adapters/redis.js';
 import { loadConfig } from '../src/config.js';
-import { markdownTable, percentile, writeResults } from './lib.js';
+import { markdownTable, percentile, serveApiOnly, writeResults } from './lib.js';
 
 const SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 10);
 const LEVELS = (process.env.BENCH_LOAD_LEVELS ?? '1,2,4,8,16,32,64').split(',').map(Number);
-const ROOT = resolve(new URL('..', import.meta.url).pathname);
 const config = loadConfig();
 const run = randomUUID().slice(0, 8);
 const store = `bench-load-${run}`;
 const prefix = `bench-load-${run}`;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-function freePort(): Promise<number> {
-  return new Promise((ok, fail) => {
-    const s = createServer();
-    s.once('error', fail);
-    s.listen(0, '127.0.0.1', () => {
-      const a = s.address();
-      s.close(() => ok(typeof a === 'object' && a ? a.port : 0));
-    });
-  });
-}
-
-async function serve(extra: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'main.ts'), '--api-only'], {
-    cwd: ROOT,
-    // Tokens off (loopback): the clients share the process-wide limits only; the per-token share is bench:fuzz's subject.
-    env: { ...process.env, PORT: String(port), TOTAL_RECALL_QUEUE_PREFIX: prefix, TOTAL_RECALL_AUTH: 'off', ...extra },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  let ready = false;
-  child.stdout?.on('data', (c: Buffer) => {
-    if (String(c).includes('GraphQL ready')) ready = true;
-  });
-  for (const end = Date.now() + 180_000; !ready; await sleep(100)) {
-    if (Date.now() > end || child.exitCode !== null) throw new Error('the server did not start');
-  }
-  return { url: `http://127.0.0.1:${port}/graphql`, child };
-}
+/** The serving process of a curve: tokens off (loopback), so the clients share the process-wide limits only; the per-token share is bench:fuzz's subject. */
+const serve = (extra: Record<string, string>) => serveApiOnly({ ...process.env, TOTAL_RECALL_QUEUE_PREFIX: prefix, TOTAL_RECALL_AUTH: 'off', ...extra });
 
 interface Level {
   clients: number;
@@ -111,7 +81,7 @@ async function level(url: string, clients: number): Promise<Level> {
 }
 
 async function curve(name: string, extra: Record<string, string>): Promise<Level[]> {
-  const { url, child } = await serve(extra);
+  const { url, stop } = await serve(extra);
   const levels: Level[] = [];
   try {
     await level(url, 2); // warm-up, not recorded
@@ -121,7 +91,7 @@ async function curve(name: string, extra: Record<string, string>): Promise<Level
       levels.push(l);
     }
   } finally {
-    child.kill('SIGKILL');
+    await stop();
   }
   return levels;
 }

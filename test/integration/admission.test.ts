@@ -113,4 +113,43 @@ describe('admission control', () => {
     // The flood was held at the entry (one request of the token in the process at once), so no slot refused it.
     expect(server.admission?.stats()).toMatchObject({ running: 0, waiting: 0, refused: 0 });
   });
+
+  it('gives a place back when its client hangs up while waiting behind its own token', async () => {
+    const store = randomStore('admission-hangup');
+    const t = await startTestApp({ log: () => undefined }, { ...process.env, TOTAL_RECALL_AUTH: 'on', TOTAL_RECALL_SCOPE_STORES: store });
+    const mind = await t.app.tokens.create({ scope: 'mind', stores: [store] });
+    const server = await startGraphQLServer(await buildGraphQLSchema(), t.app.ports, '127.0.0.1', 0, {
+      ...(await t.app.serverOptions()),
+      rateLimit: null,
+      admission: { maxConcurrent: 2, maxQueued: 4, maxWaitMs: 3_000, maxPerCaller: 1 },
+    });
+    cleanups.push(async () => {
+      await server.stop();
+      await t.cypher('MATCH (k:ApiToken {id: $id}) DETACH DELETE k', { id: mind.record.id });
+      await t.dropStore(store);
+      await t.stop();
+    });
+    const post = (inputs: unknown[], signal?: AbortSignal) =>
+      fetch(server.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${mind.token}` },
+        body: JSON.stringify({ query: STORE_MANY, variables: { inputs } }),
+        signal,
+      });
+    const batch = (tag: string, n: number) => Array.from({ length: n }, (_, i) => ({ content: `${tag} ${i}: the ferry waited at the quay.` }));
+
+    const first = post(batch('first', 400)); // holds the token's one place for a while
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    const hangUp = new AbortController();
+    const second = post(batch('second', 1), hangUp.signal).catch((error: unknown) => error); // waits behind the first
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    hangUp.abort();
+    expect(await second).toBeInstanceOf(Error);
+    expect((await (await first).json()).data.storeMany).toHaveLength(400);
+
+    // Had the hung-up request kept its place, this one would wait out maxWaitMs and be refused BUSY.
+    const third = (await (await post(batch('third', 1))).json()) as { data?: any; errors?: any[] };
+    expect(third.errors).toBeUndefined();
+    expect(third.data.storeMany).toHaveLength(1);
+  });
 });

@@ -11,6 +11,7 @@
  */
 import { GraphQLError, Kind, type OperationDefinitionNode } from 'graphql';
 import type { ApolloServerPlugin } from '@apollo/server';
+import type { GraphQLContext } from './context.js';
 import { BusyError } from '../../domain/index.js';
 import { retryAfterMsOf } from './errors.js';
 
@@ -150,19 +151,13 @@ export function neverQueued(operation: OperationDefinitionNode | null | undefine
   return operation.selectionSet.selections.every((s) => s.kind === Kind.FIELD && NEVER_QUEUED.has(s.name.value));
 }
 
-/** Whose share an operation counts against: its token (anonymous callers share only the process-wide limits). */
-export function callerKey(context: unknown): string | null {
-  const caller = (context as { caller?: { access?: { tokenId?: string } | null } } | undefined)?.caller;
-  return caller?.access?.tokenId ?? null;
-}
-
 /**
  * The Apollo plugin: an operation takes a slot once it is parsed and
  * validated and gives it back when its response is sent (without an
  * Admission, every operation runs at once). A refusal is HTTP 503; any
  * retryable error (BUSY, UNAVAILABLE) sets Retry-After in seconds.
  */
-export function admissionPlugin(admission: Admission | null): ApolloServerPlugin {
+export function admissionPlugin(admission: Admission | null): ApolloServerPlugin<GraphQLContext> {
   return {
     async requestDidStart() {
       let release: (() => void) | null = null;
@@ -170,7 +165,8 @@ export function admissionPlugin(admission: Admission | null): ApolloServerPlugin
         async didResolveOperation({ operation, contextValue }) {
           if (!admission || neverQueued(operation)) return;
           try {
-            release = await admission.enter(callerKey(contextValue));
+            // Anonymous callers (tokens off) share only the process-wide limits.
+            release = await admission.enter(contextValue.caller.access?.tokenId ?? null);
           } catch (error) {
             const busy = error as BusyError;
             throw new GraphQLError(busy.message, {

@@ -242,7 +242,12 @@ export async function startGraphQLServer(
       const raw = req.method === 'POST' ? await readBody(req, limits.maxBodyBytes) : '';
       const caller = await admit(req.headers);
       const tokenId = caller.access?.tokenId;
-      if (entryShare && tokenId) res.once('close', await entryShare.enter(tokenId));
+      if (entryShare && tokenId) {
+        const leave = await entryShare.enter(tokenId);
+        // A client that hung up while it waited gives its place back at once ('close' has already fired).
+        if (res.closed) return leave();
+        res.once('close', leave);
+      }
       const headers = new HeaderMap();
       for (const [key, value] of Object.entries(req.headers)) {
         if (value !== undefined) headers.set(key, Array.isArray(value) ? value.join(', ') : value);
