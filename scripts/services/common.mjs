@@ -509,7 +509,8 @@ export function readSecret(file) {
 export function ensureSecret(file) {
   const known = readSecret(file);
   if (known) return known;
-  const secret = randomBytes(24).toString('base64url');
+  // Hex, not base64url: one secret in 32 began with '-', and neo4j-admin then read the password as an option.
+  const secret = randomBytes(24).toString('hex');
   fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.writeFileSync(file, `${secret}\n`, { mode: 0o600 });
   fs.chmodSync(file, 0o600);
