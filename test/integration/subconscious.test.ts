@@ -139,9 +139,11 @@ describe('break checks', () => {
       const job = (await queue.getJob(id))!;
       now = job.data.modeSince + job.data.n * threshold;
       await job.promote();
+      // The state first, then the job: a job read while still active carries no return value yet,
+      // even if it has completed by the time its state is asked.
       return eventually(async () => {
-        const state = await queue.getJob(id);
-        return (await state?.getState()) === 'completed' ? (state!.returnvalue as { notified: boolean }) : undefined;
+        if ((await queue.getJobState(id)) !== 'completed') return undefined;
+        return (await queue.getJob(id))!.returnvalue as { notified: boolean };
       }, 20_000, 50);
     };
     const kept = async (i: string) => (await t.ok<{ notifications: any[] }>(POLL, { i })).notifications;
