@@ -7,7 +7,7 @@ import { resolve } from 'node:path';
 import { Bus, InvalidInputError, ProgressBoard, progressShare, UnavailableError, type Access } from './domain/index.js';
 import { OUTAGE_RETRY_AFTER_MS, outageOf } from './adapters/outage.js';
 import { createDriver, Neo4jGraph, applySchema, type GraphPort } from './adapters/neo4j/index.js';
-import { Hippocampus } from './contexts/hippocampus/index.js';
+import { Hippocampus, storeGroupSettings } from './contexts/hippocampus/index.js';
 import { AssociationPort, LifecyclePort, MemoryPort, NotificationInbox, RecallPort, ReflectionPort, Sessions } from './contexts/cortex/index.js';
 import { ShutdownProtocol, Subconscious, type QueueStatus, type ShutdownReport } from './contexts/subconscious/index.js';
 import { BullJobs } from './adapters/bullmq/index.js';
@@ -116,7 +116,14 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const bus = new Bus();
   const progress = new ProgressBoard(clock);
   bus.onFailure((error, message, actor) => console.error(`[${actor}] failed on ${message.type}:`, error));
-  const hippocampus = new Hippocampus({ graph, bus, limits: config, clock, linking: config.synapse.mechanicalLinking }).register();
+  const hippocampus = new Hippocampus({
+    graph,
+    bus,
+    limits: config,
+    clock,
+    linking: config.synapse.mechanicalLinking,
+    groupCommit: storeGroupSettings(config.storeGroupMax),
+  }).register();
   const salience = new Salience({ graph, bus, config: config.salience, clock, progress }).register();
   const synapse = new Synapse({ graph, bus, settings: config.synapse, clock, linkingThread: config.synapse.linkingThread ? config.neo4j : null }).register();
   // Vectors are computed off the request path; a missing model leaves recall lexical.

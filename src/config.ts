@@ -20,6 +20,8 @@ export interface Config {
   readonly defaultStore: string;
   readonly maxContentBytes: number;
   readonly maxBatch: number;
+  /** Single stores committed together at most, while earlier commits run (1: each store commits alone). */
+  readonly storeGroupMax: number;
   readonly embeddingDimensions: number;
   readonly version: string;
   /** Salience's half-lives, boosts, floor and tier thresholds (docs/salience.md). */
@@ -234,6 +236,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     defaultStore: env.TOTAL_RECALL_DEFAULT_STORE || 'default',
     maxContentBytes: int(env, 'TOTAL_RECALL_MAX_CONTENT_BYTES', 64 * 1024),
     maxBatch: int(env, 'TOTAL_RECALL_MAX_BATCH', 1000),
+    storeGroupMax: int(env, 'TOTAL_RECALL_STORE_GROUP_MAX', 64),
     embeddingDimensions: int(env, 'TOTAL_RECALL_EMBEDDING_DIMENSIONS', 384),
     version: VERSION,
     salience: salienceConfigFromEnv(env),

@@ -1,4 +1,6 @@
-// Stores a batch of memories with their MemoryStored events, in one transaction.
+// Stores memories with their MemoryStored events, in one transaction: one call's
+// batch, or single stores of several calls grouped (each input carries its own
+// command, correlation and time, and comes back with its index in $memories).
 // A memory whose id exists already is left untouched (a retried store is a no-op)
 // and comes back with created = false. The event is MERGEd on its id, so a
 // replayed transaction records nothing twice. Without a client embedding the
@@ -8,8 +10,8 @@
 // A memory carries its tier as a label too (Neo4j Browser colours memories by label).
 // The memory comes back as the list memoryFromValues reads: a thousand maps
 // with DateTime values cost Node more to decode than the statement costs Neo4j.
-// params: $memories, $linking, $now, $commandId, $correlationId
-// returns: memory, created
+// params: $memories, $linking
+// returns: memory, created, index
 UNWIND $memories AS input
 MERGE (m:Memory {id: input.id})
   ON CREATE SET
@@ -26,24 +28,24 @@ MERGE (m:Memory {id: input.id})
     m.embedding = input.embedding,
     m.embeddingStatus = CASE WHEN input.embedding IS NULL THEN 'PENDING' ELSE 'DONE' END,
     m.embeddingModel = CASE WHEN input.embedding IS NULL THEN null ELSE 'client' END,
-    m.embeddedAt = CASE WHEN input.embedding IS NULL THEN null ELSE datetime({epochMillis: $now}) END,
+    m.embeddedAt = CASE WHEN input.embedding IS NULL THEN null ELSE datetime({epochMillis: input.now}) END,
     m.occurredAt = datetime({epochMillis: input.occurredAt}),
-    m.createdAt = datetime({epochMillis: $now}),
+    m.createdAt = datetime({epochMillis: input.now}),
     m.accessCount = 0,
-    m.linkPendingAt = CASE WHEN $linking THEN datetime({epochMillis: $now}) ELSE null END,
-    m.storedBy = $commandId
-WITH m, input, m.storedBy = $commandId AS created
+    m.linkPendingAt = CASE WHEN $linking THEN datetime({epochMillis: input.now}) ELSE null END,
+    m.storedBy = input.commandId
+WITH m, input, m.storedBy = input.commandId AS created
 SET m:$(m.tier)
 FOREACH (_ IN CASE WHEN created THEN [1] ELSE [] END |
   MERGE (e:Event {id: input.eventId})
     ON CREATE SET
       e.type = 'MemoryStored',
       e.store = input.store,
-      e.at = datetime({epochMillis: $now}),
+      e.at = datetime({epochMillis: input.now}),
       e.memoryId = m.id,
       e.sessionId = input.sessionId,
-      e.causationId = $commandId,
-      e.correlationId = $correlationId,
+      e.causationId = input.commandId,
+      e.correlationId = input.correlationId,
       e.payload = input.eventPayload
   MERGE (e)-[:ABOUT]->(m)
 )
@@ -51,4 +53,4 @@ WITH m, input, created
 OPTIONAL MATCH (s:Session {id: input.sessionId})
 WHERE s.store = input.store
 FOREACH (_ IN CASE WHEN created AND s IS NOT NULL THEN [1] ELSE [] END | MERGE (m)-[:STORED_IN]->(s))
-RETURN [m.id, m.store, m.content, m.tier, m.claimed, m.tags, m.people, m.emotions, m.metadata, m.occurredAt.epochMillis, m.createdAt.epochMillis, m.lastAccessedAt.epochMillis, m.accessCount, m.sessionId, m.claimedAt.epochMillis, m.tierChangedAt.epochMillis, m.salience, m.salienceAt.epochMillis, m.salienceAnchor, m.salienceAnchorAt.epochMillis, m.salienceAnchorTier, m.salienceAnchorUses, m.salienceAnchorClaimed, m.salienceUses, m.salienceUsedAt.epochMillis, m.usefulness] AS memory, created
+RETURN [m.id, m.store, m.content, m.tier, m.claimed, m.tags, m.people, m.emotions, m.metadata, m.occurredAt.epochMillis, m.createdAt.epochMillis, m.lastAccessedAt.epochMillis, m.accessCount, m.sessionId, m.claimedAt.epochMillis, m.tierChangedAt.epochMillis, m.salience, m.salienceAt.epochMillis, m.salienceAnchor, m.salienceAnchorAt.epochMillis, m.salienceAnchorTier, m.salienceAnchorUses, m.salienceAnchorClaimed, m.salienceUses, m.salienceUsedAt.epochMillis, m.usefulness] AS memory, created, input.index AS index

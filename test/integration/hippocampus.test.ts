@@ -125,6 +125,89 @@ describe('idempotent stores', () => {
   });
 });
 
+describe('group commit of concurrent single stores', () => {
+  /** A Hippocampus whose port records the memories of each store-memories statement it runs. */
+  function recordingHippocampus(maxInFlight = 1) {
+    const real = new Neo4jGraph(t.app.driver, t.config.neo4j.database);
+    const statements: string[][] = [];
+    let failNext: string | null = null;
+    const recording: GraphPort = {
+      read: (s, p) => real.read(s, p),
+      async write(s, p) {
+        const ids = ((p?.memories ?? []) as { id: string }[]).map((m) => m.id);
+        if (s.file.endsWith('store-memories.cypher')) statements.push(ids);
+        if (failNext && ids.length > 1 && ids.includes(failNext)) throw new Error(`refused a group holding ${failNext}`);
+        return real.write(s, p);
+      },
+      readTransaction: (w) => real.readTransaction(w),
+      transaction: (w) => real.transaction(w),
+    };
+    const hippocampus = new Hippocampus({ graph: recording, bus: new Bus(), limits: t.config, groupCommit: { maxBatch: 64, maxInFlight } });
+    const storeOne = (memory: { id?: string; content: string }) => hippocampus.store(message('StoreCommand', { memories: [{ store, ...memory }] }, 'cortex')).then(([s]) => s!);
+    return { statements, storeOne, failGroupsHolding: (id: string) => (failNext = id) };
+  }
+
+  it('commits stores that arrive together in fewer statements, each stored once with its own command and event', async () => {
+    const { statements, storeOne } = recordingHippocampus();
+    const ids = Array.from({ length: 30 }, (_, i) => `group-${store}-${i}`);
+    const stored = await Promise.all(ids.map((id, i) => storeOne({ id, content: `grouped memory ${i}` })));
+    expect(stored.map((s) => [s.memory.id, s.memory.content, s.created])).toEqual(ids.map((id, i) => [id, `grouped memory ${i}`, true]));
+    // The first went alone; the rest gathered while it committed.
+    expect(statements.flat().sort()).toEqual([...ids].sort());
+    expect(statements[0]).toEqual([ids[0]]);
+    expect(statements.length).toBeLessThan(ids.length / 2);
+    const rows = await t.cypher<{ id: string; by: string; events: number; cause: string[] }>(
+      `MATCH (m:Memory) WHERE m.id IN $ids OPTIONAL MATCH (e:Event {type: 'MemoryStored'})-[:ABOUT]->(m)
+       RETURN m.id AS id, m.storedBy AS by, count(e) AS events, collect(e.causationId) AS cause ORDER BY id`,
+      { ids },
+    );
+    expect(rows).toHaveLength(30);
+    for (const row of rows) {
+      expect(row.events).toBe(1);
+      expect(row.cause).toEqual([row.by]);
+    }
+    // Thirty calls, thirty commands: no memory took another's.
+    expect(new Set(rows.map((r) => r.by)).size).toBe(30);
+  });
+
+  it('fails only the store whose id is taken by a different memory, and a same-memory retry in the group is a no-op', async () => {
+    const { statements, storeOne } = recordingHippocampus();
+    const taken = `group-taken-${store}`;
+    await storeOne({ id: taken, content: 'the original' });
+    statements.length = 0;
+    const first = storeOne({ content: 'goes alone' });
+    const group = [
+      storeOne({ content: 'fine one' }),
+      storeOne({ id: taken, content: 'a different memory' }),
+      storeOne({ id: taken, content: 'the original' }),
+      storeOne({ content: 'fine two' }),
+    ];
+    const outcomes = await Promise.allSettled([first, ...group]);
+    expect(statements.length).toBe(2);
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled', 'fulfilled']);
+    expect((outcomes[2] as PromiseRejectedResult).reason).toMatchObject({ code: 'HIPPOCAMPUS.ID_CONFLICT' });
+    expect((outcomes[3] as PromiseFulfilledResult<{ created: boolean }>).value.created).toBe(false);
+    const rows = await t.cypher<{ content: string }>('MATCH (m:Memory {id: $id}) RETURN m.content AS content', { id: taken });
+    expect(rows).toEqual([{ content: 'the original' }]);
+  });
+
+  it('stores each alone again when a group statement fails, so one write cannot fail the others', async () => {
+    const { statements, storeOne, failGroupsHolding } = recordingHippocampus();
+    const ids = Array.from({ length: 6 }, (_, i) => `group-retry-${store}-${i}`);
+    failGroupsHolding(ids[3]!);
+    const stored = await Promise.all(ids.map((id, i) => storeOne({ id, content: `retried alone ${i}` })));
+    expect(stored.every((s) => s.created)).toBe(true);
+    // The group failed, then its members went one by one.
+    expect(statements.some((ids) => ids.length > 1)).toBe(true);
+    expect(statements.filter((group) => group.length === 1).flat().sort()).toEqual([...ids].sort());
+    const rows = await t.cypher<{ n: number; e: number }>(
+      `MATCH (m:Memory) WHERE m.id IN $ids OPTIONAL MATCH (e:Event {type: 'MemoryStored'})-[:ABOUT]->(m) RETURN count(DISTINCT m) AS n, count(e) AS e`,
+      { ids },
+    );
+    expect(rows).toEqual([{ n: 6, e: 6 }]);
+  });
+});
+
 describe('storeMany', () => {
   it('stores a batch in one call, in order', async () => {
     const inputs = Array.from({ length: 5 }, (_, i) => ({ store, content: `batch item ${i}` }));

@@ -46,18 +46,79 @@ describe('Admission', () => {
     expect(order).toEqual([1, 2, 3]);
   });
 
-  it('holds one caller to its share of slots: another caller runs at once while it waits behind itself', async () => {
-    const a = new Admission({ maxConcurrent: 4, maxQueued: 8, maxWaitMs: 10_000, maxPerCaller: 2 });
-    const hog = [await a.enter('hog'), await a.enter('hog')];
+  it('holds one caller to its share of slots while alone, and to one while another caller has been active within the last second', async () => {
+    let now = 0;
+    const a = new Admission({ maxConcurrent: 4, maxQueued: 8, maxWaitMs: 10_000, maxPerCaller: 2 }, { clock: () => now });
+    const hog = [await a.enter('hog'), await a.enter('hog')]; // alone: its whole share
     const third = a.enter('hog');
     expect(a.stats()).toEqual({ running: 2, waiting: 1, refused: 0 });
     const bystander = await a.enter('bystander'); // a free slot, and its own share is untouched
     expect(a.stats()).toEqual({ running: 3, waiting: 1, refused: 0 });
-    hog[0]?.();
+    hog[0]!();
+    // The bystander is here: the hog holds one slot at most, so its third still waits.
+    expect(a.stats()).toEqual({ running: 2, waiting: 1, refused: 0 });
+    bystander();
+    now = 500;
+    hog[1]!(); // the bystander was active half a second ago: one slot, now free
     const r3 = await third;
-    expect(a.stats()).toEqual({ running: 3, waiting: 0, refused: 0 });
-    for (const release of [hog[1], r3, bystander]) release?.();
+    const fourth = a.enter('hog');
+    expect(a.stats()).toEqual({ running: 1, waiting: 1, refused: 0 });
+    now = 1_600; // a second after the bystander's last request: the whole share again
+    const r5 = await a.enter('hog');
+    expect(a.stats()).toEqual({ running: 2, waiting: 1, refused: 0 });
+    r3();
+    const r4 = await fourth;
+    for (const release of [r4, r5]) release();
     expect(a.stats()).toEqual({ running: 0, waiting: 0, refused: 0 });
+  });
+
+  it('starts nothing new for a heavier caller while a lighter caller has a request running', async () => {
+    const a = new Admission({ maxConcurrent: 8, maxQueued: 8, maxWaitMs: 10_000, maxPerCaller: 2 }, { clock: () => 0 });
+    const light = await a.enter('light');
+    // The heavy caller's first request asks for no more than the light one: it runs; its next two wait (one slot each).
+    const heavy1 = await a.enter('heavy');
+    const [heavy2, heavy3] = [a.enter('heavy'), a.enter('heavy')];
+    expect(a.stats()).toEqual({ running: 2, waiting: 2, refused: 0 });
+    // A caller asking for as little as the light one is not held back.
+    const equal = await a.enter('equal');
+    heavy1();
+    // Its slot is free, but heavy asks for two against the one of 'light' and 'equal', which run: it waits.
+    expect(a.stats()).toEqual({ running: 2, waiting: 2, refused: 0 });
+    light();
+    expect(a.stats()).toEqual({ running: 1, waiting: 2, refused: 0 });
+    equal();
+    // No lighter caller runs: heavy takes its one slot (the others were here within the second).
+    const second = await heavy2;
+    expect(a.stats()).toEqual({ running: 1, waiting: 1, refused: 0 });
+    second();
+    (await heavy3)();
+    expect(a.stats()).toEqual({ running: 0, waiting: 0, refused: 0 });
+  });
+
+  it('lets a held-back caller go ahead at a release once it waited a quarter of maxWaitMs', async () => {
+    let now = 0;
+    const a = new Admission({ maxConcurrent: 8, maxQueued: 8, maxWaitMs: 1_000, maxPerCaller: 2 }, { clock: () => now });
+    const light = await a.enter('light');
+    const heavy1 = await a.enter('heavy');
+    const [heavy2, heavy3] = [a.enter('heavy'), a.enter('heavy')];
+    now = 200;
+    heavy1(); // heavy asks for two, light (one) runs, and heavy2 has waited 200 ms: held back
+    expect(a.stats()).toEqual({ running: 1, waiting: 2, refused: 0 });
+    const other = await a.enter('other');
+    now = 300;
+    other(); // a release after 250 ms: heavy2 goes ahead though light still runs; heavy3 waits for the one slot
+    const second = await heavy2;
+    expect(a.stats()).toEqual({ running: 2, waiting: 1, refused: 0 });
+    for (const release of [second, light]) release();
+    (await heavy3)();
+    expect(a.stats()).toEqual({ running: 0, waiting: 0, refused: 0 });
+  });
+
+  it('holds no caller back without a share (anonymous callers, or no maxPerCaller)', async () => {
+    const a = new Admission({ maxConcurrent: 4, maxQueued: 4, maxWaitMs: 10_000 });
+    const releases = [await a.enter('light'), await a.enter('heavy'), await a.enter('heavy'), await a.enter(null)];
+    expect(a.stats()).toEqual({ running: 4, waiting: 0, refused: 0 });
+    for (const release of releases) release();
   });
 
   it('gives a freed slot to the first waiter under its share, not to a caller at its share', async () => {

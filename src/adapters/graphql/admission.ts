@@ -6,8 +6,19 @@
  * instead of every caller slowing down together. One caller (one token) holds
  * at most `maxPerCaller` slots and half the queue, and a freed slot goes to the
  * first waiter whose caller is under its share: a client hammering the service
- * waits behind itself, not in front of everyone else. Health, introspection and
- * shutdown are never queued: an operator must see an overloaded service.
+ * waits behind itself, not in front of everyone else.
+ *
+ * A share alone still lets a hammering caller's running requests interleave
+ * with everyone else's on the one event loop, slowing each of theirs by as
+ * much again. So while another caller has had a request here within the last
+ * second, a caller holds one slot at most, not its whole share; and a caller
+ * that asks for more than another (more requests here,
+ * running or waiting) starts nothing new while that lighter caller has a
+ * request running: the light request runs next to at most what had already
+ * started. A caller held back this way longer than a quarter of `maxWaitMs`
+ * goes ahead at the next release, so a stream of light requests cannot starve
+ * it. Health, introspection and shutdown are never queued: an operator must
+ * see an overloaded service.
  */
 import { GraphQLError, Kind, type OperationDefinitionNode } from 'graphql';
 import type { ApolloServerPlugin } from '@apollo/server';
@@ -26,8 +37,22 @@ export interface AdmissionSettings {
   readonly maxPerCaller?: number;
 }
 
+/** How much each caller asks of the process: what the yield rule compares. */
+export interface CallerLoad {
+  /** Requests of `caller` here, running or waiting. */
+  demand(caller: string): number;
+  /** Another caller asking for fewer than `demand` has a request running. */
+  lighterRunning(caller: string, demand: number): boolean;
+  /** Another caller has had a request here within the last CONTENDED_MS. */
+  othersActive(caller: string, now: number): boolean;
+}
+
+/** How long after another caller's last request a caller's share stays at one slot. */
+const CONTENDED_MS = 1000;
+
 interface Waiter {
   readonly caller: string | null;
+  readonly since: number;
   readonly admit: () => void;
   readonly timer: NodeJS.Timeout;
 }
@@ -38,17 +63,35 @@ const NEVER_QUEUED = new Set(['health', 'shutdown', '__schema', '__type', '__typ
 const MIN_HINT_MS = 100;
 const MAX_HINT_MS = 10_000;
 
-export class Admission {
+export class Admission implements CallerLoad {
   private running = 0;
   private readonly waiting: Waiter[] = [];
   /** Slots held and places queued, per caller (only callers with any). */
   private readonly held = new Map<string, number>();
   private readonly queued = new Map<string, number>();
+  /** When each caller last started or finished a request (callers seen within CONTENDED_MS). */
+  private readonly lastActive = new Map<string, number>();
   /** Recent time an admitted operation held its slot (ms, smoothed). */
   private serviceMs = 50;
   private refused = 0;
 
-  constructor(readonly settings: AdmissionSettings) {}
+  /**
+   * `load`: whose counts the yield rule reads (default this one's). A slot
+   * admission behind an entry admission reads the entry's: a caller's whole
+   * flood in the process, and a light caller counted as running from its
+   * entry on, so a heavy request parsed while a light one runs waits for its
+   * slot until that one is done.
+   */
+  private readonly load: CallerLoad | null;
+  private readonly clock: () => number;
+
+  constructor(
+    readonly settings: AdmissionSettings,
+    options: { readonly load?: CallerLoad | null; readonly clock?: () => number } = {},
+  ) {
+    this.load = options.load ?? null;
+    this.clock = options.clock ?? Date.now;
+  }
 
   /**
    * Resolves with the release of a slot, or rejects with BUSY (nothing was
@@ -56,8 +99,9 @@ export class Admission {
    * null: no share, only the process-wide limits.
    */
   enter(caller: string | null = null): Promise<() => void> {
-    // While a slot is free, every waiter is held by its own caller's share (a release admits the rest at once).
-    if (this.canRun(caller)) return Promise.resolve(this.take(caller));
+    // While a slot is free, every waiter is held by its own caller's share or by a lighter caller's running request
+    // (a release admits the rest at once).
+    if (this.canRun(caller, this.demandOf(caller, 1), 0)) return Promise.resolve(this.take(caller));
     if (this.waiting.length >= this.settings.maxQueued) return Promise.reject(this.busy('queue full'));
     if (caller !== null && (this.queued.get(caller) ?? 0) >= Math.max(1, Math.floor(this.settings.maxQueued / 2))) {
       return Promise.reject(this.busy('this caller already fills its share of the queue'));
@@ -65,6 +109,7 @@ export class Admission {
     return new Promise((resolve, reject) => {
       const waiter: Waiter = {
         caller,
+        since: this.clock(),
         admit: () => {
           clearTimeout(waiter.timer);
           resolve(this.take(caller));
@@ -92,33 +137,81 @@ export class Admission {
     return Math.round(Math.min(MAX_HINT_MS, Math.max(MIN_HINT_MS, hint)));
   }
 
-  /** A slot is free, and the caller is under its share. */
-  private canRun(caller: string | null): boolean {
+  /**
+   * A slot is free, the caller is under its share, and no lighter caller (one
+   * asking for fewer than `demand`) has a request running, unless this one has
+   * waited past the starvation bound.
+   */
+  private canRun(caller: string | null, demand: number, waitedMs: number): boolean {
     if (this.running >= this.settings.maxConcurrent) return false;
-    const share = this.settings.maxPerCaller ?? this.settings.maxConcurrent;
-    return caller === null || (this.held.get(caller) ?? 0) < share;
+    const share = this.settings.maxPerCaller;
+    if (caller === null || share === undefined) return true;
+    const now = this.clock();
+    const contended = this.othersActive(caller, now) || (this.load?.othersActive(caller, now) ?? false);
+    if ((this.held.get(caller) ?? 0) >= (contended ? 1 : share)) return false;
+    if (waitedMs >= this.settings.maxWaitMs / 4) return true;
+    return !this.lighterRunning(caller, demand) && !(this.load?.lighterRunning(caller, demand) ?? false);
+  }
+
+  /**
+   * What `caller` asks for, as the yield rule compares it: its requests here
+   * plus `arriving` (a new one not yet counted), or its requests in the whole
+   * process as the entry's load counts them, whichever is more (calls that
+   * pass no entry, such as MCP's, are counted here only).
+   */
+  private demandOf(caller: string | null, arriving: number): number {
+    if (caller === null) return 0;
+    const here = (this.held.get(caller) ?? 0) + (this.queued.get(caller) ?? 0) + arriving;
+    return Math.max(here, this.load?.demand(caller) ?? 0);
+  }
+
+  demand(caller: string): number {
+    return this.demandOf(caller, 0);
+  }
+
+  othersActive(caller: string, now: number): boolean {
+    let found = false;
+    for (const [other, at] of this.lastActive) {
+      if (now - at > CONTENDED_MS && !this.held.has(other)) this.lastActive.delete(other);
+      else if (other !== caller) found = true;
+    }
+    return found;
+  }
+
+  lighterRunning(caller: string, demand: number): boolean {
+    for (const other of this.held.keys()) {
+      if (other !== caller && this.demandOf(other, 0) < demand) return true;
+    }
+    return false;
   }
 
   private take(caller: string | null): () => void {
     this.running++;
-    if (caller !== null) bump(this.held, caller, 1);
-    const started = Date.now();
+    if (caller !== null) {
+      bump(this.held, caller, 1);
+      this.lastActive.set(caller, this.clock());
+    }
+    const started = this.clock();
     let released = false;
     return () => {
       if (released) return;
       released = true;
       this.running--;
-      if (caller !== null) bump(this.held, caller, -1);
-      this.serviceMs = 0.9 * this.serviceMs + 0.1 * (Date.now() - started);
+      if (caller !== null) {
+        bump(this.held, caller, -1);
+        this.lastActive.set(caller, this.clock());
+      }
+      this.serviceMs = 0.9 * this.serviceMs + 0.1 * (this.clock() - started);
       this.admitNext();
     };
   }
 
-  /** Gives free slots to the first waiters whose callers are under their share. */
+  /** Gives free slots to the first waiters whose callers may run (under their share, not yielding). */
   private admitNext(): void {
+    const now = this.clock();
     for (let at = 0; at < this.waiting.length && this.running < this.settings.maxConcurrent; ) {
       const waiter = this.waiting[at] as Waiter;
-      if (!this.canRun(waiter.caller)) {
+      if (!this.canRun(waiter.caller, this.demandOf(waiter.caller, 0), now - waiter.since)) {
         at++;
         continue;
       }

@@ -150,13 +150,14 @@ export async function startGraphQLServer(
   const limits = options.limits ?? DEFAULT_LIMITS;
   const authenticator = options.authenticator ?? new Authenticator('off', null);
   const rateLimit = options.rateLimit ?? null;
-  const admission = options.admission ? new Admission(options.admission) : null;
-  // One token's GraphQL requests in this process at once, counted from authentication on, so that its flood
-  // (parsing, validating, answering, refusals included) waits behind itself and leaves the event loop to others.
+  // One token's requests in this process at once, counted from authentication on, so that its flood (parsing,
+  // validating, answering, refusals included) waits behind itself and leaves the event loop to others.
   const entryShare =
     options.admission?.maxPerCaller === undefined
       ? null
       : new Admission({ maxConcurrent: Number.MAX_SAFE_INTEGER, maxQueued: options.admission.maxQueued, maxWaitMs: options.admission.maxWaitMs, maxPerCaller: options.admission.maxPerCaller });
+  // Slots are given by the same counts: a heavy caller's request parsed while a lighter caller's runs waits for it.
+  const admission = options.admission ? new Admission(options.admission, { load: entryShare }) : null;
   const armor = new ApolloArmor({
     maxDepth: { n: limits.maxDepth, ignoreIntrospection: true },
     maxAliases: { n: limits.maxAliases },

@@ -35,6 +35,8 @@ import { validateBatch, validateReason, sameMemory, type StoreLimits } from './v
 import { checkTierChange } from './tier-rules.js';
 import { consolidate, consolidatedMetadata } from './consolidation.js';
 import { embeddingText } from './embedding-text.js';
+import { GroupCommit, STORE_GROUP, type GroupCommitSettings } from './group-commit.js';
+import { asError, storedOutcomes, type SingleStore, type Stored, type StoreInput, type StoreRow } from './store-outcomes.js';
 
 export interface HippocampusDeps {
   readonly graph: GraphPort;
@@ -46,13 +48,11 @@ export interface HippocampusDeps {
    * until MemoriesLinked, so the reconciliation finds what a crash left unlinked.
    */
   readonly linking?: boolean;
+  /** How concurrent single stores are grouped (default STORE_GROUP). */
+  readonly groupCommit?: GroupCommitSettings;
 }
 
-export interface Stored {
-  readonly memory: MemoryRecord;
-  /** false when the id existed already: the store was a retry and changed nothing. */
-  readonly created: boolean;
-}
+export type { Stored } from './store-outcomes.js';
 
 /** A tier change Hippocampus applied for Salience. */
 export interface TierMove {
@@ -99,6 +99,8 @@ export class Hippocampus {
   /** Commands being handled now; ShutdownCommand waits for them (the flush). */
   private readonly inFlight = new Set<Promise<unknown>>();
   private closed = false;
+  /** Concurrent single-memory stores, committed together (group-commit.ts). */
+  private readonly singles: GroupCommit<SingleStore, Stored>;
 
   constructor(deps: HippocampusDeps) {
     this.graph = deps.graph;
@@ -106,6 +108,7 @@ export class Hippocampus {
     this.limits = deps.limits;
     this.clock = deps.clock ?? Date.now;
     this.linking = deps.linking ?? false;
+    this.singles = new GroupCommit((group) => this.commitSingles(group), deps.groupCommit ?? STORE_GROUP);
   }
 
   /** Puts the handlers on the bus; commands about one memory keep their order. */
@@ -158,39 +161,49 @@ export class Hippocampus {
     const now = this.clock();
     const memories = validateBatch(command.data.memories, this.limits, now);
     const events = new Map(memories.map((m) => [m.id, sortableId('evt', now)]));
-    const params = {
-      memories: memories.map((m) => ({ ...m, storeKey: storeKeyOf(m.store), eventId: events.get(m.id), eventPayload: storedPayload(m) })),
-      linking: this.linking,
+    const audit = auditParams(command.meta);
+    const inputs = memories.map((m, index) => ({
+      ...m,
+      storeKey: storeKeyOf(m.store),
+      eventId: events.get(m.id),
+      eventPayload: storedPayload(m),
       now,
-      ...auditParams(command.meta),
-    };
-    type Row = { memory: unknown[]; created: boolean };
-    const wanted = new Map(memories.map((m) => [m.id, m]));
-    // The statement's rows as Stored. A taken id with a different memory throws,
-    // which rolls a batch back: a failed call writes nothing.
-    const toStored = (result: Row[]): Stored[] =>
-      result.map((row) => {
-        const memory = memoryFromValues(row.memory);
-        if (!row.created && !sameMemory(memory, wanted.get(memory.id) as NewMemory)) {
-          throw new InvalidInputError('HIPPOCAMPUS.ID_CONFLICT', `id ${memory.id} is taken by a different memory`, { id: memory.id });
-        }
-        return { memory, created: row.created };
-      });
-    // One memory needs no transaction of its own: where its id is taken the
-    // statement writes nothing, so the conflict can be told after the commit,
-    // and an auto-commit statement saves a round trip. A batch is all or nothing.
-    const rows =
+      ...audit,
+      index,
+    }));
+    // One memory joins the single stores of other calls in a group commit: where its id is taken the statement
+    // writes nothing for it, so the conflict is told after the commit and fails only this call. A batch is one
+    // transaction, all or nothing: a taken id with a different memory throws, which rolls it back.
+    const stored =
       memories.length === 1
-        ? toStored(await this.graph.write<Row>(Q.storeMemories, params))
-        : await this.graph.transaction(async (tx) => toStored(await tx.run<Row>(Q.storeMemories, params)));
-    const byId = new Map(rows.map((r) => [r.memory.id, r]));
-    const stored = memories.map((m) => byId.get(m.id) as Stored);
+        ? [await this.singles.submit({ input: inputs[0] as StoreInput, memory: memories[0] as NewMemory })]
+        : await this.graph.transaction(async (tx) => {
+            const rows = await tx.run<StoreRow>(Q.storeMemories, { memories: inputs, linking: this.linking });
+            return storedOutcomes(rows, memories).map((outcome) => {
+              if (outcome instanceof Error) throw outcome;
+              return outcome;
+            });
+          });
     for (const s of stored) {
       if (!s.created) continue;
       this.publish(message('MemoryStored', { memory: s.memory }, 'hippocampus', { cause: command.meta }), events.get(s.memory.id));
     }
-    this.announceEmbedded(memories.filter((m) => m.embedding && byId.get(m.id)?.created), command.meta);
+    this.announceEmbedded(memories.filter((m, i) => m.embedding && stored[i]?.created), command.meta);
     return stored;
+  }
+
+  /** Single stores of several calls in one statement; when it fails, each again alone, so one cannot fail the rest. */
+  private async commitSingles(group: readonly SingleStore[]): Promise<(Stored | Error)[]> {
+    try {
+      const rows = await this.graph.write<StoreRow>(Q.storeMemories, { memories: group.map((g, index) => ({ ...g.input, index })), linking: this.linking });
+      return storedOutcomes(
+        rows,
+        group.map((g) => g.memory),
+      );
+    } catch (error) {
+      if (group.length === 1) throw error;
+      return Promise.all(group.map((g) => this.commitSingles([g]).then((outcomes) => outcomes[0] as Stored | Error, (e: unknown) => asError(e))));
+    }
   }
 
   async claim(command: ClaimCommand): Promise<MemoryRecord> {

@@ -1,4 +1,5 @@
 export { Hippocampus } from './hippocampus.js';
+export { storeGroupSettings } from './group-commit.js';
 export type { HippocampusDeps, Stored, ForgetOutcome, TierMove } from './hippocampus.js';
 export { checkTierChange, mostPresent } from './tier-rules.js';
 export type { TierChangeBy, TierVerdict } from './tier-rules.js';
@@ -7,4 +8,5 @@ export type { StoreLimits } from './validation.js';
 export { consolidate, consolidatedMetadata } from './consolidation.js';
 export { toMemoryRecord, toEventRecord, memoryFromValues, MEMORY_RECORD_PROPERTIES } from './records.js';
 export type { EmbeddingWork, MemoryVector } from './hippocampus.js';
+export type { GroupCommitSettings } from './group-commit.js';
 export { embeddingText, CONTEXT_MAX_CHARS } from './embedding-text.js';

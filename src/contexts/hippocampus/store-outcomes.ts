@@ -1,0 +1,51 @@
+/**
+ * What store-memories.cypher takes and gives back, and each memory's outcome
+ * read from its rows: stored, a retry that changed nothing, or ID_CONFLICT.
+ */
+import { InvalidInputError, type MemoryRecord, type NewMemory } from '../../domain/index.js';
+import { memoryFromValues } from './records.js';
+import { sameMemory } from './validation.js';
+
+export interface Stored {
+  readonly memory: MemoryRecord;
+  /** false when the id existed already: the store was a retry and changed nothing. */
+  readonly created: boolean;
+}
+
+/** One memory's parameters for store-memories.cypher. */
+export type StoreInput = Record<string, unknown>;
+
+/** A single-memory store waiting for its group commit. */
+export interface SingleStore {
+  readonly input: StoreInput;
+  readonly memory: NewMemory;
+}
+
+/** A row of store-memories.cypher. */
+export type StoreRow = {
+  readonly memory: unknown[];
+  readonly created: boolean;
+  readonly index: number;
+};
+
+/**
+ * Each wanted memory's outcome from the statement's rows, matched by index
+ * (two calls in one group may name the same id): stored, a retry that
+ * changed nothing, or ID_CONFLICT where the id is taken by a different memory.
+ */
+export function storedOutcomes(rows: readonly StoreRow[], wanted: readonly NewMemory[]): (Stored | Error)[] {
+  const byIndex = new Map(rows.map((row) => [row.index, row]));
+  return wanted.map((want, i) => {
+    const row = byIndex.get(i);
+    if (!row) return new Error(`store-memories returned no row for memory ${i} (${want.id})`);
+    const memory = memoryFromValues(row.memory);
+    if (!row.created && !sameMemory(memory, want)) {
+      return new InvalidInputError('HIPPOCAMPUS.ID_CONFLICT', `id ${memory.id} is taken by a different memory`, { id: memory.id });
+    }
+    return { memory, created: row.created };
+  });
+}
+
+export function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
+}
