@@ -35,6 +35,10 @@ import { dropBenchStores, graphqlClient, markdownTable, rng, writeResults } from
 import { expectedCalibrationError, fitNonNegative, reliability, reliabilitySvg, type Example } from './calibrate.js';
 import { DEFAULT_LOCOMO_DIR, loadConversations, type Conversation } from './locomo-data.js';
 import { loadScenarios } from './everyday-data.js';
+import { startBench } from './conditions.js';
+
+// The machine must be quiet (or BENCH_BUSY_OK=1); the results file records how it was.
+await startBench();
 
 const args = process.argv.slice(2);
 const fit = args.includes('--fit');

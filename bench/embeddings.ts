@@ -19,6 +19,10 @@ import { MODEL_NAME, OnnxModel, missingModelFiles } from '../src/adapters/embedd
 import { embeddingText } from '../src/contexts/hippocampus/index.js';
 import { markdownTable, summarise, writeResults } from './lib.js';
 import { syntheticMemories } from './corpus.js';
+import { startBench } from './conditions.js';
+
+// The machine must be quiet (or BENCH_BUSY_OK=1); the results file records how it was.
+await startBench();
 
 const SENTENCES = Number(process.env.BENCH_SENTENCES ?? 512);
 const PIPELINE = Number(process.env.BENCH_PIPELINE_MEMORIES ?? 1024);

@@ -33,6 +33,10 @@ import { buildGraphQLSchema } from '../src/adapters/graphql/index.js';
 import { deleteKeysWithPrefix } from '../src/adapters/redis.js';
 import { loadavg } from 'node:os';
 import { markdownTable, rng, serveApiOnly, summarise, writeResults } from './lib.js';
+import { startBench } from './conditions.js';
+
+// The machine must be quiet (or BENCH_BUSY_OK=1); the results file records how it was.
+await startBench();
 
 process.env.TOTAL_RECALL_EMBEDDINGS ??= 'off';
 const REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 100_000);

@@ -10,6 +10,10 @@ import { createApp } from '../src/app.js';
 import { buildGraphQLSchema, startGraphQLServer } from '../src/adapters/graphql/index.js';
 import { markdownTable, summarise, timed, writeResults } from './lib.js';
 import { syntheticMemories } from './corpus.js';
+import { startBench } from './conditions.js';
+
+// The machine must be quiet (or BENCH_BUSY_OK=1); the results file records how it was.
+await startBench();
 
 // The write path alone: Synapse's linking and the embedding job have their own
 // benchmarks (bench/synapse.ts, bench/embeddings.ts); set these to on to include them.

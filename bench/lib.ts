@@ -11,6 +11,7 @@ import { join, resolve } from 'node:path';
 import { Agent, request } from 'node:http';
 import type { Driver } from 'neo4j-driver';
 import { deleteKeysWithPrefix } from '../src/adapters/redis.js';
+import { benchConditions, describeConditions } from './conditions.js';
 
 export function percentile(samples: readonly number[], p: number): number {
   if (samples.length === 0) return NaN;
@@ -86,8 +87,10 @@ export function writeResults(name: string, json: Record<string, unknown>, markdo
   const dir = new URL('./results/', import.meta.url);
   mkdirSync(dir, { recursive: true });
   const info = machine();
-  writeFileSync(new URL(`${name}.json`, dir), JSON.stringify({ machine: info, ...json }, null, 2) + '\n');
-  const header = `# ${name}\n\nMachine: ${info.cores} cores (${info.cpu}), ${info.memoryGiB} GiB, Node ${info.node}, Neo4j ${info.neo4j}. Date: ${info.date}. Speed: an empty JavaScript loop of 10⁹ steps took ${info.loopSecondsPerBillion} s when the results were written.\n\n`;
+  const conditions = benchConditions();
+  writeFileSync(new URL(`${name}.json`, dir), JSON.stringify({ machine: info, conditions, ...json }, null, 2) + '\n');
+  const started = conditions ? ` Conditions: ${describeConditions(conditions)}` : '';
+  const header = `# ${name}\n\nMachine: ${info.cores} cores (${info.cpu}), ${info.memoryGiB} GiB, Node ${info.node}, Neo4j ${info.neo4j}. Date: ${info.date}. Speed: an empty JavaScript loop of 10⁹ steps took ${info.loopSecondsPerBillion} s when the results were written.${started}\n\n`;
   writeFileSync(new URL(`${name}.md`, dir), header + markdownBody + '\n');
   console.log(`results written to bench/results/${name}.{json,md}`);
 }

@@ -15,6 +15,10 @@ import neo4j from 'neo4j-driver';
 import { deleteKeysWithPrefix } from '../src/adapters/redis.js';
 import { loadConfig } from '../src/config.js';
 import { markdownTable, percentile, serveApiOnly, writeResults } from './lib.js';
+import { startBench } from './conditions.js';
+
+// The machine must be quiet (or BENCH_BUSY_OK=1); the results file records how it was.
+await startBench();
 
 const SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 10);
 const LEVELS = (process.env.BENCH_LOAD_LEVELS ?? '1,2,4,8,16,32,64').split(',').map(Number);

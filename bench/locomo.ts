@@ -18,6 +18,10 @@ import { buildGraphQLSchema, startGraphQLServer } from '../src/adapters/graphql/
 import { Recall, type RankedHit, type Signals } from '../src/contexts/recall/index.js';
 import { dropBenchStores, markdownTable, summarise, writeResults } from './lib.js';
 import { DEFAULT_LOCOMO_DIR, loadConversations } from './locomo-data.js';
+import { startBench } from './conditions.js';
+
+// The machine must be quiet (or BENCH_BUSY_OK=1); the results file records how it was.
+await startBench();
 
 const args = process.argv.slice(2);
 const dir = resolve(args.find((a) => !a.startsWith('--')) ?? DEFAULT_LOCOMO_DIR);

@@ -16,6 +16,10 @@ import { loadConfig } from '../src/config.js';
 import { createApp } from '../src/app.js';
 import { buildGraphQLSchema, startGraphQLServer } from '../src/adapters/graphql/index.js';
 import { dropBenchStores, graphqlClient, markdownTable, summarise, writeResults } from './lib.js';
+import { startBench } from './conditions.js';
+
+// The machine must be quiet (or BENCH_BUSY_OK=1); the results file records how it was.
+await startBench();
 
 interface Turn { role: string; content: string; has_answer?: boolean }
 interface Item { question_id: string; question_type: string; question: string; haystack_sessions: Turn[][]; haystack_session_ids: string[]; haystack_dates: string[]; answer_session_ids: string[] }

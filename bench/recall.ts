@@ -21,6 +21,10 @@ import { conversationalMemories, conversationalQuestions, syntheticMemories } fr
 import { DEFAULT_LOCOMO_DIR, loadConversations } from './locomo-data.js';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { startBench } from './conditions.js';
+
+// The machine must be quiet (or BENCH_BUSY_OK=1); the results file records how it was.
+await startBench();
 
 const SIZE = Number(process.env.BENCH_RECALL_MEMORIES ?? 100_000);
 const SAMPLES = Number(process.env.BENCH_RECALL_SAMPLES ?? 500);

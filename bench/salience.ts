@@ -19,6 +19,10 @@ import { buildGraphQLSchema, startGraphQLServer } from '../src/adapters/graphql/
 import { message, storeKeyOf } from '../src/domain/index.js';
 import type { SweepReport } from '../src/contexts/salience/index.js';
 import { markdownTable, summarise, type LatencySummary, writeResults } from './lib.js';
+import { startBench } from './conditions.js';
+
+// The machine must be quiet (or BENCH_BUSY_OK=1); the results file records how it was.
+await startBench();
 
 const LEVELS = (process.env.BENCH_SALIENCE_LEVELS ?? '100000,1000000').split(',').map(Number);
 const PROBES = Number(process.env.BENCH_SALIENCE_PROBES ?? 200);

@@ -15,6 +15,10 @@ import { buildGraphQLSchema, startGraphQLServer } from '../src/adapters/graphql/
 import type { JobKind, LastRun } from '../src/contexts/subconscious/index.js';
 import { markdownTable, rng, summarise, writeResults } from './lib.js';
 import { syntheticMemories } from './corpus.js';
+import { startBench } from './conditions.js';
+
+// The machine must be quiet (or BENCH_BUSY_OK=1); the results file records how it was.
+await startBench();
 
 const SECONDS = Number(process.env.BENCH_SOAK_SECONDS ?? 180);
 const SESSIONS = Number(process.env.BENCH_SOAK_SESSIONS ?? 6);

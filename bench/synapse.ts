@@ -21,6 +21,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { markdownTable, rng, summarise, timed, writeResults, zipfPick } from './lib.js';
 import { syntheticMemories } from './corpus.js';
+import { startBench } from './conditions.js';
+
+// The machine must be quiet (or BENCH_BUSY_OK=1); the results file records how it was.
+await startBench();
 
 const MEMORIES = Number(process.env.BENCH_MEMORIES ?? 100_000);
 const ASSOCIATIONS = Number(process.env.BENCH_ASSOCIATIONS ?? 1_000_000);

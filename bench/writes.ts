@@ -6,10 +6,10 @@
  * in a serving process of its own (`npm run serve -- --api-only`: linking on,
  * embedding jobs queued for a worker that is not running, tokens off and
  * admission lifted, so that the write path and not the front door is
- * measured). Before each level the store's pending links are waited for, and
- * the results file records the idle `RETURN 1` round trip, the load average
- * and what was still pending. Refuses to run on a busy machine unless
- * BENCH_BUSY_OK=1. Run: npm run bench:writes (BENCH_WRITES_SECONDS per level,
+ * measured). Before each level the store's pending links are waited for; the
+ * results file records what was still pending, and (startBench) the idle
+ * `RETURN 1` round trip, the load average and queued jobs at the start.
+ * Refuses to run on a busy machine unless BENCH_BUSY_OK=1. Run: npm run bench:writes (BENCH_WRITES_SECONDS per level,
  * default 8; BENCH_WRITES_LEVELS, default 1,2,4,8,16,32,64).
  */
 import { randomUUID } from 'node:crypto';
@@ -18,6 +18,10 @@ import neo4j from 'neo4j-driver';
 import { deleteKeysWithPrefix } from '../src/adapters/redis.js';
 import { loadConfig } from '../src/config.js';
 import { markdownTable, percentile, serveApiOnly, writeResults } from './lib.js';
+import { startBench } from './conditions.js';
+
+// The machine must be quiet (or BENCH_BUSY_OK=1); the results file records how it was.
+await startBench();
 
 const SECONDS = Number(process.env.BENCH_WRITES_SECONDS ?? 8);
 const LEVELS = (process.env.BENCH_WRITES_LEVELS ?? '1,2,4,8,16,32,64').split(',').map(Number);
@@ -27,27 +31,11 @@ const prefix = `bench-writes-${run}`;
 const stores = { grouped: `bench-writes-grouped-${run}`, alone: `bench-writes-alone-${run}` };
 const r1 = (x: number) => Math.round(x * 10) / 10;
 
-if (loadavg()[0]! > 1.5 && process.env.BENCH_BUSY_OK !== '1') {
-  console.error(`load average ${loadavg()[0]!.toFixed(2)} on 2 cores: the machine is busy; wait, or set BENCH_BUSY_OK=1 to measure anyway`);
-  process.exit(2);
-}
-
 const driver = neo4j.driver(config.neo4j.uri, config.neo4j.password ? neo4j.auth.basic(config.neo4j.user, config.neo4j.password) : undefined);
 const count = async (cypher: string, params: Record<string, unknown>) =>
   Number((await driver.executeQuery(cypher, params, { database: config.neo4j.database })).records[0]?.get('n') ?? 0);
 /** Memories of the store still waiting for their links. */
 const pendingLinks = (store: string) => count('MATCH (m:Memory {store: $store}) WHERE m.linkPendingAt IS NOT NULL RETURN count(m) AS n', { store });
-
-async function idleRoundTrip(): Promise<{ p50: number; p95: number }> {
-  const rt: number[] = [];
-  for (let i = 0; i < 200; i++) {
-    const t = performance.now();
-    await driver.executeQuery('RETURN 1', {}, { database: config.neo4j.database });
-    rt.push(performance.now() - t);
-  }
-  const r2 = (x: number) => Math.round(x * 100) / 100;
-  return { p50: r2(percentile(rt, 50)), p95: r2(percentile(rt, 95)) };
-}
 
 interface Level {
   clients: number;
@@ -104,7 +92,6 @@ async function level(url: string, store: string, clients: number): Promise<Level
 }
 
 async function main(): Promise<void> {
-  const roundTrip = await idleRoundTrip();
   const loadStart = loadavg();
   const env = {
     ...process.env,
@@ -150,7 +137,7 @@ async function main(): Promise<void> {
   });
   const md = [
     `Each client is a closed loop of single \`store\` calls through GraphQL into one fresh store, ${SECONDS} s per level, levels interleaved: grouped, then alone, at each level. Two serving processes (\`npm run serve -- --api-only\`), one with group commit (TOTAL_RECALL_STORE_GROUP_MAX=${config.storeGroupMax}, the default) and one without (=1). Mechanical linking on; embedding jobs wait in Redis (no worker runs); tokens off and admission lifted, so that the write path, not the front door, is measured. Before each level the store's pending links were waited for (at most 60 s): the "links pending" column says how many were still waiting.`,
-    `Idle \`RETURN 1\` round trip (200 in a row, before the run): p50 ${roundTrip.p50} ms, p95 ${roundTrip.p95} ms. Load average at the start: ${la(loadStart)}; at the end: ${la(loadEnd)}. Memories stored: ${memories.grouped} grouped, ${memories.alone} alone.`,
+    `Load average before the servers started: ${la(loadStart)}; at the end: ${la(loadEnd)} (the run's own load). Memories stored: ${memories.grouped} grouped, ${memories.alone} alone.`,
     '',
     markdownTable(
       ['clients', 'grouped stores/s', 'p50 ms', 'p95 ms', 'p99 ms', 'alone stores/s', 'p50 ms', 'p95 ms', 'p99 ms', 'links pending before (grouped / alone)', 'load before', 'errors'],
@@ -159,7 +146,7 @@ async function main(): Promise<void> {
     '',
     'Targets (issue 24, with linking and embeddings on): single store p95 < 10 ms paced at 20/s; ≥ 1,000 stores/s with 32 clients at p95 < 50 ms.',
   ].join('\n');
-  writeResults('writes', { settings: { SECONDS, LEVELS, storeGroupMax: config.storeGroupMax }, roundTrip, loadStart, loadEnd, memories, ...results }, md);
+  writeResults('writes', { settings: { SECONDS, LEVELS, storeGroupMax: config.storeGroupMax }, loadStart, loadEnd, memories, ...results }, md);
 }
 
 await main();

@@ -276,6 +276,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     reflection,
     salienceOf: (m) => currentSalience(m, clock(), config.salience),
     health,
+    // An operator's access names no stores: every store with work waiting or failed.
+    embeddingProgress: (access) => hippocampus.embeddingProgress(access?.stores ?? null),
     lifecycle,
     background: {
       // Queue depths live in Redis: without it, a typed UNAVAILABLE within a second, not an empty list.

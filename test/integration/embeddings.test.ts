@@ -243,9 +243,24 @@ describe('a model that keeps failing', () => {
     const queue = new EmbeddingQueue({ redisUrl: t.config.redisUrl, prefix, embedder: failing, target: t.app.hippocampus, batchSize: 4, stores: [store], log: () => undefined });
     try {
       await queue.idle(); // the start-up backfill of the (empty) store is done
-      const { storeMany } = await off.ok<{ storeMany: { id: string }[] }>(STORE_MANY, { inputs: [{ store, content: 'This one the model cannot embed.' }] });
+      const { storeMany } = await off.ok<{ storeMany: { id: string }[] }>(STORE_MANY, {
+        inputs: [
+          { store, content: 'This one the model cannot embed.' },
+          { store, content: 'This one waits: no job is asked for it.' },
+          { store, content: 'This one brings its own vector.', embedding: Array.from({ length: 384 }, (_, i) => (i % 7) / 7 + 0.01) },
+        ],
+      });
       await off.app.bus.idle();
       const id = storeMany[0]!.id;
+      // Health tells how far embedding has come: two waiting, the client's vector done.
+      const progress = async () =>
+        (await off.ok<{ health: { embeddingProgress: { store: string }[] } }>('{ health { embeddingProgress { store pending failed done total } } }')).health.embeddingProgress.find(
+          (p) => p.store === store,
+        );
+      expect(await progress()).toEqual({ store, pending: 2, failed: 0, done: 1, total: 3 });
+      // A caller bound to stores gets exactly those, each listed, with or without work waiting.
+      const bound = await off.app.ports.embeddingProgress({ scope: 'reader', stores: [store, stores.client], instanceId: null, tokenId: null });
+      expect(bound.map((p) => p.store)).toEqual([store, stores.client].sort());
       watched = id;
       queue.request([id]);
       await queue.flush();
@@ -258,6 +273,7 @@ describe('a model that keeps failing', () => {
         { id },
       );
       expect(row).toEqual({ status: 'FAILED', error: 'inference failed (test)', dims: null });
+      expect(await progress()).toEqual({ store, pending: 1, failed: 1, done: 1, total: 3 });
     } finally {
       await queue.close();
       await off.stop();

@@ -73,7 +73,8 @@ describe('Admission', () => {
   });
 
   it('starts nothing new for a heavier caller while a lighter caller has a request running', async () => {
-    const a = new Admission({ maxConcurrent: 8, maxQueued: 8, maxWaitMs: 10_000, maxPerCaller: 2 }, { clock: () => 0 });
+    let now = 0;
+    const a = new Admission({ maxConcurrent: 8, maxQueued: 8, maxWaitMs: 10_000, maxPerCaller: 2 }, { clock: () => now });
     const light = await a.enter('light');
     // The heavy caller's first request asks for no more than the light one: it runs; its next two wait (one slot each).
     const heavy1 = await a.enter('heavy');
@@ -87,7 +88,10 @@ describe('Admission', () => {
     light();
     expect(a.stats()).toEqual({ running: 1, waiting: 2, refused: 0 });
     equal();
-    // No lighter caller runs: heavy takes its one slot (the others were here within the second).
+    // Just answered, 'equal' may be sending its next request: heavy waits that moment out (3 ms).
+    expect(a.stats()).toEqual({ running: 0, waiting: 2, refused: 0 });
+    now = 3;
+    // No lighter caller runs or was just answered: heavy takes its one slot (the others were here within the second).
     const second = await heavy2;
     expect(a.stats()).toEqual({ running: 1, waiting: 1, refused: 0 });
     second();
@@ -112,6 +116,31 @@ describe('Admission', () => {
     for (const release of [second, light]) release();
     (await heavy3)();
     expect(a.stats()).toEqual({ running: 0, waiting: 0, refused: 0 });
+  });
+
+  it("behind an entry, gives slots by the entry's counts, and looks again when a light caller's entry closes", async () => {
+    let now = 0;
+    const entry = new Admission({ maxConcurrent: Number.MAX_SAFE_INTEGER, maxQueued: 8, maxWaitMs: 10_000, maxPerCaller: 2 }, { clock: () => now });
+    const slots = new Admission({ maxConcurrent: 8, maxQueued: 8, maxWaitMs: 10_000, maxPerCaller: 2 }, { load: entry, clock: () => now });
+    const lightIn = await entry.enter('light');
+    const heavyIn = await entry.enter('heavy'); // asks for no more than light: in
+    const heavyMore = [entry.enter('heavy'), entry.enter('heavy')]; // wait at the entry: heavy now asks for three
+    let heavySlot: (() => void) | null = null;
+    const asked = slots.enter('heavy').then((release) => (heavySlot = release));
+    const lightSlot = await slots.enter('light');
+    // Heavy's parsed request waits for its slot: light, lighter by the entry's counts, is in the process.
+    expect(slots.stats()).toEqual({ running: 1, waiting: 1, refused: 0 });
+    lightSlot();
+    await Promise.resolve();
+    expect(heavySlot).toBeNull(); // light's answer is still being sent: its entry is open
+    lightIn();
+    now = 10; // light's next request does not come: once the moment after its answer is over, heavy gets its slot
+    await asked;
+    expect(slots.stats()).toEqual({ running: 1, waiting: 0, refused: 0 });
+    heavySlot!();
+    heavyIn();
+    for (const p of heavyMore) (await p)();
+    expect(entry.stats()).toEqual({ running: 0, waiting: 0, refused: 0 });
   });
 
   it('holds no caller back without a share (anonymous callers, or no maxPerCaller)', async () => {

@@ -14,7 +14,9 @@
  * second, a caller holds one slot at most, not its whole share; and a caller
  * that asks for more than another (more requests here,
  * running or waiting) starts nothing new while that lighter caller has a
- * request running: the light request runs next to at most what had already
+ * request running, or had one answered within the last 3 ms (a client sending
+ * one request after another is idle only between an answer and its next
+ * request): the light request runs next to at most what had already
  * started. A caller held back this way longer than a quarter of `maxWaitMs`
  * goes ahead at the next release, so a stream of light requests cannot starve
  * it. Health, introspection and shutdown are never queued: an operator must
@@ -45,10 +47,19 @@ export interface CallerLoad {
   lighterRunning(caller: string, demand: number): boolean;
   /** Another caller has had a request here within the last CONTENDED_MS. */
   othersActive(caller: string, now: number): boolean;
+  /** Calls `listener` after each release, when what the rule compares has changed. */
+  onRelease(listener: () => void): void;
 }
 
 /** How long after another caller's last request a caller's share stays at one slot. */
 const CONTENDED_MS = 1000;
+/**
+ * How long a caller that has just been answered still counts as running: a
+ * client sending one request after another is idle only for the moment
+ * between an answer and its next request, and a heavy caller started in that
+ * moment would run beside that next request (anticipatory scheduling).
+ */
+const ANTICIPATE_MS = 3;
 
 interface Waiter {
   readonly caller: string | null;
@@ -71,6 +82,8 @@ export class Admission implements CallerLoad {
   private readonly queued = new Map<string, number>();
   /** When each caller last started or finished a request (callers seen within CONTENDED_MS). */
   private readonly lastActive = new Map<string, number>();
+  /** Admissions whose waiters read this one's counts (a slot admission behind this entry). */
+  private readonly releaseListeners: (() => void)[] = [];
   /** Recent time an admitted operation held its slot (ms, smoothed). */
   private serviceMs = 50;
   private refused = 0;
@@ -91,6 +104,12 @@ export class Admission implements CallerLoad {
   ) {
     this.load = options.load ?? null;
     this.clock = options.clock ?? Date.now;
+    // A light caller's entry closes after its slot was given back: its waiters look again then.
+    this.load?.onRelease(() => this.admitNext());
+  }
+
+  onRelease(listener: () => void): void {
+    this.releaseListeners.push(listener);
   }
 
   /**
@@ -182,6 +201,12 @@ export class Admission implements CallerLoad {
     for (const other of this.held.keys()) {
       if (other !== caller && this.demandOf(other, 0) < demand) return true;
     }
+    // One just answered is likely sending its next request: it counts as asking for one.
+    if (demand <= 1) return false;
+    const now = this.clock();
+    for (const [other, at] of this.lastActive) {
+      if (other !== caller && !this.held.has(other) && now - at < ANTICIPATE_MS) return true;
+    }
     return false;
   }
 
@@ -202,8 +227,16 @@ export class Admission implements CallerLoad {
         this.lastActive.set(caller, this.clock());
       }
       this.serviceMs = 0.9 * this.serviceMs + 0.1 * (this.clock() - started);
-      this.admitNext();
+      this.released();
+      // Whoever waited on this caller's next request looks again once that moment is over.
+      if (caller !== null) setTimeout(() => this.released(), ANTICIPATE_MS + 1).unref();
     };
+  }
+
+  /** Slots may be free and counts have changed: waiters here and behind this one look again. */
+  private released(): void {
+    this.admitNext();
+    for (const listener of this.releaseListeners) listener();
   }
 
   /** Gives free slots to the first waiters whose callers may run (under their share, not yielding). */

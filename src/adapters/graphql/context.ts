@@ -2,6 +2,7 @@
 import type { Access, MemoryRecord, ProgressEntry } from '../../domain/index.js';
 import type { AssociationPort, Caller, LifecyclePort, MemoryPort, RecallPort, ReflectionPort } from '../../contexts/cortex/index.js';
 import type { QueueStatus, ShutdownReport } from '../../contexts/subconscious/index.js';
+import type { StoreEmbeddingProgress } from '../../contexts/hippocampus/index.js';
 
 export interface HealthReport {
   readonly neo4j: boolean;
@@ -29,6 +30,8 @@ export interface Ports {
   readonly health: (access?: Access) => Promise<HealthReport>;
   /** Sessions, decisions, resume and notifications. */
   readonly lifecycle: LifecyclePort;
+  /** Embedding progress per store: the stores `access` reaches, each listed (all without one: those with work waiting or failed). */
+  readonly embeddingProgress: (access?: Access) => Promise<readonly StoreEmbeddingProgress[]>;
   /** The background queues (depths, schedules, last runs). */
   readonly background: { status(): Promise<QueueStatus[]> };
   /** Runs the shutdown protocol (once; later calls get the same report). */

@@ -1,5 +1,5 @@
-/** GraphQL type of a long operation's progress (health.progress). */
-import { Field, Float, ID, ObjectType } from 'type-graphql';
+/** GraphQL types of progress in health: long operations (health.progress) and embeddings per store. */
+import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
 import type { ProgressOperation } from '../../domain/index.js';
 import { DateTimeScalar } from './scalars.js';
 
@@ -16,4 +16,13 @@ export class ProgressType {
   @Field(() => DateTimeScalar) updatedAt!: number;
   @Field(() => DateTimeScalar, { nullable: true }) finishedAt!: number | null;
   @Field(() => Boolean) failed!: boolean;
+}
+
+@ObjectType('StoreEmbeddings', { description: 'How far embedding has come in one store: recall by meaning covers the done ones.' })
+export class StoreEmbeddingsType {
+  @Field(() => String) store!: string;
+  @Field(() => Int, { description: 'Waiting for their embedding (found by their words meanwhile).' }) pending!: number;
+  @Field(() => Int, { description: 'Whose embedding failed after its retries (the reconciliation tries them again).' }) failed!: number;
+  @Field(() => Int, { description: 'Neither waiting nor failed: embedded, or given a vector by the client.' }) done!: number;
+  @Field(() => Int) total!: number;
 }

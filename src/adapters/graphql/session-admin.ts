@@ -1,8 +1,9 @@
-/** Operating the service: the shutdown protocol, and the background queues in `health`. */
+/** Operating the service: the shutdown protocol, and the background queues and embedding progress in `health`. */
 import { Arg, Ctx, FieldResolver, Mutation, Resolver } from 'type-graphql';
 import { requireOperator } from '../../domain/index.js';
 import { HealthType } from './memory-types.js';
 import { QueueStatusType, ShutdownReportType } from './session-types.js';
+import { StoreEmbeddingsType } from './progress-types.js';
 import type { GraphQLContext } from './context.js';
 
 @Resolver(() => HealthType)
@@ -23,5 +24,13 @@ export class AdminResolver {
   @FieldResolver(() => [QueueStatusType], { description: 'Background queues: depths, schedules and last runs.' })
   queues(@Ctx() ctx: GraphQLContext) {
     return ctx.ports.background.status();
+  }
+
+  @FieldResolver(() => [StoreEmbeddingsType], {
+    description:
+      "Embedding progress per store: the caller's stores, each listed (an operator's, or any caller's with tokens off: every store with memories waiting or failed). A store's recall by meaning is complete when pending and failed are 0.",
+  })
+  embeddingProgress(@Ctx() ctx: GraphQLContext) {
+    return ctx.ports.embeddingProgress(ctx.caller.access);
   }
 }

@@ -16,6 +16,8 @@ export const Q = loadStatements('hippocampus', {
   consolidatedFrom: 'consolidated-from',
   countMemories: 'count-memories',
   countStoreMemories: 'count-store-memories',
+  countByStore: 'count-by-store',
+  embeddingProgress: 'embedding-progress',
   memoriesToEmbed: 'memories-to-embed',
   pendingEmbeddings: 'pending-embeddings',
   attachEmbeddings: 'attach-embeddings',

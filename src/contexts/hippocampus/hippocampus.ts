@@ -76,6 +76,15 @@ export interface MemoryVector {
   readonly contextId: string | null;
 }
 
+/** How far embedding has come in one store (health). */
+export interface StoreEmbeddingProgress {
+  readonly store: string;
+  readonly pending: number;
+  readonly failed: number;
+  readonly done: number;
+  readonly total: number;
+}
+
 export interface ForgetOutcome {
   readonly id: string;
   readonly forgotten: boolean;
@@ -442,6 +451,25 @@ export class Hippocampus {
   }
 
   // ── embeddings (derived data: computed off the request path, written here) ──
+
+  /**
+   * Per store, how far embedding has come: memories waiting, failed and done
+   * (with a vector, the client's own included). For these stores, each listed;
+   * null: every store with any waiting or failed.
+   */
+  async embeddingProgress(stores: readonly string[] | null): Promise<StoreEmbeddingProgress[]> {
+    const wanted = stores === null ? null : [...new Set(stores)].sort();
+    const open = await this.graph.read<{ store: string; pending: number; failed: number }>(Q.embeddingProgress, { stores: wanted });
+    const listed = wanted ?? open.map((r) => r.store);
+    if (listed.length === 0) return [];
+    const totals = new Map((await this.graph.read<{ store: string; total: number }>(Q.countByStore, { stores: listed })).map((r) => [r.store, r.total]));
+    const byStore = new Map(open.map((r) => [r.store, r]));
+    return listed.map((store) => {
+      const { pending = 0, failed = 0 } = byStore.get(store) ?? {};
+      const total = totals.get(store) ?? 0;
+      return { store, pending, failed, done: Math.max(0, total - pending - failed), total };
+    });
+  }
 
   /** Of these memories, the ones without an embedding of `model` (a client's own counts as done), with the text to embed. */
   async memoriesToEmbed(ids: readonly string[], model: string): Promise<EmbeddingWork[]> {

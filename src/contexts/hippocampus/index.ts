@@ -1,6 +1,6 @@
 export { Hippocampus } from './hippocampus.js';
 export { storeGroupSettings } from './group-commit.js';
-export type { HippocampusDeps, Stored, ForgetOutcome, TierMove } from './hippocampus.js';
+export type { HippocampusDeps, Stored, ForgetOutcome, TierMove, StoreEmbeddingProgress } from './hippocampus.js';
 export { checkTierChange, mostPresent } from './tier-rules.js';
 export type { TierChangeBy, TierVerdict } from './tier-rules.js';
 export { validateNewMemory, validateBatch, normaliseLabels, validateReason } from './validation.js';

@@ -1,0 +1,92 @@
+/**
+ * What the machine was doing when a benchmark began (issue 24's hygiene): the
+ * load average, the idle Neo4j round trip (`RETURN 1`, 200 in a row) and the
+ * background jobs waiting or running in Redis under any prefix. A benchmark
+ * calls startBench() first: on a busy machine (load average above 1.5 on 2
+ * cores, or jobs waiting) it refuses to run unless BENCH_BUSY_OK=1, and
+ * writeResults puts these facts in every results file.
+ */
+import { loadavg } from 'node:os';
+import neo4j from 'neo4j-driver';
+import { Redis } from 'ioredis';
+import { loadConfig } from '../src/config.js';
+
+export interface BenchConditions {
+  readonly at: string;
+  readonly loadAverage: readonly number[];
+  /** The idle round trip, ms. */
+  readonly roundTrip: { readonly p50: number; readonly p95: number };
+  /** BullMQ jobs waiting or running (wait, active, prioritized), all prefixes. */
+  readonly queuedJobs: number;
+  readonly busy: boolean;
+  /** Run anyway on a busy machine (BENCH_BUSY_OK=1). */
+  readonly busyAllowed: boolean;
+}
+
+const BUSY_LOAD = 1.5;
+let recorded: BenchConditions | null = null;
+
+/** The conditions startBench() recorded (null: it was not called). */
+export function benchConditions(): BenchConditions | null {
+  return recorded;
+}
+
+async function roundTrip(): Promise<{ p50: number; p95: number }> {
+  const config = loadConfig();
+  const driver = neo4j.driver(config.neo4j.uri, config.neo4j.password ? neo4j.auth.basic(config.neo4j.user, config.neo4j.password) : undefined);
+  try {
+    const ms: number[] = [];
+    for (let i = 0; i < 200; i++) {
+      const started = performance.now();
+      await driver.executeQuery('RETURN 1', {}, { database: config.neo4j.database });
+      ms.push(performance.now() - started);
+    }
+    ms.sort((a, b) => a - b);
+    const at = (p: number) => Math.round((ms[Math.min(ms.length - 1, Math.floor((p / 100) * ms.length))] as number) * 100) / 100;
+    return { p50: at(50), p95: at(95) };
+  } finally {
+    await driver.close();
+  }
+}
+
+/** Jobs waiting or running in any BullMQ queue of this Redis. */
+async function queuedJobs(): Promise<number> {
+  const redis = new Redis(loadConfig().redisUrl, { maxRetriesPerRequest: 1, lazyConnect: true });
+  try {
+    await redis.connect();
+    let total = 0;
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', '*:*', 'COUNT', 1000);
+      cursor = next;
+      for (const key of keys) {
+        if (key.endsWith(':wait') || key.endsWith(':active')) total += await redis.llen(key);
+        else if (key.endsWith(':prioritized')) total += await redis.zcard(key);
+      }
+    } while (cursor !== '0');
+    return total;
+  } finally {
+    redis.disconnect();
+  }
+}
+
+/** Measures the conditions, prints them, and exits on a busy machine unless BENCH_BUSY_OK=1. */
+export async function startBench(): Promise<BenchConditions> {
+  const loadAverage = loadavg().map((x) => Math.round(x * 100) / 100);
+  const [rt, jobs] = await Promise.all([roundTrip(), queuedJobs()]);
+  const busy = (loadAverage[0] as number) > BUSY_LOAD || jobs > 0;
+  const busyAllowed = process.env.BENCH_BUSY_OK === '1';
+  recorded = { at: new Date().toISOString(), loadAverage, roundTrip: rt, queuedJobs: jobs, busy, busyAllowed };
+  console.log(`conditions: ${describeConditions(recorded)}`);
+  if (busy && !busyAllowed) {
+    console.error('the machine is busy (load average above 1.5, or background jobs waiting): wait until it is quiet, or set BENCH_BUSY_OK=1 to measure anyway');
+    process.exit(2);
+  }
+  return recorded;
+}
+
+/** One line for a results file. */
+export function describeConditions(c: BenchConditions): string {
+  const state = !c.busy ? 'quiet' : c.busyAllowed ? '**busy** (measured anyway, BENCH_BUSY_OK=1: the figures are noisy)' : '**busy**';
+  return `at the start (${c.at}) the machine was ${state}: load average ${c.loadAverage.join(' ')}, idle \`RETURN 1\` p50 ${c.roundTrip.p50} ms and p95 ${c.roundTrip.p95} ms (200 in a row), ${c.queuedJobs} background jobs waiting or running.`;
+}
