@@ -25,7 +25,7 @@ import { startBench } from './conditions.js';
 await startBench();
 
 const SENTENCES = Number(process.env.BENCH_SENTENCES ?? 512);
-const PIPELINE = Number(process.env.BENCH_PIPELINE_MEMORIES ?? 1024);
+const PIPELINE = Number(process.env.BENCH_PIPELINE_MEMORIES ?? 2048);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 
 const config = loadConfig({ ...process.env, TOTAL_RECALL_EMBEDDINGS: 'on' });
@@ -86,57 +86,84 @@ for (const threads of [1, 2]) {
   await model.close();
 }
 
-// The service path, at the configured settings (worker thread, BullMQ job per batch).
-const store = `bench-embeddings-${randomUUID()}`;
-const prefix = `bench-${randomUUID().slice(0, 8)}`;
-const app = await createApp(
-  { ...loadConfig({ ...process.env, TOTAL_RECALL_EMBEDDINGS: 'on', TOTAL_RECALL_QUEUE_PREFIX: prefix, TOTAL_RECALL_SCOPE_STORES: store }), port: 0 },
-  { workers: true, log: () => undefined },
-);
-const server = await startGraphQLServer(await buildGraphQLSchema(), app.ports, '127.0.0.1', 0);
-let pipeline: Record<string, number> = {};
-try {
-  const ready = await (app.embedder as { start?: () => Promise<{ state: string }> }).start?.();
-  if (ready?.state !== 'ready') throw new Error(`the embedder is not ready: ${JSON.stringify(ready)}`);
-  await app.embeddings!.idle();
-  // Sessions of 20, one memory a minute: each is embedded after the one before it (embeddingText).
-  const inputs = syntheticMemories(PIPELINE, 13).map((m, i) => ({ ...m, store, sessionId: `${store}:s${Math.floor(i / 20)}`, occurredAt: new Date(Date.UTC(2025, 0, 1) + i * 60_000).toISOString() }));
-  const storeMs: number[] = [];
-  const start = performance.now();
-  for (let i = 0; i < inputs.length; i += 100) {
-    const t0 = performance.now();
-    const res = await fetch(server.url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ query: 'mutation ($inputs: [StoreInput!]!) { storeMany(inputs: $inputs) { id } }', variables: { inputs: inputs.slice(i, i + 100) } }),
-    });
-    const body = (await res.json()) as { errors?: unknown[] };
-    if (body.errors) throw new Error(JSON.stringify(body.errors));
-    storeMs.push(performance.now() - t0);
+// The service path (worker threads, a BullMQ job per batch, vectors attached in Neo4j), for each variant of the
+// model threads, interleaved over rounds so that every variant sees the same machine.
+interface Variant { readonly workers: number; readonly batch: number }
+const VARIANTS: readonly Variant[] = (process.env.BENCH_VARIANTS ?? '1x32,2x32,2x64').split(',').map((v) => {
+  const [workers, batch] = v.split('x').map(Number);
+  return { workers: workers!, batch: batch! };
+});
+const PIPELINE_ROUNDS = Number(process.env.BENCH_PIPELINE_ROUNDS ?? 2);
+
+async function servicePath(variant: Variant): Promise<{ storeManyP50Ms: number; storeSeconds: number; embeddedPerSecond: number }> {
+  const store = `bench-embeddings-${randomUUID()}`;
+  const prefix = `bench-${randomUUID().slice(0, 8)}`;
+  const app = await createApp(
+    {
+      ...loadConfig({
+        ...process.env,
+        TOTAL_RECALL_EMBEDDINGS: 'on',
+        TOTAL_RECALL_EMBEDDING_WORKERS: String(variant.workers),
+        TOTAL_RECALL_EMBEDDING_BATCH: String(variant.batch),
+        TOTAL_RECALL_QUEUE_PREFIX: prefix,
+        TOTAL_RECALL_SCOPE_STORES: store,
+      }),
+      port: 0,
+    },
+    { workers: true, log: () => undefined },
+  );
+  // Requests mark the process busy, as in the service: memories then embed on one model thread.
+  const server = await startGraphQLServer(await buildGraphQLSchema(), app.ports, '127.0.0.1', 0, { activity: app.activity });
+  try {
+    const ready = await (app.embedder as { start?: () => Promise<{ state: string }> }).start?.();
+    if (ready?.state !== 'ready') throw new Error(`the embedder is not ready: ${JSON.stringify(ready)}`);
+    await app.embeddings!.idle();
+    // Sessions of 20, one memory a minute: each is embedded after the one before it (embeddingText).
+    const inputs = syntheticMemories(PIPELINE, 13).map((m, i) => ({ ...m, store, sessionId: `${store}:s${Math.floor(i / 20)}`, occurredAt: new Date(Date.UTC(2025, 0, 1) + i * 60_000).toISOString() }));
+    const storeMs: number[] = [];
+    const start = performance.now();
+    for (let i = 0; i < inputs.length; i += 100) {
+      const t0 = performance.now();
+      const res = await fetch(server.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query: 'mutation ($inputs: [StoreInput!]!) { storeMany(inputs: $inputs) { id } }', variables: { inputs: inputs.slice(i, i + 100) } }),
+      });
+      const body = (await res.json()) as { errors?: unknown[] };
+      if (body.errors) throw new Error(JSON.stringify(body.errors));
+      storeMs.push(performance.now() - t0);
+    }
+    const stored = performance.now();
+    await app.embeddings!.idle(600_000);
+    const done = performance.now();
+    const [count] = (
+      await app.driver.executeQuery("MATCH (m:Memory {store: $store}) WHERE m.embeddingStatus = 'DONE' AND size(m.embedding) = 384 RETURN count(m) AS n", { store }, { database: config.neo4j.database })
+    ).records.map((r) => Number(r.get('n')));
+    if (count !== PIPELINE) throw new Error(`only ${count} of ${PIPELINE} memories were embedded`);
+    return { storeManyP50Ms: summarise(storeMs).p50, storeSeconds: Math.round((stored - start) / 10) / 100, embeddedPerSecond: Math.round(PIPELINE / ((done - start) / 1000)) };
+  } finally {
+    await app.driver.executeQuery('MATCH (n) WHERE n.store = $store DETACH DELETE n', { store }, { database: config.neo4j.database });
+    await server.stop();
+    await app.close();
+    // Every queue key this run made (embeddings and the Subconscious's) goes too.
+    await deleteKeysWithPrefix(config.redisUrl, prefix);
   }
-  const stored = performance.now();
-  await app.embeddings!.idle(600_000);
-  const done = performance.now();
-  const [count] = (
-    await app.driver.executeQuery("MATCH (m:Memory {store: $store}) WHERE m.embeddingStatus = 'DONE' AND size(m.embedding) = 384 RETURN count(m) AS n", { store }, { database: config.neo4j.database })
-  ).records.map((r) => Number(r.get('n')));
-  if (count !== PIPELINE) throw new Error(`only ${count} of ${PIPELINE} memories were embedded`);
-  pipeline = {
-    memories: PIPELINE,
-    threads: config.embeddings.threads,
-    batch: config.embeddings.batchSize,
-    storeManyP50Ms: summarise(storeMs).p50,
-    storeSeconds: Math.round((stored - start) / 10) / 100,
-    embeddedPerSecond: Math.round(PIPELINE / ((done - start) / 1000)),
-  };
-  console.log(`service path: ${PIPELINE} memories stored in ${pipeline.storeSeconds} s, all embedded at ${pipeline.embeddedPerSecond} memories/s`);
-} finally {
-  await app.driver.executeQuery('MATCH (n) WHERE n.store = $store DETACH DELETE n', { store }, { database: config.neo4j.database });
-  await server.stop();
-  await app.close();
-  // Every queue key this run made (embeddings and the Subconscious's) goes too.
-  await deleteKeysWithPrefix(config.redisUrl, prefix);
 }
+
+const runs = new Map<string, { storeManyP50Ms: number; storeSeconds: number; embeddedPerSecond: number }[]>();
+for (let round = 0; round < PIPELINE_ROUNDS; round++) {
+  for (const variant of VARIANTS) {
+    const key = `${variant.workers}x${variant.batch}`;
+    const result = await servicePath(variant);
+    runs.set(key, [...(runs.get(key) ?? []), result]);
+    console.log(`service path, ${variant.workers} model thread(s), jobs of ${variant.batch}: ${PIPELINE} memories stored in ${result.storeSeconds} s, all embedded at ${result.embeddedPerSecond} memories/s`);
+  }
+}
+const pipeline = VARIANTS.map((v) => {
+  const results = runs.get(`${v.workers}x${v.batch}`)!;
+  const rates = results.map((r) => r.embeddedPerSecond).sort((a, b) => a - b);
+  return { ...v, memories: PIPELINE, threadsEach: config.embeddings.threads, rates, median: rates[Math.floor(rates.length / 2)]!, storeManyP50Ms: results.map((r) => r.storeManyP50Ms) };
+});
 
 writeResults(
   'embeddings',
@@ -149,6 +176,11 @@ writeResults(
       rows.map((r) => [r.texts, r.tokens, r.threads, r.batch, r.sentencesPerSecond, r.batchMs.p50, r.batchMs.p95]),
     ),
     '',
-    `Service path (GraphQL storeMany of 100, sessions of 20, each memory embedded in context → MemoryStored → one \`embeddings\` job per ${pipeline.batch} memories → worker thread with ${pipeline.threads} inference thread(s) → vectors attached in Neo4j): ${pipeline.memories} memories stored in ${pipeline.storeSeconds} s (storeMany p50 ${pipeline.storeManyP50Ms} ms while embedding runs), all embedded at **${pipeline.embeddedPerSecond} memories/s**.`,
+    `Service path: GraphQL storeMany of 100 (${PIPELINE} memories, sessions of 20, each memory embedded in context) → MemoryStored → one \`embeddings\` job per batch → model threads (${config.embeddings.threads} inference thread each; while requests run, memories use one model thread) → vectors attached in Neo4j. Memories/s from the first store to the last vector attached; variants interleaved over ${PIPELINE_ROUNDS} rounds.`,
+    '',
+    markdownTable(
+      ['model threads', 'memories per job', 'memories/s (each round)', 'median memories/s', 'storeMany p50 ms (each round)'],
+      pipeline.map((p) => [p.workers, p.batch, p.rates.join(', '), `**${p.median}**`, p.storeManyP50Ms.join(', ')]),
+    ),
   ].join('\n'),
 );

@@ -19,6 +19,7 @@ import { currentSalience, Salience } from './contexts/salience/index.js';
 import type { Config } from './config.js';
 import type { HealthReport, Ports } from './adapters/graphql/index.js';
 import { pingRedis } from './adapters/redis.js';
+import { RequestActivity } from './adapters/request-activity.js';
 import { DisabledEmbedder, ThreadedEmbedder, describeEmbedder, type Embedder } from './adapters/embeddings/index.js';
 import { EmbeddingQueue } from './adapters/bullmq/embedding-queue.js';
 import { Authenticator, TokenStore } from './adapters/auth/index.js';
@@ -35,6 +36,8 @@ export interface App {
   readonly synapse: Synapse;
   /** The local embedding model (a state, never a crash: see `health.embeddings`). */
   readonly embedder: Embedder;
+  /** Whether this process serves requests right now: its servers mark them, background work yields to them. */
+  readonly activity: RequestActivity;
   /** The `embeddings` queue and worker (null when embeddings are off). */
   readonly embeddings: EmbeddingQueue | null;
   readonly sessions: Sessions;
@@ -50,7 +53,7 @@ export interface App {
   /** API tokens (hashed in Neo4j). */
   readonly tokens: TokenStore;
   /** How a server of this app admits callers: the auth mode (auto decided now, once), rate limit and limits. */
-  serverOptions(): Promise<ServerOptions & { readonly authenticator: Authenticator }>;
+  serverOptions(): Promise<ServerOptions & { readonly authenticator: Authenticator; readonly activity: RequestActivity }>;
   /** Progress of this process's long operations (health.progress, the CLI's bars). */
   readonly progress: ProgressBoard;
   accepting: boolean;
@@ -126,10 +129,19 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   }).register();
   const salience = new Salience({ graph, bus, config: config.salience, clock, progress }).register();
   const synapse = new Synapse({ graph, bus, settings: config.synapse, clock, linkingThread: config.synapse.linkingThread ? config.neo4j : null }).register();
-  // Vectors are computed off the request path; a missing model leaves recall lexical.
+  // Vectors are computed off the request path, and yield to requests; a missing model leaves recall lexical.
+  const activity = new RequestActivity();
   const { embeddings: emb } = config;
   const embedder: Embedder = emb.enabled
-    ? new ThreadedEmbedder({ dir: emb.modelDir, dimensions: config.embeddingDimensions, threads: emb.threads, retryMs: emb.retryMs, log: options.log })
+    ? new ThreadedEmbedder({
+        dir: emb.modelDir,
+        dimensions: config.embeddingDimensions,
+        threads: emb.threads,
+        workers: emb.workers,
+        busy: () => activity.busy(),
+        retryMs: emb.retryMs,
+        log: options.log,
+      })
     : new DisabledEmbedder();
   const embeddings = emb.enabled
     ? new EmbeddingQueue({
@@ -198,6 +210,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     salience,
     synapse,
     embedder,
+    activity,
     embeddings,
     sessions,
     subconscious,
@@ -227,6 +240,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
         authenticator: await Authenticator.resolve(config.security.auth, app.tokens),
         rateLimit: new TokenRateLimit(config.redisUrl, `${config.subconscious.queuePrefix}:rate`, config.security.rateLimitPerMinute),
         limits: config.security.limits,
+        activity,
       };
     },
     shutdown: (dir = null) => protocol.run(dir),

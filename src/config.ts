@@ -2,6 +2,7 @@
  * Every setting, read once from the environment (documented in the README).
  * Without NEO4J_URI / REDIS_URL the project's own local servers are used.
  */
+import { availableParallelism } from 'node:os';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -62,6 +63,8 @@ export interface Config {
     readonly batchSize: number;
     /** CPU threads of one inference. */
     readonly threads: number;
+    /** Model threads (each holds the model): memories use all of them while no request runs, one while requests do. */
+    readonly workers: number;
     /** How often a missing model is looked for again (ms). */
     readonly retryMs: number;
   };
@@ -265,6 +268,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       modelDir: resolve(env.TOTAL_RECALL_MODEL_DIR || join(dataDir, 'models', 'e5-small-v2-q')),
       batchSize: int(env, 'TOTAL_RECALL_EMBEDDING_BATCH', 32),
       threads: int(env, 'TOTAL_RECALL_EMBEDDING_THREADS', 1),
+      workers: int(env, 'TOTAL_RECALL_EMBEDDING_WORKERS', Math.min(2, availableParallelism())),
       retryMs: int(env, 'TOTAL_RECALL_MODEL_RETRY_MS', MINUTE),
     },
     dataDir,

@@ -155,6 +155,26 @@ describe('ThreadedEmbedder (the model on a worker thread)', () => {
     }
   });
 
+  it('spreads memories over two model threads and gives the vectors one thread gives, each in its place', async () => {
+    requireModel();
+    // The same sub-batches on one thread and on two: the int8 model quantises each batch as a whole, so only equal batches give equal vectors.
+    const one = new ThreadedEmbedder({ dir: MODEL_DIR, dimensions: 384, subBatch: 4, log: () => {} });
+    const two = new ThreadedEmbedder({ dir: MODEL_DIR, dimensions: 384, workers: 2, subBatch: 4, log: () => {} });
+    try {
+      expect(describeEmbedder(await one.start())).toBe('ready');
+      expect(describeEmbedder(await two.start())).toBe('ready');
+      const texts = Array.from({ length: 21 }, (_, i) => `Memory ${i}: ${'a long walk by the river, '.repeat(i % 5)}then tea.`);
+      const [alone, spread] = await Promise.all([one.embed(texts), two.embed(texts)]);
+      expect(spread).toHaveLength(texts.length);
+      spread.forEach((v, i) => expect(cosine(v, alone[i] as Float32Array)).toBeGreaterThan(0.99999));
+      const [question] = await two.embed(['where did they walk?'], 'query');
+      expect(cosine(question as Float32Array, alone[0] as Float32Array)).toBeLessThan(0.99);
+    } finally {
+      await one.close();
+      await two.close();
+    }
+  });
+
   it('says "missing" with the fix when the files are not there, logs it once, and refuses to embed', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'no-model-'));
     const lines: string[] = [];

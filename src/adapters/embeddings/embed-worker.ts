@@ -1,9 +1,11 @@
 /**
- * The worker thread that owns the model: inference never runs on the thread
- * that serves requests. Protocol (see embedder.ts):
+ * A worker thread that owns one copy of the model: inference never runs on
+ * the thread that serves requests. The embedder keeps one or more of these
+ * and gives each one batch at a time (scheduler.ts decides which batch).
+ * Protocol (see embedder.ts):
  *   → workerData {dir, threads, subBatch}
  *   ← {type: 'ready', dimensions} | {type: 'failed', error}
- *   → {type: 'embed', id, texts}
+ *   → {type: 'embed', id, texts, role}
  *   ← {type: 'vectors', id, vectors} | {type: 'error', id, error}
  */
 import { parentPort, workerData } from 'node:worker_threads';
@@ -15,7 +17,6 @@ export interface WorkerInit {
   readonly subBatch: number;
 }
 
-/** Queries (a search waits on its vector) go before the rest of a batch of passages. */
 export type ToWorker = { readonly type: 'embed'; readonly id: number; readonly texts: readonly string[]; readonly role: Role };
 export type FromWorker =
   | { readonly type: 'ready'; readonly dimensions: number }
@@ -29,47 +30,17 @@ if (port) {
   const init = workerData as WorkerInit;
   try {
     const model = await OnnxModel.load(init.dir, { threads: init.threads, subBatch: init.subBatch });
-    // Passages run sub-batch by sub-batch; between two sub-batches every
-    // waiting query runs, so a search never waits behind a whole backfill page.
-    const queries: ToWorker[] = [];
-    const bulk: { job: ToWorker; done: Float32Array[] }[] = [];
-    let running = false;
-    const step = async (): Promise<void> => {
-      const query = queries.shift();
-      if (query) {
-        await answer(query.id, () => model.embed(query.texts, 'query'));
-        return;
-      }
-      const head = bulk[0] as { job: ToWorker; done: Float32Array[] };
-      try {
-        const chunk = head.job.texts.slice(head.done.length, head.done.length + init.subBatch);
-        head.done.push(...(await model.embed(chunk, 'passage')));
-        if (head.done.length < head.job.texts.length) return;
-        bulk.shift();
-        await answer(head.job.id, async () => head.done);
-      } catch (error) {
-        bulk.shift();
-        post({ type: 'error', id: head.job.id, error: (error as Error).message });
-      }
-    };
-    const answer = async (id: number, vectors: () => Promise<Float32Array[]>) => {
-      try {
-        const out = await vectors();
-        post({ type: 'vectors', id, vectors: out }, out.map((v) => v.buffer as ArrayBuffer));
-      } catch (error) {
-        post({ type: 'error', id, error: (error as Error).message });
-      }
-    };
-    const drain = async () => {
-      if (running) return;
-      running = true;
-      while (queries.length > 0 || bulk.length > 0) await step();
-      running = false;
-    };
+    // One batch after another, in the order sent.
+    let last: Promise<void> = Promise.resolve();
     port.on('message', (message: ToWorker) => {
-      if (message.role === 'query') queries.push(message);
-      else bulk.push({ job: message, done: [] });
-      void drain();
+      last = last.then(async () => {
+        try {
+          const vectors = await model.embed(message.texts, message.role);
+          post({ type: 'vectors', id: message.id, vectors }, vectors.map((v) => v.buffer as ArrayBuffer));
+        } catch (error) {
+          post({ type: 'error', id: message.id, error: (error as Error).message });
+        }
+      });
     });
     post({ type: 'ready', dimensions: model.dimensions });
   } catch (error) {

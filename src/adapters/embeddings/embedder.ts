@@ -9,6 +9,7 @@ import { tsWorker } from '../threads/index.js';
 import { MODEL_NAME, missingModelFiles } from './onnx-model.js';
 import type { FromWorker, ToWorker, WorkerInit } from './embed-worker.js';
 import type { Role } from './onnx-model.js';
+import { EmbedScheduler, type ModelRunner } from './scheduler.js';
 
 export type EmbedderStatus =
   | { readonly state: 'ready'; readonly model: string; readonly dimensions: number }
@@ -73,8 +74,13 @@ export interface ThreadedEmbedderOptions {
   readonly dir: string;
   /** The dimension the store expects (config.embeddingDimensions). */
   readonly dimensions: number;
+  /** CPU threads of one inference (onnxruntime's intra-op pool) in each model thread. */
   readonly threads?: number;
+  /** Worker threads that each hold the model (default 1). */
+  readonly workers?: number;
   readonly subBatch?: number;
+  /** True while the process serves requests: memories are then embedded on one model thread at most. */
+  readonly busy?: () => boolean;
   /** How often to look again for a missing model (ms). */
   readonly retryMs?: number;
   readonly log?: (line: string) => void;
@@ -86,7 +92,7 @@ const FETCH_HINT = 'fetch it with `node scripts/services/model.mjs` (npm start a
 export class ThreadedEmbedder implements Embedder {
   readonly model = MODEL_NAME;
   private state: EmbedderStatus = { state: 'loading' };
-  private worker: Worker | null = null;
+  private pool: { readonly workers: readonly Worker[]; readonly scheduler: EmbedScheduler } | null = null;
   private readonly pending = new Map<number, { resolve: (v: Float32Array[]) => void; reject: (e: Error) => void }>();
   private nextId = 1;
   private retry: NodeJS.Timeout | null = null;
@@ -136,14 +142,9 @@ export class ThreadedEmbedder implements Embedder {
   }
 
   async embed(texts: readonly string[], role: Role = 'passage'): Promise<Float32Array[]> {
-    const worker = this.worker;
-    if (this.state.state !== 'ready' || !worker) throw new EmbeddingUnavailableError(this.state);
-    if (texts.length === 0) return [];
-    const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
-      worker.postMessage({ type: 'embed', id, texts, role } satisfies ToWorker);
-    });
+    const pool = this.pool;
+    if (this.state.state !== 'ready' || !pool) throw new EmbeddingUnavailableError(this.state);
+    return pool.scheduler.embed(texts, role);
   }
 
   async close(): Promise<void> {
@@ -151,34 +152,49 @@ export class ThreadedEmbedder implements Embedder {
     if (this.retry) clearTimeout(this.retry);
     this.retry = null;
     await this.loading?.catch(() => undefined);
-    const worker = this.worker;
-    this.worker = null;
-    this.failPending(new Error('the embedder was closed'));
-    if (worker) await worker.terminate();
+    const pool = this.pool;
+    this.pool = null;
+    this.failPending(new Error('the embedder was closed'), pool);
+    if (pool) await Promise.all(pool.workers.map((w) => w.terminate()));
   }
 
   private async load(): Promise<EmbedderStatus> {
-    if (this.closed || this.worker) return this.state;
+    if (this.closed || this.pool) return this.state;
     const missing = missingModelFiles(this.options.dir);
     if (missing.length > 0) return this.setMissing(`no model files (${missing.join(', ')}) in ${this.options.dir}; ${FETCH_HINT}`);
-    try {
-      const { worker, dimensions } = await this.spawn();
-      if (this.closed) {
-        await worker.terminate();
-        return this.state;
-      }
-      if (dimensions !== this.options.dimensions) {
-        await worker.terminate();
-        return this.setMissing(`the model gives ${dimensions} dimensions but TOTAL_RECALL_EMBEDDING_DIMENSIONS is ${this.options.dimensions}`, false);
-      }
-      this.worker = worker;
-      const wasMissing = this.toldMissing;
-      this.toldMissing = false;
-      if (wasMissing) this.log(`embeddings: ${MODEL_NAME} is ready now; embedding what was stored meanwhile`);
-      return this.setState({ state: 'ready', model: MODEL_NAME, dimensions });
-    } catch (error) {
-      return this.setMissing(`the model failed to load: ${(error as Error).message}`);
+    const count = Math.max(1, this.options.workers ?? 1);
+    const spawned = await Promise.allSettled(Array.from({ length: count }, () => this.spawn()));
+    const workers = spawned.flatMap((s) => (s.status === 'fulfilled' ? [s.value.worker] : []));
+    const failed = spawned.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+    if (failed || this.closed) {
+      await Promise.all(workers.map((w) => w.terminate()));
+      return failed ? this.setMissing(`the model failed to load: ${(failed.reason as Error).message}`) : this.state;
     }
+    const dimensions = (spawned[0] as PromiseFulfilledResult<{ dimensions: number }>).value.dimensions;
+    if (dimensions !== this.options.dimensions) {
+      await Promise.all(workers.map((w) => w.terminate()));
+      return this.setMissing(`the model gives ${dimensions} dimensions but TOTAL_RECALL_EMBEDDING_DIMENSIONS is ${this.options.dimensions}`, false);
+    }
+    const runners = workers.map((w) => this.runnerOn(w));
+    const scheduler = new EmbedScheduler(runners, { subBatch: this.options.subBatch ?? 16, busy: this.options.busy ?? (() => false) });
+    this.pool = { workers, scheduler };
+    const wasMissing = this.toldMissing;
+    this.toldMissing = false;
+    if (wasMissing) this.log(`embeddings: ${MODEL_NAME} is ready now; embedding what was stored meanwhile`);
+    return this.setState({ state: 'ready', model: MODEL_NAME, dimensions });
+  }
+
+  /** One batch at a time on `worker`, answered by id. */
+  private runnerOn(worker: Worker): ModelRunner {
+    return {
+      run: (texts, role) => {
+        const id = this.nextId++;
+        return new Promise((resolve, reject) => {
+          this.pending.set(id, { resolve, reject });
+          worker.postMessage({ type: 'embed', id, texts, role } satisfies ToWorker);
+        });
+      },
+    };
   }
 
   private spawn(): Promise<{ worker: Worker; dimensions: number }> {
@@ -227,15 +243,18 @@ export class ThreadedEmbedder implements Embedder {
     });
   }
 
-  /** The running worker died: fail what waits, say so, and load again later. */
+  /** A model thread died: stop the others, fail what waits, say so, and load again later. */
   private lost(worker: Worker, reason: string): void {
-    if (this.worker !== worker || this.closed) return;
-    this.worker = null;
-    this.failPending(new Error(reason));
+    const pool = this.pool;
+    if (!pool || !pool.workers.includes(worker) || this.closed) return;
+    this.pool = null;
+    this.failPending(new Error(reason), pool);
+    for (const other of pool.workers) if (other !== worker) void other.terminate();
     this.setMissing(reason);
   }
 
-  private failPending(error: Error): void {
+  private failPending(error: Error, pool: { readonly scheduler: EmbedScheduler } | null): void {
+    pool?.scheduler.failWaiting(error);
     for (const { reject } of this.pending.values()) reject(error);
     this.pending.clear();
   }

@@ -25,6 +25,7 @@ import { asUnavailable } from '../outage.js';
 import { admitted } from './caller.js';
 import { failingFast } from '../neo4j/index.js';
 import { limitedPorts } from './limited-ports.js';
+import type { RequestActivity } from '../request-activity.js';
 import { Admission, admissionPlugin, type AdmissionSettings } from './admission.js';
 import type { GraphQLContext, Ports } from './context.js';
 import { serveBrowserContent } from '../browser/index.js';
@@ -62,6 +63,8 @@ export interface ServerOptions {
   readonly admission?: AdmissionSettings | null;
   /** The store the Neo4j Browser guide (/browser/guide.html) shows when it names none. */
   readonly defaultStore?: string;
+  /** Marks each request while it runs, so background work yields to it. */
+  readonly activity?: RequestActivity;
 }
 
 export type GraphQLServerOptions = ServerOptions;
@@ -213,6 +216,7 @@ export async function startGraphQLServer(
   };
 
   const http = createServer(async (req, res) => {
+    if (options.activity) res.once('close', options.activity.begin());
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (!hostAllowed(req.headers.host, host, limits.allowedHosts)) return sendError(res, 403, 'FORBIDDEN_HOST', 'this Host is not served here');
     // The Browser guide and style are public pages the Neo4j Browser (another origin) fetches.

@@ -1,0 +1,151 @@
+/**
+ * Background work beside requests (issue 24): one store's memories wait for
+ * their vectors, and the service embeds them (the backfill, on its model
+ * threads) while one client searches and stores at a steady pace. The
+ * client's latencies during the backfill are set against the same client's
+ * once the backfill is done, in the same process and store: the idle figure.
+ *   npm run bench:background    (BENCH_BACKGROUND_MEMORIES, default 10000; BENCH_VARIANTS model threads, default "2,1")
+ * Memories are real conversation turns (../shared/data/locomo, read at run time) and the questions are theirs.
+ */
+import 'reflect-metadata';
+import { randomUUID } from 'node:crypto';
+import { loadConfig } from '../src/config.js';
+import { createApp } from '../src/app.js';
+import { buildGraphQLSchema, startGraphQLServer } from '../src/adapters/graphql/index.js';
+import { deleteKeysWithPrefix } from '../src/adapters/redis.js';
+import { conversationalMemories, conversationalQuestions } from './corpus.js';
+import { DEFAULT_LOCOMO_DIR, loadConversations } from './locomo-data.js';
+import { graphqlClient, markdownTable, rng, summarise, writeResults, type LatencySummary } from './lib.js';
+import { startBench } from './conditions.js';
+
+await startBench();
+
+const MEMORIES = Number(process.env.BENCH_BACKGROUND_MEMORIES ?? 10_000);
+const VARIANTS = (process.env.BENCH_VARIANTS ?? '2,1').split(',').map(Number);
+/** The client's pause between two requests (ms): a steady, light load, as an agent's turns are. */
+const THINK_MS = 20;
+const conversations = loadConversations(DEFAULT_LOCOMO_DIR);
+const memories = conversationalMemories(conversations, MEMORIES, 31);
+const questions = conversationalQuestions(conversations);
+const SEARCH = 'query ($input: SearchInput!) { search(input: $input) { hits { confidence } } }';
+const STORE = 'mutation ($input: StoreInput!) { store(input: $input) { id } }';
+const STORE_MANY = 'mutation ($inputs: [StoreInput!]!) { storeMany(inputs: $inputs) { id } }';
+
+interface Phase {
+  readonly requests: number;
+  readonly seconds: number;
+  readonly search: LatencySummary;
+  readonly store: LatencySummary;
+}
+interface Result {
+  readonly modelThreads: number;
+  readonly memories: number;
+  readonly backfillSeconds: number;
+  readonly backfillPerSecond: number;
+  readonly during: Phase;
+  readonly after: Phase;
+}
+
+async function variant(modelThreads: number): Promise<Result> {
+  const store = `bench-background-${randomUUID()}`;
+  const prefix = `bench-bg-${randomUUID().slice(0, 8)}`;
+  const env = { ...process.env, TOTAL_RECALL_QUEUE_PREFIX: prefix, TOTAL_RECALL_SCOPE_STORES: store, TOTAL_RECALL_EMBEDDING_WORKERS: String(modelThreads) };
+  // The memories arrive while the model is off, so all of them wait for the backfill.
+  const loader = await createApp({ ...loadConfig({ ...env, TOTAL_RECALL_EMBEDDINGS: 'off' }), port: 0 }, { log: () => undefined });
+  const loaderServer = await startGraphQLServer(await buildGraphQLSchema(), loader.ports, '127.0.0.1', 0);
+  const load = graphqlClient(loaderServer.url);
+  for (let i = 0; i < memories.length; i += 1000) {
+    const inputs = memories.slice(i, i + 1000).map((m, k) => ({ store, content: m.content, tags: m.tags, people: m.people, occurredAt: m.occurredAt, sessionId: `${store}:s${Math.floor((i + k) / 50)}` }));
+    await load(STORE_MANY, { inputs });
+  }
+  await loader.settle();
+  await loaderServer.stop();
+  await loader.close();
+
+  const config = { ...loadConfig(env), port: 0 };
+  const app = await createApp(config, { workers: true, log: () => undefined });
+  const server = await startGraphQLServer(await buildGraphQLSchema(), app.ports, '127.0.0.1', 0, { activity: app.activity });
+  const gql = graphqlClient(server.url);
+  const random = rng(modelThreads);
+  const embeddedCount = async () =>
+    Number(
+      (
+        await app.driver.executeQuery("MATCH (m:Memory {store: $store}) WHERE m.embeddingStatus = 'DONE' RETURN count(m) AS n", { store }, { database: config.neo4j.database })
+      ).records[0]!.get('n'),
+    );
+  /** One client: a search, and every fourth request a store, THINK_MS apart, until `until` says stop. */
+  const client = async (until: (requests: number) => Promise<boolean> | boolean): Promise<Phase> => {
+    const search: number[] = [];
+    const stored: number[] = [];
+    const started = performance.now();
+    let n = 0;
+    while (!(await until(n))) {
+      const t0 = performance.now();
+      if (n % 4 === 3) {
+        await gql(STORE, { input: { store, content: `A new note ${n}: ${questions[Math.floor(random() * questions.length)]}`, sessionId: `${store}:live` } });
+        stored.push(performance.now() - t0);
+      } else {
+        await gql(SEARCH, { input: { store, query: questions[Math.floor(random() * questions.length)] } });
+        search.push(performance.now() - t0);
+      }
+      n++;
+      await new Promise((r) => setTimeout(r, THINK_MS));
+    }
+    return { requests: n, seconds: Math.round(performance.now() - started) / 1000, search: summarise(search), store: summarise(stored) };
+  };
+  try {
+    const ready = await (app.embedder as { start?: () => Promise<{ state: string }> }).start?.();
+    if (ready?.state !== 'ready') throw new Error(`the model is not ready: ${JSON.stringify(ready)}; run node scripts/services/model.mjs`);
+    const t0 = performance.now();
+    let lastCheck = 0;
+    let done = false;
+    const during = await client(async () => {
+      if (performance.now() - lastCheck > 2000) {
+        lastCheck = performance.now();
+        done = (await embeddedCount()) >= MEMORIES;
+      }
+      return done;
+    });
+    const backfillSeconds = (performance.now() - t0) / 1000;
+    await app.embeddings!.idle(600_000);
+    await app.settle();
+    const after = await client((n) => n >= during.requests);
+    const result: Result = {
+      modelThreads, memories: MEMORIES, backfillSeconds: Math.round(backfillSeconds * 10) / 10, backfillPerSecond: Math.round(MEMORIES / backfillSeconds), during, after,
+    };
+    console.log(JSON.stringify(result));
+    return result;
+  } finally {
+    const session = app.driver.session({ database: config.neo4j.database });
+    await session.run('MATCH (n) WHERE n.store = $store CALL { WITH n DETACH DELETE n } IN TRANSACTIONS OF 5000 ROWS', { store });
+    await session.close();
+    await server.stop();
+    await app.close();
+    await deleteKeysWithPrefix(config.redisUrl, prefix);
+  }
+}
+
+const results: Result[] = [];
+for (const threads of VARIANTS) results.push(await variant(threads));
+const ratio = (a: number, b: number) => (b > 0 ? `${(a / b).toFixed(2)}×` : '–');
+writeResults(
+  'background',
+  { memories: MEMORIES, thinkMs: THINK_MS, results },
+  [
+    `${MEMORIES} memories (conversation turns, sessions of 50) stored while the model was off, then embedded by the service's backfill (its model threads; while requests run, memories use one of them) while one client, in the benchmark's process, sends a search and every fourth request a store, ${THINK_MS} ms apart. "After" is the same client for as many requests once the backfill is done (the idle figure). p50 / p95 in ms.`,
+    '',
+    markdownTable(
+      ['model threads', 'backfill memories/s', 'search during', 'search after', 'search p95 ratio', 'store during', 'store after', 'store p95 ratio'],
+      results.map((r) => [
+        r.modelThreads,
+        r.backfillPerSecond,
+        `${r.during.search.p50} / ${r.during.search.p95}`,
+        `${r.after.search.p50} / ${r.after.search.p95}`,
+        ratio(r.during.search.p95, r.after.search.p95),
+        `${r.during.store.p50} / ${r.during.store.p95}`,
+        `${r.after.store.p50} / ${r.after.store.p95}`,
+        ratio(r.during.store.p95, r.after.store.p95),
+      ]),
+    ),
+  ].join('\n'),
+);

@@ -1,0 +1,126 @@
+/**
+ * Which model thread runs what next. Several threads each hold the model;
+ * a search's question goes to the first free one, ahead of every memory
+ * waiting. Memories (passages) are cut into sub-batches of similar length
+ * (little padding) and spread over the free threads, but while the process
+ * serves requests they take one thread at most, so a backfill leaves a core to
+ * searches and stores, and takes every core again once requests stop.
+ */
+import type { Role } from './onnx-model.js';
+
+/** One model thread: embeds one batch at a time. */
+export interface ModelRunner {
+  run(texts: readonly string[], role: Role): Promise<Float32Array[]>;
+}
+
+export interface SchedulerOptions {
+  /** Passages per model run. */
+  readonly subBatch: number;
+  /** True while the process serves requests: passages then use one thread at most. */
+  readonly busy: () => boolean;
+  /** How soon passages held back by `busy` look again (ms). */
+  readonly recheckMs?: number;
+}
+
+interface Task {
+  readonly texts: readonly string[];
+  readonly role: Role;
+  readonly done: (vectors: Float32Array[]) => void;
+  readonly fail: (error: Error) => void;
+  /** A sub-batch of a job that has already failed is not run. */
+  readonly dropped?: () => boolean;
+}
+
+export class EmbedScheduler {
+  private readonly queries: Task[] = [];
+  private readonly passages: Task[] = [];
+  private readonly free: ModelRunner[];
+  private passagesRunning = 0;
+  private recheck: NodeJS.Timeout | null = null;
+
+  constructor(
+    runners: readonly ModelRunner[],
+    private readonly options: SchedulerOptions,
+  ) {
+    if (runners.length === 0) throw new Error('an embedding scheduler needs at least one model thread');
+    this.free = [...runners];
+  }
+
+  /** One unit vector per text, in order. */
+  embed(texts: readonly string[], role: Role): Promise<Float32Array[]> {
+    if (texts.length === 0) return Promise.resolve([]);
+    return new Promise((resolve, reject) => {
+      if (role === 'query') this.queries.push({ texts, role, done: resolve, fail: reject });
+      else this.splitPassages(texts, resolve, reject);
+      this.dispatch();
+    });
+  }
+
+  /** Rejects everything waiting (the threads are gone). */
+  failWaiting(error: Error): void {
+    for (const task of this.queries.splice(0).concat(this.passages.splice(0))) task.fail(error);
+    if (this.recheck) clearTimeout(this.recheck);
+    this.recheck = null;
+  }
+
+  /** Sub-batches by length, each filling its place in the job's answer. */
+  private splitPassages(texts: readonly string[], resolve: (v: Float32Array[]) => void, reject: (e: Error) => void): void {
+    const order = texts.map((_, i) => i).sort((a, b) => texts[a]!.length - texts[b]!.length);
+    const out: Float32Array[] = new Array(texts.length);
+    let left = Math.ceil(texts.length / this.options.subBatch);
+    let failed = false;
+    for (let from = 0; from < order.length; from += this.options.subBatch) {
+      const places = order.slice(from, from + this.options.subBatch);
+      this.passages.push({
+        texts: places.map((i) => texts[i]!),
+        role: 'passage',
+        done: (vectors) => {
+          places.forEach((place, k) => (out[place] = vectors[k]!));
+          if (--left === 0 && !failed) resolve(out);
+        },
+        fail: (error) => {
+          if (!failed) reject(error);
+          failed = true;
+        },
+        dropped: () => failed,
+      });
+    }
+  }
+
+  private dispatch(): void {
+    while (this.free.length > 0) {
+      const query = this.queries.shift();
+      if (query) {
+        this.start(query, false);
+        continue;
+      }
+      while (this.passages[0]?.dropped?.()) this.passages.shift();
+      if (this.passages.length === 0) return;
+      const limit = this.options.busy() ? 1 : Number.POSITIVE_INFINITY;
+      if (this.passagesRunning >= limit) {
+        this.recheckLater();
+        return;
+      }
+      this.start(this.passages.shift()!, true);
+    }
+  }
+
+  private start(task: Task, passage: boolean): void {
+    const runner = this.free.pop()!;
+    if (passage) this.passagesRunning++;
+    runner.run(task.texts, task.role).then(task.done, task.fail).finally(() => {
+      if (passage) this.passagesRunning--;
+      this.free.push(runner);
+      this.dispatch();
+    });
+  }
+
+  private recheckLater(): void {
+    if (this.recheck) return;
+    this.recheck = setTimeout(() => {
+      this.recheck = null;
+      this.dispatch();
+    }, this.options.recheckMs ?? 50);
+    this.recheck.unref();
+  }
+}

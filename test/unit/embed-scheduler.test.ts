@@ -1,0 +1,130 @@
+/** The model threads' scheduler as a plain object: questions first, passages spread, one thread while requests run. */
+import { describe, expect, it } from 'vitest';
+import { EmbedScheduler, type ModelRunner } from '../../src/adapters/embeddings/scheduler.js';
+import { RequestActivity } from '../../src/adapters/request-activity.js';
+import type { Role } from '../../src/adapters/embeddings/index.js';
+
+/** A model thread whose runs finish when the test says: each run's texts are recorded, each vector is [length of its text]. */
+class ManualRunner implements ModelRunner {
+  readonly runs: { texts: readonly string[]; role: Role; finish: () => void; fail: (e: Error) => void }[] = [];
+  running = 0;
+  run(texts: readonly string[], role: Role): Promise<Float32Array[]> {
+    this.running++;
+    return new Promise((resolve, reject) => {
+      const end = () => this.running--;
+      this.runs.push({
+        texts,
+        role,
+        finish: () => (end(), resolve(texts.map((t) => Float32Array.of(t.length)))),
+        fail: (e) => (end(), reject(e)),
+      });
+    });
+  }
+  /** Finishes every run started so far. */
+  finishAll(): void {
+    for (const r of this.runs.splice(0)) r.finish();
+  }
+}
+
+const tick = () => new Promise((r) => setTimeout(r, 0));
+const texts = (n: number, prefix = 'p') => Array.from({ length: n }, (_, i) => `${prefix}${'x'.repeat(i)}`);
+
+describe('EmbedScheduler', () => {
+  it('spreads one job of passages over every free thread and gives each text its own vector, in order', async () => {
+    const threads = [new ManualRunner(), new ManualRunner()];
+    const s = new EmbedScheduler(threads, { subBatch: 2, busy: () => false });
+    const job = s.embed(texts(5), 'passage');
+    expect(threads.map((t) => t.running)).toEqual([1, 1]);
+    while (threads.some((t) => t.runs.length > 0)) {
+      threads.forEach((t) => t.finishAll());
+      await tick();
+    }
+    const vectors = await job;
+    expect(vectors.map((v) => v[0])).toEqual(texts(5).map((t) => t.length));
+  });
+
+  it('runs a question on the first free thread, ahead of every passage waiting', async () => {
+    const thread = new ManualRunner();
+    const s = new EmbedScheduler([thread], { subBatch: 1, busy: () => false });
+    const passages = s.embed(texts(3), 'passage');
+    const question = s.embed(['where did she go?'], 'query');
+    expect(thread.runs.map((r) => r.role)).toEqual(['passage']);
+    thread.finishAll();
+    await tick();
+    expect(thread.runs.map((r) => r.role)).toEqual(['query']);
+    thread.finishAll();
+    expect((await question)[0]![0]).toBe('where did she go?'.length);
+    for (let i = 0; i < 3; i++) {
+      await tick();
+      thread.finishAll();
+    }
+    expect(await passages).toHaveLength(3);
+  });
+
+  it('gives passages one thread while requests run, and every thread once they stop', async () => {
+    let now = 0;
+    const activity = new RequestActivity(100, () => now);
+    const threads = [new ManualRunner(), new ManualRunner()];
+    const s = new EmbedScheduler(threads, { subBatch: 1, busy: () => activity.busy(), recheckMs: 5 });
+    const done = activity.begin();
+    const job = s.embed(texts(4), 'passage');
+    expect(threads.map((t) => t.running).reduce((a, b) => a + b)).toBe(1);
+    // A question still gets the other thread.
+    const question = s.embed(['q'], 'query');
+    expect(threads.map((t) => t.running)).toEqual([1, 1]);
+    threads.forEach((t) => t.finishAll());
+    await question;
+    await tick();
+    expect(threads.map((t) => t.running).reduce((a, b) => a + b)).toBe(1);
+    // The request ends; within the quiet time passages still keep to one thread, after it they take both.
+    done();
+    now += 50;
+    threads.forEach((t) => t.finishAll());
+    await tick();
+    expect(threads.map((t) => t.running).reduce((a, b) => a + b)).toBe(1);
+    now += 100;
+    await new Promise((r) => setTimeout(r, 20));
+    expect(threads.map((t) => t.running)).toEqual([1, 1]);
+    while (threads.some((t) => t.runs.length > 0)) {
+      threads.forEach((t) => t.finishAll());
+      await tick();
+    }
+    expect(await job).toHaveLength(4);
+  });
+
+  it('fails the whole job when one of its sub-batches fails, and fails what waits when the threads are gone', async () => {
+    const thread = new ManualRunner();
+    const s = new EmbedScheduler([thread], { subBatch: 1, busy: () => false });
+    const job = s.embed(texts(2), 'passage');
+    const waiting = s.embed(['later'], 'passage').catch((e: Error) => e);
+    thread.runs.splice(0, 1)[0]!.fail(new Error('model crashed'));
+    await expect(job).rejects.toThrow('model crashed');
+    await tick();
+    // The job's other sub-batch was dropped, not run: the thread took the next job's.
+    expect(thread.runs.map((r) => r.texts)).toEqual([['later']]);
+    s.embed(['never'], 'passage').catch(() => undefined);
+    const queued = s.embed(['queued'], 'passage').catch((e: Error) => e);
+    s.failWaiting(new Error('the embedder was closed'));
+    expect(((await queued) as Error).message).toBe('the embedder was closed');
+    thread.finishAll();
+    expect(await waiting).toHaveLength(1);
+  });
+});
+
+describe('RequestActivity', () => {
+  it('is busy while a request runs and for the quiet time after the last one ends', () => {
+    let now = 0;
+    const a = new RequestActivity(100, () => now);
+    expect(a.busy()).toBe(false);
+    const end1 = a.begin();
+    const end2 = a.begin();
+    end1();
+    end1(); // a second call does nothing
+    expect(a.busy()).toBe(true);
+    end2();
+    now = 99;
+    expect(a.busy()).toBe(true);
+    now = 100;
+    expect(a.busy()).toBe(false);
+  });
+});
