@@ -5,8 +5,8 @@
 import type { Driver } from 'neo4j-driver';
 import { resolve } from 'node:path';
 import { Bus, InvalidInputError, ProgressBoard, progressShare, UnavailableError, type Access } from './domain/index.js';
-import { OUTAGE_RETRY_AFTER_MS, outageOf } from './adapters/outage.js';
-import { createDriver, Neo4jGraph, applySchema, type GraphPort } from './adapters/neo4j/index.js';
+import { OUTAGE_RETRY_AFTER_MS } from './adapters/outage.js';
+import { createDriver, Neo4jGraph, applySchema, waitForNeo4j, type GraphPort } from './adapters/neo4j/index.js';
 import { Hippocampus, storeGroupSettings } from './contexts/hippocampus/index.js';
 import { AssociationPort, LifecyclePort, MemoryPort, NotificationInbox, RecallPort, ReflectionPort, Sessions } from './contexts/cortex/index.js';
 import { ShutdownProtocol, Subconscious, type QueueStatus, type ShutdownReport } from './contexts/subconscious/index.js';
@@ -73,25 +73,6 @@ export interface AppOptions {
   readonly log?: (line: string) => void;
 }
 
-/**
- * A process started while Neo4j is down (restarting after a crash, started
- * in any order by a supervisor) waits for it rather than exiting.
- */
-async function waitForNeo4j(driver: Driver, database: string, waitMs: number, log: (line: string) => void): Promise<void> {
-  const deadline = Date.now() + waitMs;
-  for (let told = false; ; ) {
-    try {
-      await driver.verifyConnectivity({ database });
-      return;
-    } catch (error) {
-      if (outageOf(error) !== 'neo4j' || Date.now() > deadline) throw error;
-      if (!told) log(`waiting up to ${Math.round(waitMs / 1000)} s for Neo4j (${(error as Error).message.split('.')[0]})`);
-      told = true;
-      await new Promise((resolve) => setTimeout(resolve, 500));
-    }
-  }
-}
-
 /** How long health waits for each backing service. */
 const HEALTH_MS = 1000;
 
@@ -112,8 +93,14 @@ function withTimeout<T>(work: Promise<T>, ms: number, fallback: T): Promise<T> {
 export async function createApp(config: Config, options: AppOptions = {}): Promise<App> {
   const clock = options.clock ?? Date.now;
   const driver = createDriver(config.neo4j.uri, config.neo4j.user, config.neo4j.password, config.security.poolAcquisitionMs);
-  await waitForNeo4j(driver, config.neo4j.database, config.connectWaitMs, options.log ?? ((line) => console.error(line)));
-  if (options.applySchema !== false) await applySchema(driver, config.neo4j.database);
+  try {
+    const say = options.log ?? ((line: string) => console.error(line));
+    await waitForNeo4j(driver, config.neo4j.database, config.connectWaitMs, say);
+    if (options.applySchema !== false) await applySchema(driver, config.neo4j.database);
+  } catch (error) {
+    await driver.close(); // a process that cannot start leaves no connection behind
+    throw error;
+  }
 
   const graph = new Neo4jGraph(driver, config.neo4j.database);
   const bus = new Bus();

@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { salienceConfigFromEnv, type SalienceConfig } from './contexts/salience/index.js';
 import type { SynapseSettings } from './contexts/synapse/index.js';
-import type { Neo4jSettings } from './adapters/neo4j/index.js';
+import { checkNeo4jUri, type Neo4jSettings } from './adapters/neo4j/index.js';
 import type { AuthSetting } from './adapters/auth/index.js';
 
 export interface Config {
@@ -226,7 +226,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const development = env.NODE_ENV === 'development';
   return {
     neo4j: {
-      uri: env.NEO4J_URI || `bolt://127.0.0.1:${env.TOTAL_RECALL_NEO4J_BOLT_PORT || 7687}`,
+      // bolt:// for one server; neo4j:// or neo4j+s:// for a cluster or Aura (docs/deployment.md).
+      uri: checkNeo4jUri(env.NEO4J_URI || `bolt://127.0.0.1:${env.TOTAL_RECALL_NEO4J_BOLT_PORT || 7687}`),
       user: env.NEO4J_USER || env.NEO4J_USERNAME || 'neo4j',
       // The local server's generated password (scripts/services/neo4j.mjs); an external one brings its own.
       password: env.NEO4J_PASSWORD || (env.NEO4J_URI ? '' : localSecret(join(dataDir, 'neo4j', 'password'))),

@@ -13,6 +13,8 @@ import { buildGraphQLSchema, startGraphQLServer, type GraphQLServer } from './ad
 import type { ShutdownReport } from './contexts/subconscious/index.js';
 import { signalReader } from './signals.js';
 import { createMcpHandler } from './adapters/mcp/index.js';
+import { workerName } from './adapters/bullmq/index.js';
+import type { Embedder } from './adapters/embeddings/index.js';
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
@@ -57,7 +59,11 @@ async function main(): Promise<void> {
     console.log(`GraphQL ready at ${server.url}${apiOnly ? ' (API only: no background worker)' : ''}`);
     console.log(`MCP (Streamable HTTP) ready at ${server.url.replace(/\/graphql$/, '/mcp')}`);
   }
-  if (!apiOnly) console.log(`Background worker ready (queues under "${config.subconscious.queuePrefix}")`);
+  // The name its jobs record as processedBy: which worker process ran what.
+  if (!apiOnly) {
+    console.log(`Background worker ready (queues under "${config.subconscious.queuePrefix}", worker ${workerName()})`);
+  }
+  onceReady(app.embedder, () => console.log(`Embedding model ready (${app.embedder.model})`));
   if (!workerOnly) app.synapse.warmUp();
 
   const readSignal = signalReader(1000);
@@ -75,7 +81,23 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => onSignal('SIGTERM'));
 }
 
+/** Says once that the model is loaded: from then on this process embeds (a worker) or searches by meaning (an API). */
+function onceReady(embedder: Embedder, then: () => void): void {
+  let told = false;
+  const check = () => {
+    if (!told && embedder.status().state === 'ready') {
+      told = true;
+      then();
+    }
+  };
+  embedder.onChange(check);
+  check();
+}
+
 main().catch((error: unknown) => {
-  console.error(`error: ${(error as Error).message}`);
+  // A typed start-up error (ConfigError) names its code, so a supervisor's log says which setting to fix.
+  const code = (error as { code?: unknown }).code;
+  const named = typeof code === 'string' && code.startsWith('CONFIG.') ? `${code}: ` : '';
+  console.error(`error: ${named}${(error as Error).message}`);
   process.exit(1);
 });

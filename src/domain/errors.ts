@@ -30,6 +30,18 @@ export class NotFoundError extends TotalRecallError {
   }
 }
 
+/**
+ * A setting names something that cannot work (a malformed NEO4J_URI, a
+ * database the server does not have): the process stops at start with this,
+ * rather than waiting for a server that will never answer as configured.
+ */
+export class ConfigError extends TotalRecallError {
+  constructor(code: string, message: string, details?: Record<string, unknown>) {
+    super(code, message, details);
+    this.name = 'ConfigError';
+  }
+}
+
 /** The service is draining for shutdown and takes no new work. */
 export class ShuttingDownError extends TotalRecallError {
   constructor() {

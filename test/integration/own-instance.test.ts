@@ -14,7 +14,6 @@
 import { execFile, spawn } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -23,78 +22,21 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { randomStore } from '../helpers.js';
 import { eventually, queuePrefix, startBackgroundApp, stopBackgroundApp } from '../background.js';
 import { graphOf, populate } from '../cold-storage-fixture.js';
+import { alive, freePort, instanceDir, ownInstance } from '../own-instance.js';
 import { ColdStorage } from '../../src/adapters/cold-storage/index.js';
 import { pingRedis } from '../../src/adapters/redis.js';
 import { loadConfig } from '../../src/config.js';
 
 const run = promisify(execFile);
-const DATA = resolve(process.env.TOTAL_RECALL_DATA || '.data', 'own-instance');
+const DATA = instanceDir('own-instance');
 const cleanups: (() => Promise<void>)[] = [];
 afterAll(async () => {
   for (const clean of cleanups.reverse()) await clean().catch((error) => console.error(error));
 });
 
-/** Whether nothing listens on the port now. */
-function isFree(port: number): Promise<boolean> {
-  return new Promise((resolveFree) => {
-    const server = createServer();
-    server.once('error', () => resolveFree(false));
-    server.listen(port, '127.0.0.1', () => server.close(() => resolveFree(true)));
-  });
-}
-
-/**
- * A port nothing listens on now, below Linux's ephemeral range (32768 and up):
- * a port the system hands out for port 0 may be taken by an outgoing
- * connection in the minute before Neo4j binds it (it happened).
- */
-async function freePort(): Promise<number> {
-  for (;;) {
-    const port = 20_000 + Math.floor(Math.random() * 12_000);
-    if (await isFree(port)) return port;
-  }
-}
-
-/** Whether the process runs (a zombie waiting for a parent to reap it has stopped). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return !['Z', 'X'].includes(stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3));
-  } catch {
-    return false; // gone between the two looks
-  }
-}
-
-/** The environment of a Neo4j and a Redis of the test's own (in DATA, on free ports), and its service script. */
-async function ownInstance() {
-  let ports: number[] = [];
-  while (new Set(ports).size !== 3) ports = [await freePort(), await freePort(), await freePort()];
-  const [bolt, http, redisPort] = ports as [number, number, number];
-  const own: NodeJS.ProcessEnv = {
-    ...process.env,
-    TOTAL_RECALL_DATA: DATA,
-    TOTAL_RECALL_NEO4J_BOLT_PORT: String(bolt),
-    TOTAL_RECALL_NEO4J_HTTP_PORT: String(http),
-    TOTAL_RECALL_REDIS_PORT: String(redisPort),
-  };
-  // A busy 2-core machine has taken over two minutes to start a Neo4j.
-  own.NEO4J_START_TIMEOUT ??= '400';
-  delete own.NEO4J_URI; // else the scripts would use that server and start none
-  delete own.REDIS_URL;
-  delete own.TOTAL_RECALL_LOCAL_AUTH; // the default: local servers with passwords
-  const services = async (command: string, extra: NodeJS.ProcessEnv = {}) =>
-    JSON.parse((await run(process.execPath, ['scripts/services/cli.mjs', command, '--json', '--quiet'], { env: { ...own, ...extra }, timeout: 480_000 })).stdout);
-  return { own, bolt, redisPort, services };
-}
-
 describe('a second Neo4j and Redis of the test’s own', () => {
   it('restores an export into the truly empty second Neo4j exactly, and `services:down` stops both servers', async () => {
-    const { own, bolt, redisPort, services } = await ownInstance();
+    const { own, bolt, redisPort, services } = await ownInstance(DATA);
     // Truly empty: no database files and no Redis data from an earlier run (the jars stay).
     await rm(join(DATA, 'neo4j', 'data'), { recursive: true, force: true });
     await rm(join(DATA, 'redis'), { recursive: true, force: true });
@@ -166,7 +108,7 @@ describe('a second Neo4j and Redis of the test’s own', () => {
   }, 600_000);
 
   it('a store first run without passwords (TOTAL_RECALL_LOCAL_AUTH=off) gets them at its next start, its data kept', async () => {
-    const { own, bolt, redisPort, services } = await ownInstance();
+    const { own, bolt, redisPort, services } = await ownInstance(DATA);
     // A machine from before passwords were the default: a store made without one.
     await rm(join(DATA, 'neo4j', 'data'), { recursive: true, force: true });
     await rm(join(DATA, 'neo4j', 'password'), { force: true });
@@ -198,7 +140,7 @@ describe('a second Neo4j and Redis of the test’s own', () => {
   }, 600_000);
 
   it('`npm start` after kill -9 of everything comes back by itself, with every acknowledged store', async () => {
-    const { own, services } = await ownInstance();
+    const { own, services } = await ownInstance(DATA);
     cleanups.push(async () => void (await services('down').catch(() => undefined)));
     // The model the rest of the suite uses (the own data folder has none); the crash is what is tested.
     const modelDir = resolve(process.env.TOTAL_RECALL_MODEL_DIR || join(process.env.TOTAL_RECALL_DATA || '.data', 'models', 'e5-small-v2-q'));

@@ -17,6 +17,7 @@ import type { Redis } from 'ioredis';
 import type { Bus, ProgressBoard, ProgressHandle } from '../../domain/index.js';
 import type { Embedder, EmbedderStatus } from '../embeddings/index.js';
 import { redisConnection } from '../redis.js';
+import { workerName } from './worker-name.js';
 
 export const EMBEDDINGS_QUEUE = 'embeddings';
 
@@ -236,6 +237,7 @@ export class EmbeddingQueue {
         this.worker = new Worker<EmbeddingJob, EmbeddingJobResult>(EMBEDDINGS_QUEUE, (job) => this.process(job), {
           connection: this.connection(),
           prefix: this.prefix,
+          name: workerName(),
           // Two jobs at a time: one reads or writes Neo4j while the other's texts are on the model thread.
           concurrency: 2,
         });

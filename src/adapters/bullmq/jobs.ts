@@ -9,6 +9,7 @@ import { Queue, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { JOB_KINDS, SCHEDULED_KINDS, type DrainReport, type JobDataOf, type JobKind, type JobPort, type JobRun, type LastRun, type QueueStatus, type ScheduledKind, type TimerKind } from '../../contexts/subconscious/index.js';
 import { redisConnection } from '../redis.js';
+import { workerName } from './worker-name.js';
 
 export interface BullJobsOptions {
   readonly redisUrl: string;
@@ -81,6 +82,7 @@ export class BullJobs implements JobPort {
       const worker = new Worker(kind, (job: Job) => this.process(kind, job, run), {
         connection: this.redis(),
         prefix: this.options.prefix,
+        name: workerName(),
         concurrency: CONCURRENCY[kind],
         lockDuration: this.options.lockMs,
         stalledInterval: this.options.stalledIntervalMs,

@@ -4,7 +4,8 @@
  * turns Neo4j values into plain JS (temporal values become epoch ms).
  */
 import { isPoolTimeout, waitingForPool } from './pool-wait.js';
-import neo4j, { Neo4jError, type Driver, type ManagedTransaction, type QueryResult, type Session, type Transaction } from 'neo4j-driver';
+import neo4j, { Neo4jError, type BookmarkManager, type Driver, type ManagedTransaction } from 'neo4j-driver';
+import type { QueryResult, Session, Transaction } from 'neo4j-driver';
 import type { Statement } from './statements.js';
 import { asUnavailable, outageOf } from '../outage.js';
 
@@ -124,10 +125,20 @@ export class Neo4jGraph implements GraphPort {
   /** When the current outage began (null: Neo4j answered last time). */
   private downSince: number | null = null;
 
+  /**
+   * The process's bookmarks (read-your-writes): every session of this graph
+   * starts after the writes this process has committed, so a read routed to
+   * another cluster member sees them. The driver's own manager, which
+   * executeQuery uses too, so everything on one driver shares one causal chain.
+   */
+  private readonly bookmarks: BookmarkManager;
+
   constructor(
     private readonly driver: Driver,
     private readonly database: string,
-  ) {}
+  ) {
+    this.bookmarks = driver.executeQueryBookmarkManager;
+  }
 
   /** Whether Neo4j failed to answer the last call (health reports it as degraded). */
   get unreachableSince(): number | null {
@@ -178,7 +189,11 @@ export class Neo4jGraph implements GraphPort {
   }
 
   private async inSession<T>(mode: typeof neo4j.session.READ | typeof neo4j.session.WRITE, use: (session: Session) => Promise<T>): Promise<T> {
-    const session = this.driver.session({ database: this.database, defaultAccessMode: mode });
+    const session = this.driver.session({
+      database: this.database,
+      defaultAccessMode: mode,
+      bookmarkManager: this.bookmarks,
+    });
     try {
       return await use(session);
     } finally {

@@ -4,3 +4,5 @@ export { loadStatements, registeredFiles, cypherFilesOnDisk, parseStatement, use
 export type { Statement } from './statements.js';
 export { applySchema, schemaStatements } from './schema.js';
 export { failingFast, inBackground, isPoolTimeout, POOL_WAIT_MS } from './pool-wait.js';
+export { waitForNeo4j } from './connect.js';
+export { checkNeo4jUri, NEO4J_SCHEMES } from './uri.js';
