@@ -267,7 +267,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     embeddings: {
       enabled: flag(env, 'TOTAL_RECALL_EMBEDDINGS', true),
       modelDir: resolve(env.TOTAL_RECALL_MODEL_DIR || join(dataDir, 'models', 'e5-small-v2-q')),
-      batchSize: int(env, 'TOTAL_RECALL_EMBEDDING_BATCH', 32),
+      batchSize: int(env, 'TOTAL_RECALL_EMBEDDING_BATCH', 64),
       threads: int(env, 'TOTAL_RECALL_EMBEDDING_THREADS', 1),
       workers: int(env, 'TOTAL_RECALL_EMBEDDING_WORKERS', Math.min(2, availableParallelism())),
       retryMs: int(env, 'TOTAL_RECALL_MODEL_RETRY_MS', MINUTE),
