@@ -12,10 +12,9 @@ import { randomUUID } from 'node:crypto';
 import { loadConfig } from '../src/config.js';
 import { createApp } from '../src/app.js';
 import { buildGraphQLSchema, startGraphQLServer } from '../src/adapters/graphql/index.js';
-import { deleteKeysWithPrefix } from '../src/adapters/redis.js';
 import { conversationalMemories, conversationalQuestions } from './corpus.js';
 import { DEFAULT_LOCOMO_DIR, loadConversations } from './locomo-data.js';
-import { graphqlClient, markdownTable, rng, summarise, writeResults, type LatencySummary } from './lib.js';
+import { dropBenchStores, graphqlClient, markdownTable, rng, summarise, writeResults, type LatencySummary } from './lib.js';
 import { startBench } from './conditions.js';
 
 await startBench();
@@ -116,12 +115,8 @@ async function variant(modelThreads: number): Promise<Result> {
     console.log(JSON.stringify(result));
     return result;
   } finally {
-    const session = app.driver.session({ database: config.neo4j.database });
-    await session.run('MATCH (n) WHERE n.store = $store CALL { WITH n DETACH DELETE n } IN TRANSACTIONS OF 5000 ROWS', { store });
-    await session.close();
-    await server.stop();
-    await app.close();
-    await deleteKeysWithPrefix(config.redisUrl, prefix);
+    // The store, the server, the app and the queues under this variant's prefix.
+    await dropBenchStores([store], app, server, config);
   }
 }
 
