@@ -14,7 +14,15 @@ import { createApp } from '../src/app.js';
 import { buildGraphQLSchema, startGraphQLServer } from '../src/adapters/graphql/index.js';
 import { conversationalMemories, conversationalQuestions } from './corpus.js';
 import { DEFAULT_LOCOMO_DIR, loadConversations } from './locomo-data.js';
-import { dropBenchStores, graphqlClient, markdownTable, rng, summarise, writeResults, type LatencySummary } from './lib.js';
+import {
+  dropBenchStores,
+  graphqlClient,
+  markdownTable,
+  rng,
+  summarise,
+  writeResults,
+  type LatencySummary,
+} from './lib.js';
 import { startBench } from './conditions.js';
 
 await startBench();
@@ -48,13 +56,28 @@ interface Result {
 async function variant(modelThreads: number): Promise<Result> {
   const store = `bench-background-${randomUUID()}`;
   const prefix = `bench-bg-${randomUUID().slice(0, 8)}`;
-  const env = { ...process.env, TOTAL_RECALL_QUEUE_PREFIX: prefix, TOTAL_RECALL_SCOPE_STORES: store, TOTAL_RECALL_EMBEDDING_WORKERS: String(modelThreads) };
+  const env = {
+    ...process.env,
+    TOTAL_RECALL_QUEUE_PREFIX: prefix,
+    TOTAL_RECALL_SCOPE_STORES: store,
+    TOTAL_RECALL_EMBEDDING_WORKERS: String(modelThreads),
+  };
   // The memories arrive while the model is off, so all of them wait for the backfill.
-  const loader = await createApp({ ...loadConfig({ ...env, TOTAL_RECALL_EMBEDDINGS: 'off' }), port: 0 }, { log: () => undefined });
+  const loader = await createApp(
+    { ...loadConfig({ ...env, TOTAL_RECALL_EMBEDDINGS: 'off' }), port: 0 },
+    { log: () => undefined },
+  );
   const loaderServer = await startGraphQLServer(await buildGraphQLSchema(), loader.ports, '127.0.0.1', 0);
   const load = graphqlClient(loaderServer.url);
   for (let i = 0; i < memories.length; i += 1000) {
-    const inputs = memories.slice(i, i + 1000).map((m, k) => ({ store, content: m.content, tags: m.tags, people: m.people, occurredAt: m.occurredAt, sessionId: `${store}:s${Math.floor((i + k) / 50)}` }));
+    const inputs = memories.slice(i, i + 1000).map((m, k) => ({
+      store,
+      content: m.content,
+      tags: m.tags,
+      people: m.people,
+      occurredAt: m.occurredAt,
+      sessionId: `${store}:s${Math.floor((i + k) / 50)}`,
+    }));
     await load(STORE_MANY, { inputs });
   }
   await loader.settle();
@@ -63,13 +86,19 @@ async function variant(modelThreads: number): Promise<Result> {
 
   const config = { ...loadConfig(env), port: 0 };
   const app = await createApp(config, { workers: true, log: () => undefined });
-  const server = await startGraphQLServer(await buildGraphQLSchema(), app.ports, '127.0.0.1', 0, { activity: app.activity });
+  const server = await startGraphQLServer(await buildGraphQLSchema(), app.ports, '127.0.0.1', 0, {
+    activity: app.activity,
+  });
   const gql = graphqlClient(server.url);
   const random = rng(modelThreads);
   const embeddedCount = async () =>
     Number(
       (
-        await app.driver.executeQuery("MATCH (m:Memory {store: $store}) WHERE m.embeddingStatus = 'DONE' RETURN count(m) AS n", { store }, { database: config.neo4j.database })
+        await app.driver.executeQuery(
+          "MATCH (m:Memory {store: $store}) WHERE m.embeddingStatus = 'DONE' RETURN count(m) AS n",
+          { store },
+          { database: config.neo4j.database },
+        )
       ).records[0]!.get('n'),
     );
   /** One client: a search, and every fourth request a store, THINK_MS apart, until `until` says stop. */
@@ -81,7 +110,13 @@ async function variant(modelThreads: number): Promise<Result> {
     while (!(await until(n))) {
       const t0 = performance.now();
       if (n % 4 === 3) {
-        await gql(STORE, { input: { store, content: `A new note ${n}: ${questions[Math.floor(random() * questions.length)]}`, sessionId: `${store}:live` } });
+        await gql(STORE, {
+          input: {
+            store,
+            content: `A new note ${n}: ${questions[Math.floor(random() * questions.length)]}`,
+            sessionId: `${store}:live`,
+          },
+        });
         stored.push(performance.now() - t0);
       } else {
         await gql(SEARCH, { input: { store, query: questions[Math.floor(random() * questions.length)] } });
@@ -90,11 +125,17 @@ async function variant(modelThreads: number): Promise<Result> {
       n++;
       await new Promise((r) => setTimeout(r, THINK_MS));
     }
-    return { requests: n, seconds: Math.round(performance.now() - started) / 1000, search: summarise(search), store: summarise(stored) };
+    return {
+      requests: n,
+      seconds: Math.round(performance.now() - started) / 1000,
+      search: summarise(search),
+      store: summarise(stored),
+    };
   };
   try {
     const ready = await (app.embedder as { start?: () => Promise<{ state: string }> }).start?.();
-    if (ready?.state !== 'ready') throw new Error(`the model is not ready: ${JSON.stringify(ready)}; run node scripts/services/model.mjs`);
+    if (ready?.state !== 'ready')
+      throw new Error(`the model is not ready: ${JSON.stringify(ready)}; run node scripts/services/model.mjs`);
     const t0 = performance.now();
     let lastCheck = 0;
     let done = false;
@@ -110,7 +151,12 @@ async function variant(modelThreads: number): Promise<Result> {
     await app.settle();
     const after = await client((n) => n >= during.requests);
     const result: Result = {
-      modelThreads, memories: MEMORIES, backfillSeconds: Math.round(backfillSeconds * 10) / 10, backfillPerSecond: Math.round(MEMORIES / backfillSeconds), during, after,
+      modelThreads,
+      memories: MEMORIES,
+      backfillSeconds: Math.round(backfillSeconds * 10) / 10,
+      backfillPerSecond: Math.round(MEMORIES / backfillSeconds),
+      during,
+      after,
     };
     console.log(JSON.stringify(result));
     return result;
@@ -130,7 +176,16 @@ writeResults(
     `${MEMORIES} memories (conversation turns, sessions of 50) stored while the model was off, then embedded by the service's backfill (its model threads; while requests run, memories use one of them) while one client, in the benchmark's process, sends a search and every fourth request a store, ${THINK_MS} ms apart. "After" is the same client for as many requests once the backfill is done (the idle figure). p50 / p95 in ms.`,
     '',
     markdownTable(
-      ['model threads', 'backfill memories/s', 'search during', 'search after', 'search p95 ratio', 'store during', 'store after', 'store p95 ratio'],
+      [
+        'model threads',
+        'backfill memories/s',
+        'search during',
+        'search after',
+        'search p95 ratio',
+        'store during',
+        'store after',
+        'store p95 ratio',
+      ],
       results.map((r) => [
         r.modelThreads,
         r.backfillPerSecond,

@@ -13,7 +13,11 @@ export interface Example {
 const sigmoid = (x: number) => 1 / (1 + Math.exp(-x));
 
 /** [bias, ...weights] maximising the log-likelihood with an L2 penalty on the weights; `weight` per example (default 1). */
-export function fitLogistic(examples: readonly Example[], l2 = 1e-3, weightOf: (e: Example) => number = () => 1): number[] {
+export function fitLogistic(
+  examples: readonly Example[],
+  l2 = 1e-3,
+  weightOf: (e: Example) => number = () => 1,
+): number[] {
   const d = (examples[0]?.features.length ?? 0) + 1;
   const w = new Array<number>(d).fill(0);
   const total = examples.reduce((s, e) => s + weightOf(e), 0) || 1;
@@ -51,7 +55,12 @@ export function fitLogistic(examples: readonly Example[], l2 = 1e-3, weightOf: (
  * are evidence for a memory (an exact name, a date, an association) and a
  * quirk of the data must not turn them into evidence against it.
  */
-export function fitNonNegative(examples: readonly Example[], nonNegative: readonly number[], l2 = 1e-3, weightOf: (e: Example) => number = () => 1): number[] {
+export function fitNonNegative(
+  examples: readonly Example[],
+  nonNegative: readonly number[],
+  l2 = 1e-3,
+  weightOf: (e: Example) => number = () => 1,
+): number[] {
   const held = new Set<number>();
   for (;;) {
     const shown = examples.map((e) => ({ ...e, features: e.features.map((x, i) => (held.has(i) ? 0 : x)) }));
@@ -103,7 +112,13 @@ export function reliability(examples: readonly Example[]): Bin[] {
     const to = (i + 1) / 10;
     const inBin = examples.filter((e) => e.confidence >= from && (e.confidence < to || (i === 9 && e.confidence <= 1)));
     const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : NaN);
-    return { from, to, count: inBin.length, predicted: r3(mean(inBin.map((e) => e.confidence))), observed: r3(mean(inBin.map((e) => e.label))) };
+    return {
+      from,
+      to,
+      count: inBin.length,
+      predicted: r3(mean(inBin.map((e) => e.confidence))),
+      observed: r3(mean(inBin.map((e) => e.label))),
+    };
   });
 }
 
@@ -132,15 +147,26 @@ export function reliabilitySvg(series: readonly { name: string; bins: readonly B
     parts.push(`<text x="${x(t / 10)}" y="${y(0) + 14}" text-anchor="middle">${t / 10}</text>`);
     parts.push(`<text x="${x(0) - 6}" y="${y(t / 10) + 4}" text-anchor="end">${t / 10}</text>`);
   }
-  parts.push(`<text x="${size / 2}" y="${size - 8}" text-anchor="middle">predicted confidence (mean per decile)</text>`);
-  parts.push(`<text x="12" y="${size / 2}" text-anchor="middle" transform="rotate(-90 12 ${size / 2})">observed share that answers</text>`);
+  parts.push(
+    `<text x="${size / 2}" y="${size - 8}" text-anchor="middle">predicted confidence (mean per decile)</text>`,
+  );
+  parts.push(
+    `<text x="12" y="${size / 2}" text-anchor="middle" transform="rotate(-90 12 ${size / 2})">observed share that answers</text>`,
+  );
   series.forEach((s, i) => {
     const colour = colours[i % colours.length];
     const pts = s.bins.filter((b) => b.count > 0);
-    parts.push(`<polyline fill="none" stroke="${colour}" stroke-width="1.5" points="${pts.map((b) => `${x(b.predicted).toFixed(1)},${y(b.observed).toFixed(1)}`).join(' ')}"/>`);
-    for (const b of pts) parts.push(`<circle cx="${x(b.predicted).toFixed(1)}" cy="${y(b.observed).toFixed(1)}" r="${Math.min(6, 1.5 + Math.log10(b.count + 1))}" fill="${colour}"/>`);
-    parts.push(`<rect x="${size - 20}" y="${pad + i * 18 - 8}" width="10" height="10" fill="${colour}"/><text x="${size - 4}" y="${pad + i * 18 + 1}">${s.name}</text>`);
+    parts.push(
+      `<polyline fill="none" stroke="${colour}" stroke-width="1.5" points="${pts.map((b) => `${x(b.predicted).toFixed(1)},${y(b.observed).toFixed(1)}`).join(' ')}"/>`,
+    );
+    for (const b of pts)
+      parts.push(
+        `<circle cx="${x(b.predicted).toFixed(1)}" cy="${y(b.observed).toFixed(1)}" r="${Math.min(6, 1.5 + Math.log10(b.count + 1))}" fill="${colour}"/>`,
+      );
+    parts.push(
+      `<rect x="${size - 20}" y="${pad + i * 18 - 8}" width="10" height="10" fill="${colour}"/><text x="${size - 4}" y="${pad + i * 18 + 1}">${s.name}</text>`,
+    );
   });
   parts.push('</svg>');
-  return parts.join('\n') + '\n';
+  return `${parts.join('\n')}\n`;
 }

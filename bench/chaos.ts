@@ -30,7 +30,9 @@ const BOLT = Number(env.TOTAL_RECALL_NEO4J_BOLT_PORT || 7687);
 const REDIS = Number(env.TOTAL_RECALL_REDIS_PORT || 6380);
 const PORT = Number(env.PORT || 4000);
 if ((BOLT === 7687 || REDIS === 6380) && env.BENCH_CHAOS_DEFAULT_PORTS !== '1') {
-  console.error('bench:chaos kills Neo4j and Redis: give it its own (TOTAL_RECALL_NEO4J_BOLT_PORT, TOTAL_RECALL_REDIS_PORT, TOTAL_RECALL_DATA) or set BENCH_CHAOS_DEFAULT_PORTS=1');
+  console.error(
+    'bench:chaos kills Neo4j and Redis: give it its own (TOTAL_RECALL_NEO4J_BOLT_PORT, TOTAL_RECALL_REDIS_PORT, TOTAL_RECALL_DATA) or set BENCH_CHAOS_DEFAULT_PORTS=1',
+  );
   process.exit(2);
 }
 if (env.NEO4J_URI || env.REDIS_URL) {
@@ -97,7 +99,9 @@ function childrenOf(pid: number): number[] {
 
 /** Runs an npm script to its end without blocking the clients (they share this process). */
 const npm = (args: string[]) =>
-  new Promise<void>((resolve) => spawn('npm', args, { cwd: ROOT, env: SERVICE_ENV, stdio: ['ignore', LOG, LOG] }).once('exit', () => resolve()));
+  new Promise<void>((resolve) =>
+    spawn('npm', args, { cwd: ROOT, env: SERVICE_ENV, stdio: ['ignore', LOG, LOG] }).once('exit', () => resolve()),
+  );
 
 let api: ChildProcess | null = null;
 let worker: ChildProcess | null = null;
@@ -108,7 +112,12 @@ let startFailures = 0;
 /** npm start -- --api-only: resolves once GraphQL answers. */
 async function startApi(): Promise<void> {
   for (;;) {
-    const child = spawn(process.execPath, [join(ROOT, 'scripts', 'start.mjs'), '--api-only'], { cwd: ROOT, env: SERVICE_ENV, stdio: ['ignore', LOG, LOG], detached: true });
+    const child = spawn(process.execPath, [join(ROOT, 'scripts', 'start.mjs'), '--api-only'], {
+      cwd: ROOT,
+      env: SERVICE_ENV,
+      stdio: ['ignore', LOG, LOG],
+      detached: true,
+    });
     api = child;
     await until(async () => (await health()) !== null || child.exitCode !== null, 900_000, 'the API');
     if (child.exitCode === null) return;
@@ -119,7 +128,12 @@ async function startApi(): Promise<void> {
 
 /** npm run serve -- --worker-only (node --import tsx src/main.ts, the script's command): resolves once its worker runs. */
 async function startWorker(): Promise<void> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'main.ts'), '--worker-only'], { cwd: ROOT, env: SERVICE_ENV, stdio: ['ignore', 'pipe', LOG], detached: true });
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'main.ts'), '--worker-only'], {
+    cwd: ROOT,
+    env: SERVICE_ENV,
+    stdio: ['ignore', 'pipe', LOG],
+    detached: true,
+  });
   worker = child;
   let ready = false;
   child.stdout?.on('data', (chunk: Buffer) => {
@@ -127,7 +141,8 @@ async function startWorker(): Promise<void> {
     if (String(chunk).includes('Background worker ready')) ready = true;
   });
   await until(async () => ready || child.exitCode !== null, 300_000, 'the worker');
-  if (!ready) throw new Error(`the worker exited (${child.exitCode}) before it was ready; see ${join(DATA, 'chaos.log')}`);
+  if (!ready)
+    throw new Error(`the worker exited (${child.exitCode}) before it was ready; see ${join(DATA, 'chaos.log')}`);
 }
 
 async function until(check: () => Promise<boolean>, timeoutMs: number, what: string): Promise<number> {
@@ -157,7 +172,12 @@ function operatorToken(): string | null {
   return bearer;
 }
 
-async function gql(query: string, variables: Record<string, unknown> = {}, headers: Record<string, string> = {}, timeoutMs = 10_000): Promise<Reply> {
+async function gql(
+  query: string,
+  variables: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
+  timeoutMs = 10_000,
+): Promise<Reply> {
   const token = operatorToken();
   const res = await fetch(URL_, {
     method: 'POST',
@@ -216,26 +236,53 @@ class Load {
   private async client(c: number): Promise<void> {
     const instanceId = `${this.store}-client-${c}`;
     const headers = { 'x-instance-id': instanceId };
-    await this.retrying(() => gql('mutation ($i: StartSessionInput!) { startSession(input: $i) { id } }', { i: { instanceId, mindType: 'bench', store: this.store } }, headers));
+    await this.retrying(() =>
+      gql(
+        'mutation ($i: StartSessionInput!) { startSession(input: $i) { id } }',
+        { i: { instanceId, mindType: 'bench', store: this.store } },
+        headers,
+      ),
+    );
     const every = (1000 * CLIENTS) / RATE;
     for (let n = 0; !this.stopped; n++) {
       const due = Date.now() + every;
       const id = `${this.store}-${c}-${n}`;
       const content = `Client ${c} note ${n}: the ${['harbour', 'lighthouse', 'orchard', 'station'][n % 4]} at ${['dawn', 'noon', 'dusk'][n % 3]} with ${['Ana', 'Ben', 'Chen'][c % 3]}.`;
-      const input = { id, store: this.store, content, tags: ['chaos', `client-${c}`], people: [['Ana', 'Ben', 'Chen'][c % 3]] };
+      const input = {
+        id,
+        store: this.store,
+        content,
+        tags: ['chaos', `client-${c}`],
+        people: [['Ana', 'Ben', 'Chen'][c % 3]],
+      };
       // A client retries with the same id until the store is acknowledged (a retry is a no-op).
       const started = Date.now();
-      const attempts = await this.retrying(() => gql('mutation ($m: StoreInput!) { store(input: $m) { id content } }', { m: input }, headers));
+      const attempts = await this.retrying(() =>
+        gql('mutation ($m: StoreInput!) { store(input: $m) { id content } }', { m: input }, headers),
+      );
       this.acked.set(id, content);
       if (this.phase) {
         this.phase.acknowledged++;
         if (attempts > 1) this.phase.retriedAcks++;
         this.phase.storeMs.push(Date.now() - started);
-        if (this.phase.firstAckMs === null && this.phase.killedAt > 0 && started >= this.phase.killedAt) this.phase.firstAckMs = Date.now() - this.phase.killedAt;
+        if (this.phase.firstAckMs === null && this.phase.killedAt > 0 && started >= this.phase.killedAt)
+          this.phase.firstAckMs = Date.now() - this.phase.killedAt;
       }
       if (n % 10 === 5) {
-        const r = await gql('query ($q: SearchInput!) { search(input: $q) { hits { memory { id } } } }', { q: { query: 'harbour at dawn', store: this.store, limit: 5 } }, headers).catch(
-          (e: Error) => ({ errors: [{ message: e.message, extensions: { code: e.name === 'TimeoutError' ? 'client timeout (10 s)' : 'connection failed' } }] }) as Reply,
+        const r = await gql(
+          'query ($q: SearchInput!) { search(input: $q) { hits { memory { id } } } }',
+          { q: { query: 'harbour at dawn', store: this.store, limit: 5 } },
+          headers,
+        ).catch(
+          (e: Error) =>
+            ({
+              errors: [
+                {
+                  message: e.message,
+                  extensions: { code: e.name === 'TimeoutError' ? 'client timeout (10 s)' : 'connection failed' },
+                },
+              ],
+            }) as Reply,
         );
         if (r.errors) this.count(`search ${r.errors[0]?.extensions?.code ?? 'no code'}`);
       }
@@ -269,7 +316,9 @@ let checker: Driver | null = null;
 function driverFor(): Driver {
   if (!checker) {
     const { uri, user, password } = loadConfig(SERVICE_ENV).neo4j;
-    checker = neo4j.driver(uri, password ? neo4j.auth.basic(user, password) : undefined, { disableLosslessIntegers: true });
+    checker = neo4j.driver(uri, password ? neo4j.auth.basic(user, password) : undefined, {
+      disableLosslessIntegers: true,
+    });
   }
   return checker;
 }
@@ -295,7 +344,15 @@ async function verify(load: Load, since: number): Promise<Verdict> {
   const ids = [...load.acked.keys()];
   const check = async () =>
     (
-      await cypher<{ found: number; wrong: number; dup: number; noEvent: number; dupEvent: number; links: number; emb: number }>(
+      await cypher<{
+        found: number;
+        wrong: number;
+        dup: number;
+        noEvent: number;
+        dupEvent: number;
+        links: number;
+        emb: number;
+      }>(
         `UNWIND $rows AS row
          OPTIONAL MATCH (m:Memory {id: row.id})
          WITH row, collect(m) AS ms
@@ -335,7 +392,12 @@ async function verify(load: Load, since: number): Promise<Verdict> {
 async function lastJobRun(): Promise<number> {
   const r = await gql('{ health { queues { name lastRun { at } } } }', {}, {}, 3000).catch(() => null);
   const runs = (r?.data?.health?.queues ?? []) as { name: string; lastRun: { at: string } | null }[];
-  return Math.max(0, ...runs.filter((q) => q.name === 'session-sweep' || q.name === 'reconcile').map((q) => (q.lastRun ? Date.parse(q.lastRun.at) : 0)));
+  return Math.max(
+    0,
+    ...runs
+      .filter((q) => q.name === 'session-sweep' || q.name === 'reconcile')
+      .map((q) => (q.lastRun ? Date.parse(q.lastRun.at) : 0)),
+  );
 }
 
 async function sessionsOpen(load: Load): Promise<{ open: number; of: number }> {
@@ -375,7 +437,8 @@ async function inject(fault: Fault): Promise<void> {
       return;
     case 'all': {
       const pids = [neo4jPid(), redisPid(), apiServer(), api?.pid, worker?.pid];
-      for (const [i, pid] of pids.entries()) kill9(pid, ['Neo4j', 'Redis', 'the API process', 'npm start', 'the worker process'][i] as string);
+      for (const [i, pid] of pids.entries())
+        kill9(pid, ['Neo4j', 'Redis', 'the API process', 'npm start', 'the worker process'][i] as string);
       await sleep(500);
       await startApi();
       await startWorker();
@@ -397,7 +460,18 @@ async function runOnce(run: number): Promise<RunResult> {
   load.start();
   const phases: Phase[] = [];
   for (const fault of FAULTS) {
-    const phase: Phase = { fault, acknowledged: 0, retriedAcks: 0, errors: {}, killedAt: 0, restartedMs: 0, healthyMs: null, firstAckMs: null, jobsMs: null, storeMs: [] };
+    const phase: Phase = {
+      fault,
+      acknowledged: 0,
+      retriedAcks: 0,
+      errors: {},
+      killedAt: 0,
+      restartedMs: 0,
+      healthyMs: null,
+      firstAckMs: null,
+      jobsMs: null,
+      storeMs: [],
+    };
     load.phase = phase;
     phases.push(phase);
     await sleep(LOAD_MS);
@@ -405,14 +479,20 @@ async function runOnce(run: number): Promise<RunResult> {
     await inject(fault);
     phase.restartedMs = Date.now() - phase.killedAt;
     log(`${fault}: restarted after ${(phase.restartedMs / 1000).toFixed(1)} s`);
-    phase.healthyMs = await until(async () => Boolean((await health())?.neo4j && (await health())?.redis), 300_000, 'health')
+    phase.healthyMs = await until(
+      async () => Boolean((await health())?.neo4j && (await health())?.redis),
+      300_000,
+      'health',
+    )
       .then(() => Date.now() - phase.killedAt)
       .catch(() => null);
     await until(async () => phase.firstAckMs !== null, 300_000, 'an acknowledged store');
     phase.jobsMs = await until(async () => (await lastJobRun()) > phase.killedAt, 120_000, 'scheduled jobs')
       .then(() => Date.now() - phase.killedAt)
       .catch(() => null);
-    log(`${fault}: first store acknowledged ${(phase.firstAckMs! / 1000).toFixed(1)} s after the kill; jobs ran again after ${phase.jobsMs === null ? 'never' : `${(phase.jobsMs / 1000).toFixed(1)} s`}`);
+    log(
+      `${fault}: first store acknowledged ${(phase.firstAckMs! / 1000).toFixed(1)} s after the kill; jobs ran again after ${phase.jobsMs === null ? 'never' : `${(phase.jobsMs / 1000).toFixed(1)} s`}`,
+    );
     await sleep(LOAD_MS / 2);
   }
   load.phase = null;
@@ -438,7 +518,9 @@ async function idleRoundTripMs(): Promise<number> {
 }
 
 async function main(): Promise<void> {
-  log(`data ${DATA}, bolt ${BOLT}, redis ${REDIS}, GraphQL ${URL_}; ${RUNS} runs, ${CLIENTS} clients, ${RATE} stores/s`);
+  log(
+    `data ${DATA}, bolt ${BOLT}, redis ${REDIS}, GraphQL ${URL_}; ${RUNS} runs, ${CLIENTS} clients, ${RATE} stores/s`,
+  );
   await npm(['run', 'services:up']);
   await startApi();
   await startWorker();
@@ -451,12 +533,17 @@ async function main(): Promise<void> {
   }
   await checker?.close();
   // Leave the servers running for inspection; `npm run services:down` (same env) stops them.
-  for (const p of [api, worker]) if (p?.pid) try { process.kill(-p.pid, 'SIGTERM'); } catch { /* gone */ }
+  for (const p of [api, worker])
+    if (p?.pid)
+      try {
+        process.kill(-p.pid, 'SIGTERM');
+      } catch {
+        /* gone */
+      }
 }
 
 /** Writes bench/results/chaos.{json,md} for the runs so far (after each run, so a long session keeps what it measured). */
 function report(runs: RunResult[], roundTrip: number, loadBefore: number[], loadAfter: number[]): void {
-
   const rows = FAULTS.map((fault) => {
     const ps = runs.map((r) => r.phases.find((p) => p.fault === fault) as Phase);
     const codes: Record<string, number> = {};
@@ -471,7 +558,10 @@ function report(runs: RunResult[], roundTrip: number, loadBefore: number[], load
       ps.map((p) => s(p.firstAckMs)).join(' / '),
       ps.map((p) => s(p.jobsMs)).join(' / '),
       ps.map((p) => Math.round(percentile(p.storeMs, 95))).join(' / '),
-      Object.entries(codes).sort((a, b) => b[1] - a[1]).map(([c, n]) => `${c} ${n}`).join(', ') || 'none',
+      Object.entries(codes)
+        .sort((a, b) => b[1] - a[1])
+        .map(([c, n]) => `${c} ${n}`)
+        .join(', ') || 'none',
     ];
   });
   const verdicts = runs.map((r, i) => [
@@ -490,25 +580,63 @@ function report(runs: RunResult[], roundTrip: number, loadBefore: number[], load
   const la = (l: number[]) => l.map((x) => x.toFixed(2)).join(' ');
   const md = [
     `Load: ${CLIENTS} clients storing with client-chosen ids, paced at ${RATE} stores/s in all (each retries with the same id until acknowledged; a client waits for each answer, so a slow service gets fewer), plus a search every tenth store; linking and embeddings on. ${LOAD_MS / 1000} s of load before each fault, half that after recovery. ${runs.length} of ${RUNS} runs done. \`npm start\` exited before serving ${startFailures} times and was run again.`,
-    `Idle \`RETURN 1\` round trip (median of 50): ${roundTrip} ms. Load average before: ${la(loadBefore)}; after: ${la(loadAfter)}.${loadBefore[0]! > 1.5 ? ' **The machine was busy before the run (load average above 1.5 on 2 cores): times below are noisy.**' : ' The machine was quiet before the run; the load after is the benchmark\'s own (the load, the restarts, the catching up).'} The round trip is taken right after the servers started, before their caches are warm.`,
+    `Idle \`RETURN 1\` round trip (median of 50): ${roundTrip} ms. Load average before: ${la(loadBefore)}; after: ${la(loadAfter)}.${loadBefore[0]! > 1.5 ? ' **The machine was busy before the run (load average above 1.5 on 2 cores): times below are noisy.**' : " The machine was quiet before the run; the load after is the benchmark's own (the load, the restarts, the catching up)."} The round trip is taken right after the servers started, before their caches are warm.`,
     '',
-    'Restarts, through the project\'s own scripts: Neo4j and Redis `npm run services:up`; the API `npm start -- --api-only`; the worker `npm run serve -- --worker-only`; all at once `npm start -- --api-only` then the worker (nothing cleaned by hand).',
+    "Restarts, through the project's own scripts: Neo4j and Redis `npm run services:up`; the API `npm start -- --api-only`; the worker `npm run serve -- --worker-only`; all at once `npm start -- --api-only` then the worker (nothing cleaned by hand).",
     '',
     '## Per fault (run 1 / run 2 / …)',
     '',
-    markdownTable(['fault', 'acknowledged stores in the phase', 'acknowledged after a retry', 'restart done (s)', 'health all up (s)', 'first store acknowledged after the kill (s)', 'scheduled jobs ran again (s)', 'store p95 incl. retries (ms)', 'errors seen by clients, by code (all runs)'], rows),
+    markdownTable(
+      [
+        'fault',
+        'acknowledged stores in the phase',
+        'acknowledged after a retry',
+        'restart done (s)',
+        'health all up (s)',
+        'first store acknowledged after the kill (s)',
+        'scheduled jobs ran again (s)',
+        'store p95 incl. retries (ms)',
+        'errors seen by clients, by code (all runs)',
+      ],
+      rows,
+    ),
     '',
     '## Every acknowledged store, checked in Neo4j after the load stopped',
     '',
-    markdownTable(['run', 'acknowledged', 'lost', 'wrong content', 'duplicate memories', 'no MemoryStored event', 'MemoryStored twice', 'still unlinked', 'not embedded (not DONE)', 'linked and embedded after (s)', 'client sessions still open'], verdicts),
+    markdownTable(
+      [
+        'run',
+        'acknowledged',
+        'lost',
+        'wrong content',
+        'duplicate memories',
+        'no MemoryStored event',
+        'MemoryStored twice',
+        'still unlinked',
+        'not embedded (not DONE)',
+        'linked and embedded after (s)',
+        'client sessions still open',
+      ],
+      verdicts,
+    ),
     '',
     'Lost = acknowledged (the store returned its id) but no Memory with that id in Neo4j. A retry with the same id must change nothing: one memory and one MemoryStored event per id. Sessions: a restart keeps sessions open (they live in Neo4j); the session sweep ends idle ones (TIMEOUT) and a new `startSession` of the same instance ends the old one (CRASH).',
   ].join('\n');
-  writeResults('chaos', { settings: { RUNS, CLIENTS, RATE, LOAD_MS }, roundTripMs: roundTrip, loadBefore, loadAfter, startFailures, runs }, md);
+  writeResults(
+    'chaos',
+    { settings: { RUNS, CLIENTS, RATE, LOAD_MS }, roundTripMs: roundTrip, loadBefore, loadAfter, startFailures, runs },
+    md,
+  );
 }
 
 main().catch(async (error: unknown) => {
   console.error(`error: ${(error as Error).message}`);
-  for (const p of [api, worker]) if (p?.pid) try { process.kill(-p.pid, 'SIGKILL'); } catch { /* gone */ }
+  for (const p of [api, worker])
+    if (p?.pid)
+      try {
+        process.kill(-p.pid, 'SIGKILL');
+      } catch {
+        /* gone */
+      }
   process.exit(1);
 });

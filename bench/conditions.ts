@@ -33,7 +33,10 @@ export function benchConditions(): BenchConditions | null {
 
 async function roundTrip(): Promise<{ p50: number; p95: number }> {
   const config = loadConfig();
-  const driver = neo4j.driver(config.neo4j.uri, config.neo4j.password ? neo4j.auth.basic(config.neo4j.user, config.neo4j.password) : undefined);
+  const driver = neo4j.driver(
+    config.neo4j.uri,
+    config.neo4j.password ? neo4j.auth.basic(config.neo4j.user, config.neo4j.password) : undefined,
+  );
   try {
     const ms: number[] = [];
     for (let i = 0; i < 200; i++) {
@@ -42,7 +45,8 @@ async function roundTrip(): Promise<{ p50: number; p95: number }> {
       ms.push(performance.now() - started);
     }
     ms.sort((a, b) => a - b);
-    const at = (p: number) => Math.round((ms[Math.min(ms.length - 1, Math.floor((p / 100) * ms.length))] as number) * 100) / 100;
+    const at = (p: number) =>
+      Math.round((ms[Math.min(ms.length - 1, Math.floor((p / 100) * ms.length))] as number) * 100) / 100;
     return { p50: at(50), p95: at(95) };
   } finally {
     await driver.close();
@@ -79,7 +83,9 @@ export async function startBench(): Promise<BenchConditions> {
   recorded = { at: new Date().toISOString(), loadAverage, roundTrip: rt, queuedJobs: jobs, busy, busyAllowed };
   console.log(`conditions: ${describeConditions(recorded)}`);
   if (busy && !busyAllowed) {
-    console.error('the machine is busy (load average above 1.5, or background jobs waiting): wait until it is quiet, or set BENCH_BUSY_OK=1 to measure anyway');
+    console.error(
+      'the machine is busy (load average above 1.5, or background jobs waiting): wait until it is quiet, or set BENCH_BUSY_OK=1 to measure anyway',
+    );
     process.exit(2);
   }
   return recorded;
@@ -87,6 +93,10 @@ export async function startBench(): Promise<BenchConditions> {
 
 /** One line for a results file. */
 export function describeConditions(c: BenchConditions): string {
-  const state = !c.busy ? 'quiet' : c.busyAllowed ? '**busy** (measured anyway, BENCH_BUSY_OK=1: the figures are noisy)' : '**busy**';
+  const state = !c.busy
+    ? 'quiet'
+    : c.busyAllowed
+      ? '**busy** (measured anyway, BENCH_BUSY_OK=1: the figures are noisy)'
+      : '**busy**';
   return `at the start (${c.at}) the machine was ${state}: load average ${c.loadAverage.join(' ')}, idle \`RETURN 1\` p50 ${c.roundTrip.p50} ms and p95 ${c.roundTrip.p95} ms (200 in a row), ${c.queuedJobs} background jobs waiting or running.`;
 }

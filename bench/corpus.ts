@@ -8,12 +8,109 @@
 import { rng, zipfPick } from './lib.js';
 import type { Conversation } from './locomo-data.js';
 
-const PEOPLE = ['Ana', 'Ben', 'Caro', 'Dev', 'Eli', 'Farah', 'Gus', 'Hana', 'Ivo', 'Jun', 'Kai', 'Lena', 'Mo', 'Nia', 'Omar', 'Pia', 'Quinn', 'Rui', 'Sana', 'Tom', 'Uma', 'Vik', 'Wen', 'Xia', 'Yara', 'Zed'];
-const TAGS = ['work', 'family', 'travel', 'health', 'music', 'cooking', 'reading', 'project', 'meeting', 'friends', 'garden', 'money', 'school', 'sport', 'art', 'weather', 'home', 'car', 'pets', 'film', 'code', 'design', 'review', 'release', 'bug', 'idea', 'plan', 'trip', 'birthday', 'doctor'];
+const PEOPLE = [
+  'Ana',
+  'Ben',
+  'Caro',
+  'Dev',
+  'Eli',
+  'Farah',
+  'Gus',
+  'Hana',
+  'Ivo',
+  'Jun',
+  'Kai',
+  'Lena',
+  'Mo',
+  'Nia',
+  'Omar',
+  'Pia',
+  'Quinn',
+  'Rui',
+  'Sana',
+  'Tom',
+  'Uma',
+  'Vik',
+  'Wen',
+  'Xia',
+  'Yara',
+  'Zed',
+];
+const TAGS = [
+  'work',
+  'family',
+  'travel',
+  'health',
+  'music',
+  'cooking',
+  'reading',
+  'project',
+  'meeting',
+  'friends',
+  'garden',
+  'money',
+  'school',
+  'sport',
+  'art',
+  'weather',
+  'home',
+  'car',
+  'pets',
+  'film',
+  'code',
+  'design',
+  'review',
+  'release',
+  'bug',
+  'idea',
+  'plan',
+  'trip',
+  'birthday',
+  'doctor',
+];
 const EMOTIONS = ['joy', 'calm', 'worry', 'pride', 'anger', 'sadness', 'surprise', 'gratitude'];
-const VERBS = ['talked about', 'planned', 'finished', 'argued over', 'laughed at', 'remembered', 'cooked', 'fixed', 'visited', 'wrote about', 'read', 'practised'];
-const OBJECTS = ['the garden', 'a new recipe', 'the release notes', 'the trip to Lisbon', 'the budget', 'a painting', 'the broken bike', 'the concert', 'the school project', 'the doctor visit', 'an old photo', 'the move', 'the marathon', 'a novel', 'the roof', 'the database migration'];
-const WHEN = ['this morning', 'yesterday', 'last week', 'at dinner', 'after work', 'on the train', 'over coffee', 'late at night'];
+const VERBS = [
+  'talked about',
+  'planned',
+  'finished',
+  'argued over',
+  'laughed at',
+  'remembered',
+  'cooked',
+  'fixed',
+  'visited',
+  'wrote about',
+  'read',
+  'practised',
+];
+const OBJECTS = [
+  'the garden',
+  'a new recipe',
+  'the release notes',
+  'the trip to Lisbon',
+  'the budget',
+  'a painting',
+  'the broken bike',
+  'the concert',
+  'the school project',
+  'the doctor visit',
+  'an old photo',
+  'the move',
+  'the marathon',
+  'a novel',
+  'the roof',
+  'the database migration',
+];
+const WHEN = [
+  'this morning',
+  'yesterday',
+  'last week',
+  'at dinner',
+  'after work',
+  'on the train',
+  'over coffee',
+  'late at night',
+];
 
 export interface SyntheticMemory {
   content: string;
@@ -23,7 +120,11 @@ export interface SyntheticMemory {
   occurredAt: string;
 }
 
-export function syntheticMemories(count: number, seed = 7, start = Date.parse('2025-01-01T00:00:00Z')): SyntheticMemory[] {
+export function syntheticMemories(
+  count: number,
+  seed = 7,
+  start = Date.parse('2025-01-01T00:00:00Z'),
+): SyntheticMemory[] {
   const random = rng(seed);
   const pick = <T>(xs: readonly T[]) => xs[Math.floor(random() * xs.length)] as T;
   return Array.from({ length: count }, (_, i) => {
@@ -44,7 +145,12 @@ export function syntheticMemories(count: number, seed = 7, start = Date.parse('2
  * ten, one sentence of another turn of the same conversation, so no two memories are copies.
  * Tags and emotions as in the synthetic corpus; one session per 50 memories.
  */
-export function conversationalMemories(conversations: readonly Conversation[], count: number, seed = 7, start = Date.parse('2025-01-01T00:00:00Z')): SyntheticMemory[] {
+export function conversationalMemories(
+  conversations: readonly Conversation[],
+  count: number,
+  seed = 7,
+  start = Date.parse('2025-01-01T00:00:00Z'),
+): SyntheticMemory[] {
   const random = rng(seed);
   const pick = <T>(xs: readonly T[]) => xs[Math.floor(random() * xs.length)] as T;
   const talks = conversations.filter((c) => c.turns.length > 0);
@@ -74,5 +180,7 @@ export function conversationalMemories(conversations: readonly Conversation[], c
 
 /** The conversations' own questions (adversarial ones left out): what a mind would ask of such a store. */
 export function conversationalQuestions(conversations: readonly Conversation[]): string[] {
-  return conversations.flatMap((c) => c.questions.filter((q) => q.category !== 5 && typeof q.question === 'string').map((q) => q.question));
+  return conversations.flatMap((c) =>
+    c.questions.filter((q) => q.category !== 5 && typeof q.question === 'string').map((q) => q.question),
+  );
 }

@@ -36,7 +36,9 @@ if (missingModelFiles(dir).length > 0) {
 }
 
 const memoryTexts = syntheticMemories(SENTENCES, 11).map((m) => m.content);
-const longTexts = syntheticMemories(SENTENCES / 4, 12).map((m, i, all) => [m.content, ...all.slice(i + 1, i + 8).map((o) => o.content)].join(' '));
+const longTexts = syntheticMemories(SENTENCES / 4, 12).map((m, i, all) =>
+  [m.content, ...all.slice(i + 1, i + 8).map((o) => o.content)].join(' '),
+);
 // What the service embeds for a memory of a session: the memory before it, then its own content.
 const inContextTexts = memoryTexts.map((text, i) => embeddingText(text, i > 0 ? (memoryTexts[i - 1] as string) : null));
 
@@ -49,7 +51,11 @@ interface Row {
   readonly batchMs: ReturnType<typeof summarise>;
 }
 
-async function measure(model: OnnxModel, texts: readonly string[], batch: number): Promise<{ perSecond: number; batchMs: number[] }> {
+async function measure(
+  model: OnnxModel,
+  texts: readonly string[],
+  batch: number,
+): Promise<{ perSecond: number; batchMs: number[] }> {
   await model.embed(texts.slice(0, batch)); // warm-up
   const rates: number[] = [];
   const batchMs: number[] = [];
@@ -70,7 +76,8 @@ const loadBefore = loadavg().map((x) => Math.round(x * 100) / 100);
 const rows: Row[] = [];
 for (const threads of [1, 2]) {
   const model = await OnnxModel.load(dir, { threads });
-  const meanTokens = (texts: readonly string[]) => Math.round(texts.reduce((n, t) => n + model.tokenizer.encode(t).ids.length, 0) / texts.length);
+  const meanTokens = (texts: readonly string[]) =>
+    Math.round(texts.reduce((n, t) => n + model.tokenizer.encode(t).ids.length, 0) / texts.length);
   for (const [name, texts, batches] of [
     ['memory-sized', memoryTexts, [1, 8, 32]],
     ['memory in context', inContextTexts, [32]],
@@ -78,9 +85,18 @@ for (const threads of [1, 2]) {
   ] as const) {
     for (const batch of batches) {
       const { perSecond, batchMs } = await measure(model, texts, batch);
-      const row: Row = { texts: name, tokens: meanTokens(texts), threads, batch, sentencesPerSecond: perSecond, batchMs: summarise(batchMs) };
+      const row: Row = {
+        texts: name,
+        tokens: meanTokens(texts),
+        threads,
+        batch,
+        sentencesPerSecond: perSecond,
+        batchMs: summarise(batchMs),
+      };
       rows.push(row);
-      console.log(`${name} (${row.tokens} tokens) threads ${threads} batch ${batch}: ${perSecond} sentences/s, batch p50 ${row.batchMs.p50} ms p95 ${row.batchMs.p95} ms`);
+      console.log(
+        `${name} (${row.tokens} tokens) threads ${threads} batch ${batch}: ${perSecond} sentences/s, batch p50 ${row.batchMs.p50} ms p95 ${row.batchMs.p95} ms`,
+      );
     }
   }
   await model.close();
@@ -88,14 +104,19 @@ for (const threads of [1, 2]) {
 
 // The service path (worker threads, a BullMQ job per batch, vectors attached in Neo4j), for each variant of the
 // model threads, interleaved over rounds so that every variant sees the same machine.
-interface Variant { readonly workers: number; readonly batch: number }
+interface Variant {
+  readonly workers: number;
+  readonly batch: number;
+}
 const VARIANTS: readonly Variant[] = (process.env.BENCH_VARIANTS ?? '1x32,2x32,2x64').split(',').map((v) => {
   const [workers, batch] = v.split('x').map(Number);
   return { workers: workers!, batch: batch! };
 });
 const PIPELINE_ROUNDS = Number(process.env.BENCH_PIPELINE_ROUNDS ?? 2);
 
-async function servicePath(variant: Variant): Promise<{ storeManyP50Ms: number; storeSeconds: number; embeddedPerSecond: number }> {
+async function servicePath(
+  variant: Variant,
+): Promise<{ storeManyP50Ms: number; storeSeconds: number; embeddedPerSecond: number }> {
   const store = `bench-embeddings-${randomUUID()}`;
   const prefix = `bench-${randomUUID().slice(0, 8)}`;
   const app = await createApp(
@@ -113,13 +134,20 @@ async function servicePath(variant: Variant): Promise<{ storeManyP50Ms: number; 
     { workers: true, log: () => undefined },
   );
   // Requests mark the process busy, as in the service: memories then embed on one model thread.
-  const server = await startGraphQLServer(await buildGraphQLSchema(), app.ports, '127.0.0.1', 0, { activity: app.activity });
+  const server = await startGraphQLServer(await buildGraphQLSchema(), app.ports, '127.0.0.1', 0, {
+    activity: app.activity,
+  });
   try {
     const ready = await (app.embedder as { start?: () => Promise<{ state: string }> }).start?.();
     if (ready?.state !== 'ready') throw new Error(`the embedder is not ready: ${JSON.stringify(ready)}`);
     await app.embeddings!.idle();
     // Sessions of 20, one memory a minute: each is embedded after the one before it (embeddingText).
-    const inputs = syntheticMemories(PIPELINE, 13).map((m, i) => ({ ...m, store, sessionId: `${store}:s${Math.floor(i / 20)}`, occurredAt: new Date(Date.UTC(2025, 0, 1) + i * 60_000).toISOString() }));
+    const inputs = syntheticMemories(PIPELINE, 13).map((m, i) => ({
+      ...m,
+      store,
+      sessionId: `${store}:s${Math.floor(i / 20)}`,
+      occurredAt: new Date(Date.UTC(2025, 0, 1) + i * 60_000).toISOString(),
+    }));
     const storeMs: number[] = [];
     const start = performance.now();
     for (let i = 0; i < inputs.length; i += 100) {
@@ -127,7 +155,10 @@ async function servicePath(variant: Variant): Promise<{ storeManyP50Ms: number; 
       const res = await fetch(server.url, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ query: 'mutation ($inputs: [StoreInput!]!) { storeMany(inputs: $inputs) { id } }', variables: { inputs: inputs.slice(i, i + 100) } }),
+        body: JSON.stringify({
+          query: 'mutation ($inputs: [StoreInput!]!) { storeMany(inputs: $inputs) { id } }',
+          variables: { inputs: inputs.slice(i, i + 100) },
+        }),
       });
       const body = (await res.json()) as { errors?: unknown[] };
       if (body.errors) throw new Error(JSON.stringify(body.errors));
@@ -137,12 +168,24 @@ async function servicePath(variant: Variant): Promise<{ storeManyP50Ms: number; 
     await app.embeddings!.idle(600_000);
     const done = performance.now();
     const [count] = (
-      await app.driver.executeQuery("MATCH (m:Memory {store: $store}) WHERE m.embeddingStatus = 'DONE' AND size(m.embedding) = 384 RETURN count(m) AS n", { store }, { database: config.neo4j.database })
+      await app.driver.executeQuery(
+        "MATCH (m:Memory {store: $store}) WHERE m.embeddingStatus = 'DONE' AND size(m.embedding) = 384 RETURN count(m) AS n",
+        { store },
+        { database: config.neo4j.database },
+      )
     ).records.map((r) => Number(r.get('n')));
     if (count !== PIPELINE) throw new Error(`only ${count} of ${PIPELINE} memories were embedded`);
-    return { storeManyP50Ms: summarise(storeMs).p50, storeSeconds: Math.round((stored - start) / 10) / 100, embeddedPerSecond: Math.round(PIPELINE / ((done - start) / 1000)) };
+    return {
+      storeManyP50Ms: summarise(storeMs).p50,
+      storeSeconds: Math.round((stored - start) / 10) / 100,
+      embeddedPerSecond: Math.round(PIPELINE / ((done - start) / 1000)),
+    };
   } finally {
-    await app.driver.executeQuery('MATCH (n) WHERE n.store = $store DETACH DELETE n', { store }, { database: config.neo4j.database });
+    await app.driver.executeQuery(
+      'MATCH (n) WHERE n.store = $store DETACH DELETE n',
+      { store },
+      { database: config.neo4j.database },
+    );
     await server.stop();
     await app.close();
     // Every queue key this run made (embeddings and the Subconscious's) goes too.
@@ -156,18 +199,34 @@ for (let round = 0; round < PIPELINE_ROUNDS; round++) {
     const key = `${variant.workers}x${variant.batch}`;
     const result = await servicePath(variant);
     runs.set(key, [...(runs.get(key) ?? []), result]);
-    console.log(`service path, ${variant.workers} model thread(s), jobs of ${variant.batch}: ${PIPELINE} memories stored in ${result.storeSeconds} s, all embedded at ${result.embeddedPerSecond} memories/s`);
+    console.log(
+      `service path, ${variant.workers} model thread(s), jobs of ${variant.batch}: ${PIPELINE} memories stored in ${result.storeSeconds} s, all embedded at ${result.embeddedPerSecond} memories/s`,
+    );
   }
 }
 const pipeline = VARIANTS.map((v) => {
   const results = runs.get(`${v.workers}x${v.batch}`)!;
   const rates = results.map((r) => r.embeddedPerSecond).sort((a, b) => a - b);
-  return { ...v, memories: PIPELINE, threadsEach: config.embeddings.threads, rates, median: rates[Math.floor(rates.length / 2)]!, storeManyP50Ms: results.map((r) => r.storeManyP50Ms) };
+  return {
+    ...v,
+    memories: PIPELINE,
+    threadsEach: config.embeddings.threads,
+    rates,
+    median: rates[Math.floor(rates.length / 2)]!,
+    storeManyP50Ms: results.map((r) => r.storeManyP50Ms),
+  };
 });
 
 writeResults(
   'embeddings',
-  { model: `${MODEL_NAME} (e5-small-v2, int8 ONNX, onnxruntime-node 1.30 CPU)`, loadAverageAtStart: loadBefore, sentencesPerConfig: SENTENCES, rounds: ROUNDS, inProcess: rows, servicePath: pipeline },
+  {
+    model: `${MODEL_NAME} (e5-small-v2, int8 ONNX, onnxruntime-node 1.30 CPU)`,
+    loadAverageAtStart: loadBefore,
+    sentencesPerConfig: SENTENCES,
+    rounds: ROUNDS,
+    inProcess: rows,
+    servicePath: pipeline,
+  },
   [
     `e5-small-v2 (int8 ONNX, "passage: " prefix) with onnxruntime-node on the CPU, texts sorted by length and padded per sub-batch of 16. Sentences/s is the median of ${ROUNDS} rounds over ${SENTENCES} memory-sized texts (or ${SENTENCES / 4} long ones); batch times over all rounds. Load average at start: ${loadBefore.join(', ')} (the two cores are shared with Neo4j and anything else running).`,
     '',
@@ -179,7 +238,13 @@ writeResults(
     `Service path: GraphQL storeMany of 100 (${PIPELINE} memories, sessions of 20, each memory embedded in context) → MemoryStored → one \`embeddings\` job per batch → model threads (${config.embeddings.threads} inference thread each; while requests run, memories use one model thread) → vectors attached in Neo4j. Memories/s from the first store to the last vector attached; variants interleaved over ${PIPELINE_ROUNDS} rounds.`,
     '',
     markdownTable(
-      ['model threads', 'memories per job', 'memories/s (each round)', 'median memories/s', 'storeMany p50 ms (each round)'],
+      [
+        'model threads',
+        'memories per job',
+        'memories/s (each round)',
+        'median memories/s',
+        'storeMany p50 ms (each round)',
+      ],
       pipeline.map((p) => [p.workers, p.batch, p.rates.join(', '), `**${p.median}**`, p.storeManyP50Ms.join(', ')]),
     ),
   ].join('\n'),

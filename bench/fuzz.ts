@@ -25,7 +25,6 @@ import {
   type GraphQLField,
   type GraphQLInputType,
   type GraphQLObjectType,
-  type GraphQLSchema,
 } from 'graphql';
 import { loadConfig } from '../src/config.js';
 import { createApp } from '../src/app.js';
@@ -79,15 +78,23 @@ async function quiet(store: string): Promise<number> {
 }
 
 const tokens = {
-  attacker: (await app.tokens.create({ scope: 'mind', stores: [attacker], instanceId: `fuzz-i-${attacker.slice(-6)}` })).token,
+  attacker: (await app.tokens.create({ scope: 'mind', stores: [attacker], instanceId: `fuzz-i-${attacker.slice(-6)}` }))
+    .token,
   attackerReader: (await app.tokens.create({ scope: 'reader', stores: [attacker] })).token,
-  victim: (await app.tokens.create({ scope: 'mind', stores: [victim], instanceId: `fuzz-i-${victim.slice(-6)}` })).token,
+  victim: (await app.tokens.create({ scope: 'mind', stores: [victim], instanceId: `fuzz-i-${victim.slice(-6)}` }))
+    .token,
   bystander: (await app.tokens.create({ scope: 'reader', stores: [bystander] })).token,
   bystanderMind: (await app.tokens.create({ scope: 'mind', stores: [bystander] })).token,
 };
-const tokenIds = (await app.tokens.list()).filter((k) => Object.values(tokens).some((t) => t.startsWith(`tr_${k.id}_`))).map((k) => k.id);
+const tokenIds = (await app.tokens.list())
+  .filter((k) => Object.values(tokens).some((t) => t.startsWith(`tr_${k.id}_`)))
+  .map((k) => k.id);
 
-async function call(token: string | null, body: string, extra: Record<string, string> = {}): Promise<{ status: number; text: string }> {
+async function call(
+  token: string | null,
+  body: string,
+  extra: Record<string, string> = {},
+): Promise<{ status: number; text: string }> {
   const res = await fetch(server.url, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}), ...extra },
@@ -95,10 +102,15 @@ async function call(token: string | null, body: string, extra: Record<string, st
   });
   return { status: res.status, text: await res.text() };
 }
-const gql = (token: string, query: string, variables: Record<string, unknown> = {}) => call(token, JSON.stringify({ query, variables }));
+const gql = (token: string, query: string, variables: Record<string, unknown> = {}) =>
+  call(token, JSON.stringify({ query, variables }));
 
 async function cypherCount(store: string): Promise<number> {
-  const r = await app.driver.executeQuery('MATCH (n) WHERE n.store = $store RETURN count(n) AS n', { store }, { database: config.neo4j.database });
+  const r = await app.driver.executeQuery(
+    'MATCH (n) WHERE n.store = $store RETURN count(n) AS n',
+    { store },
+    { database: config.neo4j.database },
+  );
   return Number(r.records[0]?.get('n') ?? 0);
 }
 async function victimState(): Promise<string> {
@@ -107,19 +119,40 @@ async function victimState(): Promise<string> {
     { store: victim },
     { database: config.neo4j.database },
   );
-  return JSON.stringify(r.records.map((x) => x.toObject())) + `|${await cypherCount(victim)}`;
+  return `${JSON.stringify(r.records.map((x) => x.toObject()))}|${await cypherCount(victim)}`;
 }
 
 // ── the world the fuzzer attacks ────────────────────────────────────────────
 const STORE = 'mutation ($in: StoreInput!) { store(input: $in) { id } }';
 const ids = { victim: [] as string[], attacker: [] as string[], sessions: [] as string[], recalls: [] as string[] };
 for (let i = 0; i < 5; i++) {
-  ids.victim.push(JSON.parse((await gql(tokens.victim, STORE, { in: { content: `victim secret ${i} about lisbon`, tags: ['secret'] } })).text).data.store.id);
-  ids.attacker.push(JSON.parse((await gql(tokens.attacker, STORE, { in: { content: `attacker note ${i} about lisbon` } })).text).data.store.id);
+  ids.victim.push(
+    JSON.parse(
+      (await gql(tokens.victim, STORE, { in: { content: `victim secret ${i} about lisbon`, tags: ['secret'] } })).text,
+    ).data.store.id,
+  );
+  ids.attacker.push(
+    JSON.parse((await gql(tokens.attacker, STORE, { in: { content: `attacker note ${i} about lisbon` } })).text).data
+      .store.id,
+  );
 }
-for (let i = 0; i < 200; i++) await gql(tokens.bystanderMind, STORE, { in: { content: `bystander memory ${i}: a trip to lisbon, porto and the coast` } });
-ids.sessions.push(JSON.parse((await gql(tokens.victim, `mutation { startSession(input: { instanceId: "fuzz-i-${victim.slice(-6)}", mindType: "fuzz" }) { id } }`)).text).data.startSession.id);
-ids.recalls.push(JSON.parse((await gql(tokens.victim, '{ search(input: { query: "lisbon" }) { id } }')).text).data.search.id);
+for (let i = 0; i < 200; i++)
+  await gql(tokens.bystanderMind, STORE, {
+    in: { content: `bystander memory ${i}: a trip to lisbon, porto and the coast` },
+  });
+ids.sessions.push(
+  JSON.parse(
+    (
+      await gql(
+        tokens.victim,
+        `mutation { startSession(input: { instanceId: "fuzz-i-${victim.slice(-6)}", mindType: "fuzz" }) { id } }`,
+      )
+    ).text,
+  ).data.startSession.id,
+);
+ids.recalls.push(
+  JSON.parse((await gql(tokens.victim, '{ search(input: { query: "lisbon" }) { id } }')).text).data.search.id,
+);
 await new Promise((r) => setTimeout(r, 2000));
 await quiet(bystander);
 
@@ -170,7 +203,9 @@ function anyScalar(name: string): unknown {
     case 'String':
       return chance(0.3) ? `fuzz ${Math.floor(random() * 1e6)}` : pick(HOSTILE_STRINGS);
     case 'ID':
-      return chance(0.5) ? pick([...ids.victim, ...ids.attacker, ...ids.sessions, ...ids.recalls]) : pick(HOSTILE_STRINGS);
+      return chance(0.5)
+        ? pick([...ids.victim, ...ids.attacker, ...ids.sessions, ...ids.recalls])
+        : pick(HOSTILE_STRINGS);
     case 'Int':
       return pick([0, -1, 1, 3, 1000, 2 ** 31, -(2 ** 53), 1e20, 1.5, '7', null]);
     case 'Float':
@@ -178,9 +213,31 @@ function anyScalar(name: string): unknown {
     case 'Boolean':
       return pick([true, false, 'true', 0, null]);
     case 'DateTime':
-      return pick(['2026-05-01T12:00:00Z', '2026-02-30', '2026-13-01', 1e20, 1700000000000, -1, '', 'yesterday', '9999-12-31T23:59:59Z', '0000-01-01', null]);
+      return pick([
+        '2026-05-01T12:00:00Z',
+        '2026-02-30',
+        '2026-13-01',
+        1e20,
+        1700000000000,
+        -1,
+        '',
+        'yesterday',
+        '9999-12-31T23:59:59Z',
+        '0000-01-01',
+        null,
+      ]);
     case 'JSON':
-      return pick([{ a: 1 }, nested(50), nested(19), { big: 'x'.repeat(300_000) }, [1, 2, 3], 'text', 42, null, Array.from({ length: 5000 }, (_, i) => i)]);
+      return pick([
+        { a: 1 },
+        nested(50),
+        nested(19),
+        { big: 'x'.repeat(300_000) },
+        [1, 2, 3],
+        'text',
+        42,
+        null,
+        Array.from({ length: 5000 }, (_, i) => i),
+      ]);
     default:
       return pick(HOSTILE_STRINGS);
   }
@@ -206,7 +263,8 @@ function hostileValue(type: GraphQLInputType, depth = 0): unknown {
       if (isNonNullType(field.type) || chance(0.6)) out[field.name] = hostileValue(field.type, depth + 1);
     }
     if (chance(0.05)) out.unknownField = 'x';
-    if (type.name === 'StoreInput' && chance(0.3)) out.embedding = pick([Array(384).fill(0), Array(384).fill(1e308), Array(10).fill(0.1), Array(384).fill(0.05)]);
+    if (type.name === 'StoreInput' && chance(0.3))
+      out.embedding = pick([Array(384).fill(0), Array(384).fill(1e308), Array(10).fill(0.1), Array(384).fill(0.05)]);
     return out;
   }
   if (isScalarType(type)) return hostileScalar(type.name);
@@ -217,23 +275,28 @@ function selection(type: GraphQLObjectType, depth: number, maxDepth: number): st
   const fields = Object.values(type.getFields());
   const chosen = fields.filter(() => chance(0.5));
   if (chosen.length === 0) chosen.push(fields[0] as GraphQLField<unknown, unknown>);
-  return chosen
-    .map((f) => {
-      const named = getNamedType(f.type);
-      const args = f.args.filter((a) => isNonNullType(a.type) || chance(0.3));
-      const argText = args.length ? `(${args.map((a) => `${a.name}: ${literal(a)}`).join(', ')})` : '';
-      if (isObjectType(named)) return depth >= maxDepth ? null : `${f.name}${argText} { ${selection(named, depth + 1, maxDepth)} }`;
-      return `${f.name}${argText}`;
-    })
-    .filter((s): s is string => s !== null)
-    .join(' ') || '__typename';
+  return (
+    chosen
+      .map((f) => {
+        const named = getNamedType(f.type);
+        const args = f.args.filter((a) => isNonNullType(a.type) || chance(0.3));
+        const argText = args.length ? `(${args.map((a) => `${a.name}: ${literal(a)}`).join(', ')})` : '';
+        if (isObjectType(named))
+          return depth >= maxDepth ? null : `${f.name}${argText} { ${selection(named, depth + 1, maxDepth)} }`;
+        return `${f.name}${argText}`;
+      })
+      .filter((s): s is string => s !== null)
+      .join(' ') || '__typename'
+  );
 }
 
 /** A nested field's argument as a literal (no variables below the root). */
 function literal(arg: GraphQLArgument): string {
   const v = hostileValue(arg.type);
   if (isEnumType(getNamedType(arg.type)) && typeof v === 'string') return v;
-  return JSON.stringify(typeof v === 'string' ? v.slice(0, 200) : typeof v === 'number' || typeof v === 'boolean' ? v : 1);
+  return JSON.stringify(
+    typeof v === 'string' ? v.slice(0, 200) : typeof v === 'number' || typeof v === 'boolean' ? v : 1,
+  );
 }
 
 const roots = [schema.getQueryType(), schema.getMutationType()].filter((t): t is GraphQLObjectType => Boolean(t));
@@ -255,17 +318,36 @@ function generate(): { token: string | null; body: string; mutation: boolean; re
   const maxDepth = chance(0.1) ? 12 : 3;
   const sel = isObjectType(named) ? ` { ${selection(named, 1, maxDepth)} }` : '';
   const aliases = chance(0.1) ? pick([2, 5, 16, 50]) : 1;
-  const body = Array.from({ length: aliases }, (_, i) => `${aliases > 1 ? `a${i}: ` : ''}${field.name}${args.length ? `(${args.join(', ')})` : ''}${sel}`).join(' ');
+  const body = Array.from(
+    { length: aliases },
+    (_, i) => `${aliases > 1 ? `a${i}: ` : ''}${field.name}${args.length ? `(${args.join(', ')})` : ''}${sel}`,
+  ).join(' ');
   const query = `${op}${decls.length ? ` (${decls.join(', ')})` : ''} { ${body} }`;
-  const token = chance(0.9) ? tokens.attacker : pick([tokens.attackerReader, null, 'tr_0000000000_forged', `${tokens.attacker.slice(0, -2)}zz`]);
+  const token = chance(0.9)
+    ? tokens.attacker
+    : pick([tokens.attackerReader, null, 'tr_0000000000_forged', `${tokens.attacker.slice(0, -2)}zz`]);
   const shape = random();
   const text =
-    shape < 0.02 ? '{ not json' : shape < 0.03 ? JSON.stringify([{ query }, { query }]) : shape < 0.035 ? JSON.stringify({ query: 'x'.repeat(100) }) : JSON.stringify({ query, variables: vars });
+    shape < 0.02
+      ? '{ not json'
+      : shape < 0.03
+        ? JSON.stringify([{ query }, { query }])
+        : shape < 0.035
+          ? JSON.stringify({ query: 'x'.repeat(100) })
+          : JSON.stringify({ query, variables: vars });
   return { token, body: text, mutation: op === 'mutation', refusedCheck: op === 'mutation' };
 }
 
 // ── classification ──────────────────────────────────────────────────────────
-const tally = { sent: 0, ok: 0, typedErrors: 0, untyped: 0, crashes: 0, byCode: new Map<string, number>(), byStatus: new Map<number, number>() };
+const tally = {
+  sent: 0,
+  ok: 0,
+  typedErrors: 0,
+  untyped: 0,
+  crashes: 0,
+  byCode: new Map<string, number>(),
+  byStatus: new Map<number, number>(),
+};
 const untypedSamples: string[] = [];
 function classify(status: number, text: string): { refused: boolean } {
   tally.byStatus.set(status, (tally.byStatus.get(status) ?? 0) + 1);
@@ -304,7 +386,11 @@ function classify(status: number, text: string): { refused: boolean } {
 const slowest: { ms: number; status: number; body: string }[] = [];
 function noteSlow(ms: number, body: string, status: number): void {
   if (slowest.length >= 8 && ms <= (slowest[slowest.length - 1]?.ms ?? 0)) return;
-  slowest.push({ ms: Math.round(ms), status, body: body.length > 400 ? `${body.slice(0, 400)}… (${body.length} chars)` : body });
+  slowest.push({
+    ms: Math.round(ms),
+    status,
+    body: body.length > 400 ? `${body.slice(0, 400)}… (${body.length} chars)` : body,
+  });
   slowest.sort((a, b) => b.ms - a.ms);
   slowest.length = Math.min(slowest.length, 8);
 }
@@ -340,7 +426,9 @@ interface Sample {
 
 function startBystander(): { samples: Sample[]; stop: () => Promise<void> } {
   const samples: Sample[] = [];
-  const child = spawn(process.execPath, ['--input-type=module', '-e', BYSTANDER, server.url, tokens.bystander], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--input-type=module', '-e', BYSTANDER, server.url, tokens.bystander], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   let partial = '';
   child.stdout.on('data', (chunk: Buffer) => {
     const lines = (partial + String(chunk)).split('\n');
@@ -417,8 +505,10 @@ async function worker(): Promise<void> {
     }
     if (n % 5000 === 0) {
       const health = await gql(tokens.bystander, '{ health { neo4j redis } }').catch(() => null);
-      if (!health || health.status !== 200) tally.crashes += 1;
-      console.log(`${n} sent, ${Math.round((n / (performance.now() - t0)) * 1000)}/s, untyped ${tally.untyped}, crashes ${tally.crashes}`);
+      if (health?.status !== 200) tally.crashes += 1;
+      console.log(
+        `${n} sent, ${Math.round((n / (performance.now() - t0)) * 1000)}/s, untyped ${tally.untyped}, crashes ${tally.crashes}`,
+      );
     }
   }
 }
@@ -454,7 +544,9 @@ const result = {
 };
 console.log(JSON.stringify(result, null, 2));
 const md = [
-  `${tally.sent} requests generated from the schema (every Query and Mutation field; hostile argument values, sizes and types; random selections up to 12 deep; up to 50 aliases; broken bodies, batches, forged and missing tokens), ${CONCURRENCY} at a time, sent by a mind token of its own store. A victim store the attacker names by its ids and name; a bystander (a reader token of a third store) searches throughout. The service runs in its own process (\`npm run serve -- --api-only\`), with admission as \`npm start\` runs it (${config.admission.maxConcurrent} at once, ${config.admission.maxPerCaller} per token, ${config.admission.maxQueued} waiting); the rate limit is lifted, so that every request reaches the resolvers. Load average before: ${loadBefore.map((x) => x.toFixed(2)).join(' ')}; after: ${loadavg().map((x) => x.toFixed(2)).join(' ')}.`,
+  `${tally.sent} requests generated from the schema (every Query and Mutation field; hostile argument values, sizes and types; random selections up to 12 deep; up to 50 aliases; broken bodies, batches, forged and missing tokens), ${CONCURRENCY} at a time, sent by a mind token of its own store. A victim store the attacker names by its ids and name; a bystander (a reader token of a third store) searches throughout. The service runs in its own process (\`npm run serve -- --api-only\`), with admission as \`npm start\` runs it (${config.admission.maxConcurrent} at once, ${config.admission.maxPerCaller} per token, ${config.admission.maxQueued} waiting); the rate limit is lifted, so that every request reaches the resolvers. Load average before: ${loadBefore.map((x) => x.toFixed(2)).join(' ')}; after: ${loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ')}.`,
   '',
   markdownTable(
     ['measure', 'target', 'result'],
@@ -472,17 +564,28 @@ const md = [
   '',
   'Error codes seen:',
   '',
-  markdownTable(['code', 'count'], [...tally.byCode.entries()].sort((a, b) => b[1] - a[1]).map(([c, n]) => [c, n])),
+  markdownTable(
+    ['code', 'count'],
+    [...tally.byCode.entries()].sort((a, b) => b[1] - a[1]).map(([c, n]) => [c, n]),
+  ),
   '',
   `HTTP statuses: ${[...tally.byStatus.entries()].map(([s, n]) => `${s}: ${n}`).join(', ')}.`,
-  untypedSamples.length ? `\nUntyped samples:\n\n${untypedSamples.map((s) => `- \`${s.replace(/`/g, "'")}\``).join('\n')}` : '',
+  untypedSamples.length
+    ? `\nUntyped samples:\n\n${untypedSamples.map((s) => `- \`${s.replace(/`/g, "'")}\``).join('\n')}`
+    : '',
 ].join('\n');
 writeResults('fuzz', { ...result, loadAverage: { before: loadBefore, after: loadavg() } }, md);
 
-await app.driver.executeQuery('MATCH (k:ApiToken) WHERE k.id IN $ids DETACH DELETE k', { ids: tokenIds }, { database: config.neo4j.database });
+await app.driver.executeQuery(
+  'MATCH (k:ApiToken) WHERE k.id IN $ids DETACH DELETE k',
+  { ids: tokenIds },
+  { database: config.neo4j.database },
+);
 for (const store of [victim, attacker, bystander]) {
   const session = app.driver.session({ database: config.neo4j.database });
-  await session.run('MATCH (n) WHERE n.store = $store CALL { WITH n DETACH DELETE n } IN TRANSACTIONS OF 5000 ROWS', { store });
+  await session.run('MATCH (n) WHERE n.store = $store CALL { WITH n DETACH DELETE n } IN TRANSACTIONS OF 5000 ROWS', {
+    store,
+  });
   await session.close();
 }
 await server.stop();

@@ -29,7 +29,11 @@ const server = await startGraphQLServer(await buildGraphQLSchema(), app.ports, '
 const store = `bench-hippocampus-${randomUUID()}`;
 
 async function gql(query: string, variables: Record<string, unknown>): Promise<void> {
-  const res = await fetch(server.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query, variables }) });
+  const res = await fetch(server.url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ query, variables }),
+  });
   const body = (await res.json()) as { errors?: unknown[] };
   if (body.errors) throw new Error(JSON.stringify(body.errors));
 }
@@ -79,21 +83,40 @@ for (const level of LEVELS) {
   results.push({ memoriesInStore: level, store: store1, storeManyPerSecond: throughput });
 }
 
-await app.driver.executeQuery('MATCH (n) WHERE n.store = $store CALL { WITH n DETACH DELETE n } IN TRANSACTIONS OF 10000 ROWS', { store }, { database: config.neo4j.database }).catch(async () => {
-  // Older planners refuse IN TRANSACTIONS inside executeQuery's implicit transaction: use a session.
-  const session = app.driver.session({ database: config.neo4j.database });
-  await session.run('MATCH (n) WHERE n.store = $store CALL { WITH n DETACH DELETE n } IN TRANSACTIONS OF 10000 ROWS', { store });
-  await session.close();
-});
+await app.driver
+  .executeQuery(
+    'MATCH (n) WHERE n.store = $store CALL { WITH n DETACH DELETE n } IN TRANSACTIONS OF 10000 ROWS',
+    { store },
+    { database: config.neo4j.database },
+  )
+  .catch(async () => {
+    // Older planners refuse IN TRANSACTIONS inside executeQuery's implicit transaction: use a session.
+    const session = app.driver.session({ database: config.neo4j.database });
+    await session.run(
+      'MATCH (n) WHERE n.store = $store CALL { WITH n DETACH DELETE n } IN TRANSACTIONS OF 10000 ROWS',
+      { store },
+    );
+    await session.close();
+  });
 await server.stop();
 await app.close();
 
-const rows = results.map((r: any) => [r.memoriesInStore, r.store.p50, r.store.p95, r.storeManyPerSecond.batch1, r.storeManyPerSecond.batch100, r.storeManyPerSecond.batch1000]);
+const rows = results.map((r: any) => [
+  r.memoriesInStore,
+  r.store.p50,
+  r.store.p95,
+  r.storeManyPerSecond.batch1,
+  r.storeManyPerSecond.batch100,
+  r.storeManyPerSecond.batch1000,
+]);
 writeResults(
   'hippocampus',
   { targets: { storeP95Ms: 10, storeManyPerSecond: 5000 }, results },
   `Client and server in one Node process over loopback HTTP; each \`store\` is one GraphQL request, sequential. ` +
     `Mechanical linking ${process.env.TOTAL_RECALL_SYNAPSE_MECHANICAL}, embeddings ${process.env.TOTAL_RECALL_EMBEDDINGS} (see bench/results/synapse.md for linking).\n\n` +
-    markdownTable(['memories in store', 'store p50 ms', 'store p95 ms', 'storeMany/s batch 1', 'batch 100', 'batch 1000'], rows) +
+    markdownTable(
+      ['memories in store', 'store p50 ms', 'store p95 ms', 'storeMany/s batch 1', 'batch 100', 'batch 1000'],
+      rows,
+    ) +
     `\n\nTargets: store p95 < 10 ms; storeMany ≥ 5,000 memories/s.`,
 );

@@ -36,7 +36,7 @@ export function summarise(samplesMs: readonly number[]): LatencySummary {
     p95: round(percentile(samplesMs, 95)),
     p99: round(percentile(samplesMs, 99)),
     // A loop, not Math.max(...samples): spreading a few hundred thousand samples overflows the stack.
-    max: round(samplesMs.reduce((max, x) => (x > max ? x : max), Number.NEGATIVE_INFINITY)),
+    max: round(samplesMs.reduce((max, x) => Math.max(x, max), Number.NEGATIVE_INFINITY)),
   };
 }
 
@@ -64,7 +64,10 @@ export function loopSecondsPerBillion(): number {
 export function machine(): Record<string, unknown> {
   let neo4j = 'unknown';
   try {
-    neo4j = execSync("grep -o 'NEO4J_VERSION = .[0-9.]*' scripts/services/neo4j.mjs", { encoding: 'utf8' }).trim().split("'")[1] ?? neo4j;
+    neo4j =
+      execSync("grep -o 'NEO4J_VERSION = .[0-9.]*' scripts/services/neo4j.mjs", { encoding: 'utf8' })
+        .trim()
+        .split("'")[1] ?? neo4j;
   } catch {
     /* informative only */
   }
@@ -80,7 +83,11 @@ export function machine(): Record<string, unknown> {
 }
 
 export function markdownTable(headers: readonly string[], rows: readonly (readonly (string | number)[])[]): string {
-  return [`| ${headers.join(' | ')} |`, `| ${headers.map(() => '---').join(' | ')} |`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
+  return [
+    `| ${headers.join(' | ')} |`,
+    `| ${headers.map(() => '---').join(' | ')} |`,
+    ...rows.map((r) => `| ${r.join(' | ')} |`),
+  ].join('\n');
 }
 
 /** Writes bench/results/<name>.json and <name>.md. */
@@ -89,10 +96,10 @@ export function writeResults(name: string, json: Record<string, unknown>, markdo
   mkdirSync(dir, { recursive: true });
   const info = machine();
   const conditions = benchConditions();
-  writeFileSync(new URL(`${name}.json`, dir), JSON.stringify({ machine: info, conditions, ...json }, null, 2) + '\n');
+  writeFileSync(new URL(`${name}.json`, dir), `${JSON.stringify({ machine: info, conditions, ...json }, null, 2)}\n`);
   const started = conditions ? ` Conditions: ${describeConditions(conditions)}` : '';
   const header = `# ${name}\n\nMachine: ${info.cores} cores (${info.cpu}), ${info.memoryGiB} GiB, Node ${info.node}, Neo4j ${info.neo4j}. Date: ${info.date}. Speed: an empty JavaScript loop of 10⁹ steps took ${info.loopSecondsPerBillion} s when the results were written.${started}\n\n`;
-  writeFileSync(new URL(`${name}.md`, dir), header + markdownBody + '\n');
+  writeFileSync(new URL(`${name}.md`, dir), `${header + markdownBody}\n`);
   console.log(`results written to bench/results/${name}.{json,md}`);
 }
 
@@ -110,7 +117,7 @@ export function rng(seed = 42): () => number {
 
 /** Zipf-like pick from a list: early entries are much more common. */
 export function zipfPick<T>(items: readonly T[], random: () => number, s = 1.1): T {
-  const index = Math.min(items.length - 1, Math.floor(items.length ** random() ** s) - 1);
+  const index = Math.min(items.length - 1, Math.floor(items.length ** (random() ** s)) - 1);
   return items[Math.max(0, index)] as T;
 }
 
@@ -124,12 +131,20 @@ export function graphqlClient(url: string): <T>(query: string, variables: Record
   const agent = new Agent({ keepAlive: true, maxSockets: 8 });
   const post = (body: string) =>
     new Promise<string>((resolve, reject) => {
-      const req = request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-        res.on('error', reject);
-      });
+      const req = request(
+        url,
+        {
+          method: 'POST',
+          agent,
+          headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+          res.on('error', reject);
+        },
+      );
       req.on('error', reject);
       req.end(body);
     });
@@ -149,11 +164,17 @@ export async function dropBenchStores(
   stores: Iterable<string>,
   app: { readonly driver: Driver; close(): Promise<void> },
   server: { stop(): Promise<void> },
-  config: { readonly neo4j: { readonly database: string }; readonly redisUrl: string; readonly subconscious: { readonly queuePrefix: string } },
+  config: {
+    readonly neo4j: { readonly database: string };
+    readonly redisUrl: string;
+    readonly subconscious: { readonly queuePrefix: string };
+  },
 ): Promise<void> {
   for (const store of stores) {
     const session = app.driver.session({ database: config.neo4j.database });
-    await session.run('MATCH (n) WHERE n.store = $store CALL { WITH n DETACH DELETE n } IN TRANSACTIONS OF 5000 ROWS', { store });
+    await session.run('MATCH (n) WHERE n.store = $store CALL { WITH n DETACH DELETE n } IN TRANSACTIONS OF 5000 ROWS', {
+      store,
+    });
     await session.close();
   }
   await server.stop();
@@ -192,6 +213,9 @@ export async function serveApiOnly(env: NodeJS.ProcessEnv): Promise<{ url: strin
   }
   return {
     url: `http://127.0.0.1:${port}/graphql`,
-    stop: () => new Promise<void>((done) => (child.exitCode !== null ? done() : (child.once('exit', () => done()), child.kill('SIGKILL')))),
+    stop: () =>
+      new Promise<void>((done) =>
+        child.exitCode !== null ? done() : (child.once('exit', () => done()), child.kill('SIGKILL')),
+      ),
   };
 }

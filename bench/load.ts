@@ -29,7 +29,8 @@ const prefix = `bench-load-${run}`;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** The serving process of a curve: tokens off (loopback), so the clients share the process-wide limits only; the per-token share is bench:fuzz's subject. */
-const serve = (extra: Record<string, string>) => serveApiOnly({ ...process.env, TOTAL_RECALL_QUEUE_PREFIX: prefix, TOTAL_RECALL_AUTH: 'off', ...extra });
+const serve = (extra: Record<string, string>) =>
+  serveApiOnly({ ...process.env, TOTAL_RECALL_QUEUE_PREFIX: prefix, TOTAL_RECALL_AUTH: 'off', ...extra });
 
 interface Level {
   clients: number;
@@ -51,11 +52,29 @@ async function level(url: string, clients: number): Promise<Level> {
     for (let n = 0; Date.now() < end; n++) {
       const search = n % 10 < 3;
       const body = search
-        ? { query: 'query ($q: SearchInput!) { search(input: $q) { hits { memory { id } } } }', variables: { q: { query: `harbour ${n % 7}`, store, limit: 5 } } }
-        : { query: 'mutation ($m: StoreInput!) { store(input: $m) { id } }', variables: { m: { store, content: `Client ${c} note ${n}: boats left the harbour ${n % 7}.`, tags: ['load'], people: ['Ana'] } } };
+        ? {
+            query: 'query ($q: SearchInput!) { search(input: $q) { hits { memory { id } } } }',
+            variables: { q: { query: `harbour ${n % 7}`, store, limit: 5 } },
+          }
+        : {
+            query: 'mutation ($m: StoreInput!) { store(input: $m) { id } }',
+            variables: {
+              m: {
+                store,
+                content: `Client ${c} note ${n}: boats left the harbour ${n % 7}.`,
+                tags: ['load'],
+                people: ['Ana'],
+              },
+            },
+          };
       const started = performance.now();
       try {
-        const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), signal: AbortSignal.timeout(30_000) });
+        const res = await fetch(url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+          signal: AbortSignal.timeout(30_000),
+        });
         const reply = (await res.json()) as { errors?: { extensions?: { code?: string; retryAfterMs?: number } }[] };
         const code = reply.errors?.[0]?.extensions?.code;
         if (code === 'BUSY') {
@@ -125,17 +144,28 @@ function svg(curves: { name: string; colour: string; levels: Level[] }[]): strin
     `<text x="${pad.l - 5}" y="${pad.t + 4}" text-anchor="end">${Math.round(maxOps)}</text>`,
     `<text x="${W - pad.r + 5}" y="${pad.t + 4}">${Math.round(maxP95)}</text>`,
     ...curves.flatMap((c, i) => [
-      line(c.levels.map((l) => [xs(l.clients), yOps(l.opsPerS)]), c.colour, ''),
-      line(c.levels.map((l) => [xs(l.clients), yP95(l.p95)]), c.colour, '5,4'),
+      line(
+        c.levels.map((l) => [xs(l.clients), yOps(l.opsPerS)]),
+        c.colour,
+        '',
+      ),
+      line(
+        c.levels.map((l) => [xs(l.clients), yP95(l.p95)]),
+        c.colour,
+        '5,4',
+      ),
       `<text x="${pad.l + 10}" y="${pad.t + 14 + 14 * i}" fill="${c.colour}">${c.name}</text>`,
     ]),
     '</svg>',
   ];
-  return parts.join('\n') + '\n';
+  return `${parts.join('\n')}\n`;
 }
 
 async function main(): Promise<void> {
-  const driver = neo4j.driver(config.neo4j.uri, config.neo4j.password ? neo4j.auth.basic(config.neo4j.user, config.neo4j.password) : undefined);
+  const driver = neo4j.driver(
+    config.neo4j.uri,
+    config.neo4j.password ? neo4j.auth.basic(config.neo4j.user, config.neo4j.password) : undefined,
+  );
   const rt: number[] = [];
   for (let i = 0; i < 50; i++) {
     const t = performance.now();
@@ -146,24 +176,48 @@ async function main(): Promise<void> {
   const loadBefore = loadavg();
   const a = config.admission;
   const on = await curve('admission on', {});
-  const off = await curve('admission off', { TOTAL_RECALL_MAX_CONCURRENT: '100000', TOTAL_RECALL_MAX_QUEUED: '100000' });
+  const off = await curve('admission off', {
+    TOTAL_RECALL_MAX_CONCURRENT: '100000',
+    TOTAL_RECALL_MAX_QUEUED: '100000',
+  });
   const loadAfter = loadavg();
   // Clean up what the benchmark stored (in batches) and its queue keys.
   for (;;) {
-    const r = await driver.executeQuery('MATCH (n) WHERE n.store = $store WITH n LIMIT 5000 DETACH DELETE n RETURN count(*) AS n', { store });
+    const r = await driver.executeQuery(
+      'MATCH (n) WHERE n.store = $store WITH n LIMIT 5000 DETACH DELETE n RETURN count(*) AS n',
+      { store },
+    );
     if (Number(r.records[0]?.get('n') ?? 0) === 0) break;
   }
   await driver.close();
   await deleteKeysWithPrefix(config.redisUrl, prefix);
 
-  writeFileSync(new URL('./results/load.svg', import.meta.url), svg([
-    { name: `admission on (${a.maxConcurrent} at once, ${a.maxQueued} waiting, ${a.maxWaitMs} ms wait)`, colour: '#1f77b4', levels: on },
-    { name: 'admission off', colour: '#d62728', levels: off },
-  ]));
+  writeFileSync(
+    new URL('./results/load.svg', import.meta.url),
+    svg([
+      {
+        name: `admission on (${a.maxConcurrent} at once, ${a.maxQueued} waiting, ${a.maxWaitMs} ms wait)`,
+        colour: '#1f77b4',
+        levels: on,
+      },
+      { name: 'admission off', colour: '#d62728', levels: off },
+    ]),
+  );
   const table = (levels: Level[]) =>
     markdownTable(
       ['clients', 'admitted ops/s', 'p50 ms', 'p95 ms', 'p99 ms', 'BUSY', 'BUSY share %', 'other errors'],
-      levels.map((l) => [l.clients, l.opsPerS, l.p50, l.p95, l.p99, l.busy, l.busyShare, Object.entries(l.errors).map(([k, v]) => `${k} ${v}`).join(', ') || 'none']),
+      levels.map((l) => [
+        l.clients,
+        l.opsPerS,
+        l.p50,
+        l.p95,
+        l.p99,
+        l.busy,
+        l.busyShare,
+        Object.entries(l.errors)
+          .map(([k, v]) => `${k} ${v}`)
+          .join(', ') || 'none',
+      ]),
     );
   const la = (l: number[]) => l.map((x) => x.toFixed(2)).join(' ');
   const md = [
@@ -180,7 +234,11 @@ async function main(): Promise<void> {
     '',
     table(off),
   ].join('\n');
-  writeResults('load', { settings: { SECONDS, LEVELS, admission: a }, roundTripMs, loadBefore, loadAfter, on, off }, md);
+  writeResults(
+    'load',
+    { settings: { SECONDS, LEVELS, admission: a }, roundTripMs, loadBefore, loadAfter, on, off },
+    md,
+  );
 }
 
 main().catch((error: unknown) => {

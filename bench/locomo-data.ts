@@ -2,9 +2,22 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
-export interface Turn { speaker: string; dia_id: string; text: string; blip_caption?: string }
-export interface Question { question: string; evidence?: string[]; category: number }
-export interface Conversation { name: string; turns: { turn: Turn; session: number; at: number }[]; questions: Question[] }
+export interface Turn {
+  speaker: string;
+  dia_id: string;
+  text: string;
+  blip_caption?: string;
+}
+export interface Question {
+  question: string;
+  evidence?: string[];
+  category: number;
+}
+export interface Conversation {
+  name: string;
+  turns: { turn: Turn; session: number; at: number }[];
+  questions: Question[];
+}
 
 export const DEFAULT_LOCOMO_DIR = new URL('../../shared/data/locomo', import.meta.url).pathname;
 
@@ -30,10 +43,20 @@ export function loadConversation(file: string): Conversation {
     // Turns of a session are a minute apart: the dataset gives only the session's time.
     list.forEach((turn, i) => turns.push({ turn, session: n, at: start + i * 60_000 }));
   }
-  return { name: file.split('/').pop()!.replace(/\.json$/, ''), turns, questions: (raw.qa as Question[]) ?? [] };
+  return {
+    name: file
+      .split('/')
+      .pop()!
+      .replace(/\.json$/, ''),
+    turns,
+    questions: (raw.qa as Question[]) ?? [],
+  };
 }
 
 /** Every conversation of a folder, in file-name order. */
 export function loadConversations(dir: string): Conversation[] {
-  return readdirSync(dir).filter((f) => f.endsWith('.json')).sort().map((f) => loadConversation(join(dir, f)));
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .map((f) => loadConversation(join(dir, f)));
 }

@@ -43,7 +43,11 @@ const app = await createApp(config, { embeddingWorker: true });
 const server = await startGraphQLServer(await buildGraphQLSchema(), app.ports, '127.0.0.1', 0);
 
 async function gql<T>(query: string, variables: Record<string, unknown>): Promise<T> {
-  const res = await fetch(server.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query, variables }) });
+  const res = await fetch(server.url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ query, variables }),
+  });
   const body = (await res.json()) as { data: T; errors?: unknown[] };
   if (body.errors) throw new Error(JSON.stringify(body.errors));
   return body.data;
@@ -69,7 +73,9 @@ for (const conv of conversations) {
       sessionId: `${store}:session-${session}`,
       metadata: { dia_id: turn.dia_id, ...(turn.blip_caption ? { image: turn.blip_caption } : {}) },
     }));
-    const { storeMany } = await gql<{ storeMany: { id: string; metadata: { dia_id: string } }[] }>(STORE_MANY, { inputs });
+    const { storeMany } = await gql<{ storeMany: { id: string; metadata: { dia_id: string } }[] }>(STORE_MANY, {
+      inputs,
+    });
     for (const m of storeMany) diaOf.set(m.id, m.metadata.dia_id);
     ingested += inputs.length;
   }
@@ -80,27 +86,42 @@ console.log(`ingested ${ingested} turns in ${ingestSeconds.toFixed(1)} s`);
 // Vectors come from the background embedding job; recall is lexical until they are there.
 const embedStart = performance.now();
 const model = await (app.embedder as { start?: () => Promise<{ state: string }> }).start?.();
-if (model?.state !== 'ready' || !app.embeddings) throw new Error(`the embedding model is not ready (${JSON.stringify(app.embedder.status())}): run node scripts/services/model.mjs`);
+if (model?.state !== 'ready' || !app.embeddings)
+  throw new Error(
+    `the embedding model is not ready (${JSON.stringify(app.embedder.status())}): run node scripts/services/model.mjs`,
+  );
 await app.embeddings.idle(600_000);
 await app.bus.idle();
 const embedSeconds = (performance.now() - embedStart) / 1000;
 console.log(`embedded ${ingested} turns in ${embedSeconds.toFixed(1)} s`);
 
 // ── questions ───────────────────────────────────────────────────────────────
-interface Scored { conv: string; category: number; evidence: string[]; ranked: string[] }
-const questions = conversations.flatMap((c) => c.questions.filter((q) => q.category !== 5 && Array.isArray(q.evidence)).map((q) => ({ conv: c.name, q })));
+interface Scored {
+  conv: string;
+  category: number;
+  evidence: string[];
+  ranked: string[];
+}
+const questions = conversations.flatMap((c) =>
+  c.questions.filter((q) => q.category !== 5 && Array.isArray(q.evidence)).map((q) => ({ conv: c.name, q })),
+);
 
 function score(results: Scored[]) {
   const any = (k: number, r: Scored) => (r.evidence.some((e) => r.ranked.slice(0, k).includes(e)) ? 1 : 0);
-  const all = (k: number, r: Scored) => (r.evidence.length > 0 && r.evidence.every((e) => r.ranked.slice(0, k).includes(e)) ? 1 : 0);
-  const mean = (xs: number[]) => (xs.length ? Math.round((xs.reduce((a, b) => a + b, 0) / xs.length) * 1000) / 1000 : 0);
+  const all = (k: number, r: Scored) =>
+    r.evidence.length > 0 && r.evidence.every((e) => r.ranked.slice(0, k).includes(e)) ? 1 : 0;
+  const mean = (xs: number[]) =>
+    xs.length ? Math.round((xs.reduce((a, b) => a + b, 0) / xs.length) * 1000) / 1000 : 0;
   const row = (rs: Scored[]) => ({
     n: rs.length,
     ...Object.fromEntries(KS.map((k) => [`recall_any@${k}`, mean(rs.map((r) => any(k, r)))])),
     'recall_all@10': mean(rs.map((r) => all(10, r))),
   });
   const categories = [...new Set(results.map((r) => r.category))].sort();
-  return { overall: row(results), byCategory: Object.fromEntries(categories.map((c) => [c, row(results.filter((r) => r.category === c))])) };
+  return {
+    overall: row(results),
+    byCategory: Object.fromEntries(categories.map((c) => [c, row(results.filter((r) => r.category === c))])),
+  };
 }
 
 // Full service path: GraphQL search, everything on.
@@ -108,37 +129,88 @@ const latencies: number[] = [];
 const full: Scored[] = [];
 for (const { conv, q } of questions) {
   const start = performance.now();
-  const { search } = await gql<{ search: { hits: { memory: { id: string } }[] } }>(SEARCH, { input: { query: q.question, store: stores.get(conv), limit: 20 } });
+  const { search } = await gql<{ search: { hits: { memory: { id: string } }[] } }>(SEARCH, {
+    input: { query: q.question, store: stores.get(conv), limit: 20 },
+  });
   latencies.push(performance.now() - start);
-  full.push({ conv, category: q.category, evidence: q.evidence ?? [], ranked: search.hits.map((h) => diaOf.get(h.memory.id) ?? '') });
+  full.push({
+    conv,
+    category: q.category,
+    evidence: q.evidence ?? [],
+    ranked: search.hits.map((h) => diaOf.get(h.memory.id) ?? ''),
+  });
 }
 const fullScore = score(full);
 console.log('full', fullScore.overall, summarise(latencies));
 
 // Ablations and calibration use Recall in-process with signals switched off.
 const recall = new Recall(app.recallDeps);
-async function rankAll(signals: Signals, includeAssociations: boolean): Promise<{ scored: Scored[]; hits: RankedHit[][] }> {
+async function rankAll(
+  signals: Signals,
+  includeAssociations: boolean,
+): Promise<{ scored: Scored[]; hits: RankedHit[][] }> {
   const scored: Scored[] = [];
   const hits: RankedHit[][] = [];
   for (const { conv, q } of questions) {
     const ranked = await recall.rankOnly({
-      query: q.question, store: stores.get(conv)!, limit: 20, includeAssociations, minConfidence: null, signals,
+      query: q.question,
+      store: stores.get(conv)!,
+      limit: 20,
+      includeAssociations,
+      minConfidence: null,
+      signals,
       filters: { tiers: null, from: null, to: null, tags: null, people: null, sessionId: null },
     });
     hits.push(ranked);
-    scored.push({ conv, category: q.category, evidence: q.evidence ?? [], ranked: ranked.map((h) => diaOf.get(h.memory.id) ?? '') });
+    scored.push({
+      conv,
+      category: q.category,
+      evidence: q.evidence ?? [],
+      ranked: ranked.map((h) => diaOf.get(h.memory.id) ?? ''),
+    });
   }
   return { scored, hits };
 }
 // Warm the in-process vector copies (loaded on a store's first semantic search).
 for (const store of stores.values()) {
-  await recall.rankOnly({ query: 'warm up', store, limit: 1, includeAssociations: false, minConfidence: null, filters: { tiers: null, from: null, to: null, tags: null, people: null, sessionId: null } });
+  await recall.rankOnly({
+    query: 'warm up',
+    store,
+    limit: 1,
+    includeAssociations: false,
+    minConfidence: null,
+    filters: { tiers: null, from: null, to: null, tags: null, people: null, sessionId: null },
+  });
 }
 await new Promise((r) => setTimeout(r, 2000));
 
-const NONE: Signals = { text: false, people: false, dates: false, semantic: false, activation: false, salience: false, usefulness: false };
-const LEXICAL: Signals = { ...NONE, text: true, people: true, dates: true, activation: true, salience: true, usefulness: true };
-const FUSED: Signals = { text: true, people: true, dates: true, semantic: true, activation: true, salience: true, usefulness: true };
+const NONE: Signals = {
+  text: false,
+  people: false,
+  dates: false,
+  semantic: false,
+  activation: false,
+  salience: false,
+  usefulness: false,
+};
+const LEXICAL: Signals = {
+  ...NONE,
+  text: true,
+  people: true,
+  dates: true,
+  activation: true,
+  salience: true,
+  usefulness: true,
+};
+const FUSED: Signals = {
+  text: true,
+  people: true,
+  dates: true,
+  semantic: true,
+  activation: true,
+  salience: true,
+  usefulness: true,
+};
 const ablations: Record<string, unknown> = {};
 if (ablation) {
   const rows: [string, Signals, boolean][] = [
@@ -150,7 +222,11 @@ if (ablation) {
     ['+ activation (lexical: the service without the model)', LEXICAL, true],
     ['vector only', { ...NONE, semantic: true }, false],
     ['text + vector (fusion)', { ...NONE, text: true, semantic: true, salience: true }, false],
-    ['fusion + people and dates named', { ...NONE, text: true, people: true, dates: true, semantic: true, salience: true }, false],
+    [
+      'fusion + people and dates named',
+      { ...NONE, text: true, people: true, dates: true, semantic: true, salience: true },
+      false,
+    ],
     ['fusion + activation (all signals)', FUSED, true],
   ];
   for (const [name, signals, assoc] of rows) {
@@ -170,23 +246,65 @@ const md = [
   `Embedding by the background job afterwards: ${ingested} turns in ${embedSeconds.toFixed(1)} s (${Math.round(ingested / embedSeconds)} memories/s, ${MODEL_NAME} on one CPU thread).`,
   '',
   '## Recall through GraphQL `search` (all signals)',
-  markdownTable(['recall_any@1', '@5', '@10', '@20', 'recall_all@10', 'search p50 ms', 'p95 ms'], [[o['recall_any@1']!, o['recall_any@5']!, o['recall_any@10']!, o['recall_any@20']!, o['recall_all@10']!, latency.p50, latency.p95]]),
+  markdownTable(
+    ['recall_any@1', '@5', '@10', '@20', 'recall_all@10', 'search p50 ms', 'p95 ms'],
+    [
+      [
+        o['recall_any@1']!,
+        o['recall_any@5']!,
+        o['recall_any@10']!,
+        o['recall_any@20']!,
+        o['recall_all@10']!,
+        latency.p50,
+        latency.p95,
+      ],
+    ],
+  ),
   '',
   '## Per category',
-  markdownTable(['category', 'n', 'any@1', 'any@5', 'any@10', 'any@20', 'all@10'], Object.entries(fullScore.byCategory).map(([c, r]: [string, any]) => [c, r.n, r['recall_any@1'], r['recall_any@5'], r['recall_any@10'], r['recall_any@20'], r['recall_all@10']])),
+  markdownTable(
+    ['category', 'n', 'any@1', 'any@5', 'any@10', 'any@20', 'all@10'],
+    Object.entries(fullScore.byCategory).map(([c, r]: [string, any]) => [
+      c,
+      r.n,
+      r['recall_any@1'],
+      r['recall_any@5'],
+      r['recall_any@10'],
+      r['recall_any@20'],
+      r['recall_all@10'],
+    ]),
+  ),
   '',
   '## Ablation (Recall in-process, same stores)',
-  markdownTable(['signals', 'any@1', 'any@5', 'any@10', 'any@20', 'all@10'], Object.entries(ablations).map(([n, r]: [string, any]) => [n, r['recall_any@1'], r['recall_any@5'], r['recall_any@10'], r['recall_any@20'], r['recall_all@10']])),
+  markdownTable(
+    ['signals', 'any@1', 'any@5', 'any@10', 'any@20', 'all@10'],
+    Object.entries(ablations).map(([n, r]: [string, any]) => [
+      n,
+      r['recall_any@1'],
+      r['recall_any@5'],
+      r['recall_any@10'],
+      r['recall_any@20'],
+      r['recall_all@10'],
+    ]),
+  ),
   '',
   'Usefulness is neutral here (LoCoMo records no outcomes), so it is on in the rows with activation and changes nothing.',
   '',
   'Confidence is calibrated and checked across store sizes by `npm run bench:calibration` (bench/results/calibration.md).',
   '',
   'Baselines (rank_bm25 over `speaker: text`, from the data README): plain BM25 0.578; stemming + stop words 0.686; + same-session neighbour bonus 0.793.',
-  'Turns here carry a shared photo\'s caption too (tuning run, all signals: recall_any@10 0.823 with captions, 0.820 without).',
+  "Turns here carry a shared photo's caption too (tuning run, all signals: recall_any@10 0.823 with captions, 0.820 without).",
 ].join('\n');
 writeResults(
   'locomo',
-  { dataDir: dir, turns: ingested, questions: questions.length, ingestPerSecond: Math.round(ingested / ingestSeconds), embedSeconds, search: { ...fullScore, latency }, ablations },
+  {
+    dataDir: dir,
+    turns: ingested,
+    questions: questions.length,
+    ingestPerSecond: Math.round(ingested / ingestSeconds),
+    embedSeconds,
+    search: { ...fullScore, latency },
+    ablations,
+  },
   md,
 );

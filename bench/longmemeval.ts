@@ -21,15 +21,30 @@ import { startBench } from './conditions.js';
 // The machine must be quiet (or BENCH_BUSY_OK=1); the results file records how it was.
 await startBench();
 
-interface Turn { role: string; content: string; has_answer?: boolean }
-interface Item { question_id: string; question_type: string; question: string; haystack_sessions: Turn[][]; haystack_session_ids: string[]; haystack_dates: string[]; answer_session_ids: string[] }
+interface Turn {
+  role: string;
+  content: string;
+  has_answer?: boolean;
+}
+interface Item {
+  question_id: string;
+  question_type: string;
+  question: string;
+  haystack_sessions: Turn[][];
+  haystack_session_ids: string[];
+  haystack_dates: string[];
+  answer_session_ids: string[];
+}
 
 const args = process.argv.slice(2);
 const n = Number(args[args.indexOf('--questions') + 1]) || Infinity;
 const FILE = new URL('../../shared/data/longmemeval/dev-sample.json', import.meta.url).pathname;
 const all = JSON.parse(readFileSync(FILE, 'utf8')) as Item[];
 // --questions N takes N spread evenly over the file (it is ordered by question type).
-const items = n >= all.length ? all : all.filter((_, i) => Math.floor((i * n) / all.length) !== Math.floor(((i - 1) * n) / all.length));
+const items =
+  n >= all.length
+    ? all
+    : all.filter((_, i) => Math.floor((i * n) / all.length) !== Math.floor(((i - 1) * n) / all.length));
 const KS = [1, 5, 10, 20];
 
 /** "2023/05/20 (Sat) 02:21" → ISO. */
@@ -40,14 +55,23 @@ const dateOf = (s: string) => {
 
 const stores = items.map((it) => `lme-${it.question_id}-${randomUUID().slice(0, 8)}`);
 const base = loadConfig();
-const config = { ...base, port: 0, scopeStores: stores, subconscious: { ...base.subconscious, queuePrefix: `bench-lme-${randomUUID().slice(0, 8)}` } };
+const config = {
+  ...base,
+  port: 0,
+  scopeStores: stores,
+  subconscious: { ...base.subconscious, queuePrefix: `bench-lme-${randomUUID().slice(0, 8)}` },
+};
 const app = await createApp(config, { embeddingWorker: true });
 const server = await startGraphQLServer(await buildGraphQLSchema(), app.ports, '127.0.0.1', 0);
 const gql = graphqlClient(server.url);
 const STORE_MANY = 'mutation ($inputs: [StoreInput!]!) { storeMany(inputs: $inputs) { id } }';
 const SEARCH = 'query ($input: SearchInput!) { search(input: $input) { hits { memory { id } } } }';
 
-interface Ref { evidence: boolean; session: string; text: string }
+interface Ref {
+  evidence: boolean;
+  session: string;
+  text: string;
+}
 const refOf = new Map<string, Ref>();
 const turnsOf: Ref[][] = [];
 const started = performance.now();
@@ -55,7 +79,12 @@ for (const [q, it] of items.entries()) {
   const refs: Ref[] = [];
   for (const [s, session] of it.haystack_sessions.entries()) {
     const sid = it.haystack_session_ids[s]!;
-    const inputs = session.map((t) => ({ store: stores[q], content: `${t.role}: ${t.content}`.slice(0, 60_000), occurredAt: dateOf(it.haystack_dates[s]!), sessionId: `${stores[q]}:${sid}` }));
+    const inputs = session.map((t) => ({
+      store: stores[q],
+      content: `${t.role}: ${t.content}`.slice(0, 60_000),
+      occurredAt: dateOf(it.haystack_dates[s]!),
+      sessionId: `${stores[q]}:${sid}`,
+    }));
     const { storeMany } = await gql<{ storeMany: { id: string }[] }>(STORE_MANY, { inputs });
     storeMany.forEach((m, i) => {
       const ref = { evidence: session[i]!.has_answer === true, session: sid, text: inputs[i]!.content };
@@ -91,21 +120,57 @@ function bm25Rank(refs: Ref[], query: string): Ref[] {
       return s + (f === 0 ? 0 : (idf * f * 2.5) / (f + 1.5 * (0.25 + (0.75 * d.length) / avg)));
     }, 0);
   });
-  return refs.map((r, i) => ({ r, s: scores[i]! })).sort((a, b) => b.s - a.s).map((x) => x.r);
+  return refs
+    .map((r, i) => ({ r, s: scores[i]! }))
+    .sort((a, b) => b.s - a.s)
+    .map((x) => x.r);
 }
 
 const rows: { type: string; service: Ref[]; bm25: Ref[]; answerSessions: string[] }[] = [];
 const latencies: number[] = [];
 for (const [q, it] of items.entries()) {
   const t0 = performance.now();
-  const { search } = await gql<{ search: { hits: { memory: { id: string } }[] } }>(SEARCH, { input: { query: it.question, store: stores[q], limit: 20 } });
+  const { search } = await gql<{ search: { hits: { memory: { id: string } }[] } }>(SEARCH, {
+    input: { query: it.question, store: stores[q], limit: 20 },
+  });
   latencies.push(performance.now() - t0);
-  rows.push({ type: it.question_type, service: search.hits.map((h) => refOf.get(h.memory.id)!), bm25: bm25Rank(turnsOf[q]!, it.question).slice(0, 20), answerSessions: it.answer_session_ids });
+  rows.push({
+    type: it.question_type,
+    service: search.hits.map((h) => refOf.get(h.memory.id)!),
+    bm25: bm25Rank(turnsOf[q]!, it.question).slice(0, 20),
+    answerSessions: it.answer_session_ids,
+  });
 }
 const mean = (xs: number[]) => Math.round((xs.reduce((a, b) => a + b, 0) / xs.length) * 1000) / 1000;
 const measure = (pick: (r: (typeof rows)[number]) => Ref[]) => ({
-  turn: Object.fromEntries(KS.map((k) => [k, mean(rows.map((r) => (pick(r).slice(0, k).some((x) => x.evidence) ? 1 : 0)))])),
-  session: Object.fromEntries(KS.map((k) => [k, mean(rows.map((r) => (pick(r).slice(0, k).some((x) => r.answerSessions.includes(x.session)) ? 1 : 0)))])),
+  turn: Object.fromEntries(
+    KS.map((k) => [
+      k,
+      mean(
+        rows.map((r) =>
+          pick(r)
+            .slice(0, k)
+            .some((x) => x.evidence)
+            ? 1
+            : 0,
+        ),
+      ),
+    ]),
+  ),
+  session: Object.fromEntries(
+    KS.map((k) => [
+      k,
+      mean(
+        rows.map((r) =>
+          pick(r)
+            .slice(0, k)
+            .some((x) => r.answerSessions.includes(x.session))
+            ? 1
+            : 0,
+        ),
+      ),
+    ]),
+  ),
 });
 const service = measure((r) => r.service);
 const bm25 = measure((r) => r.bm25);
@@ -117,10 +182,17 @@ const latency = summarise(latencies);
 const md = [
   `Data: ${items.length} questions of ../shared/data/longmemeval/dev-sample.json, ${refOf.size} turns (one store per question); stored and embedded in ${seconds.toFixed(0)} s. The machine was shared with other work.`,
   '',
-  markdownTable(['ranking', 'turn @1', '@5', '@10', '@20', 'session @1', '@5', '@10', '@20'], [
-    ['service (GraphQL search, all signals)', ...KS.map((k) => service.turn[k]!), ...KS.map((k) => service.session[k]!)],
-    ['plain BM25', ...KS.map((k) => bm25.turn[k]!), ...KS.map((k) => bm25.session[k]!)],
-  ]),
+  markdownTable(
+    ['ranking', 'turn @1', '@5', '@10', '@20', 'session @1', '@5', '@10', '@20'],
+    [
+      [
+        'service (GraphQL search, all signals)',
+        ...KS.map((k) => service.turn[k]!),
+        ...KS.map((k) => service.session[k]!),
+      ],
+      ['plain BM25', ...KS.map((k) => bm25.turn[k]!), ...KS.map((k) => bm25.session[k]!)],
+    ],
+  ),
   '',
   `Search p50 ${latency.p50} ms, p95 ${latency.p95} ms (busy shared machine).`,
 ].join('\n');

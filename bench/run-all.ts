@@ -9,11 +9,17 @@ import { readFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 
 const LOCK = '/tmp/total-recall-bench.lock';
-const scripts = Object.keys((JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { scripts: Record<string, string> }).scripts)
+const scripts = Object.keys(
+  (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { scripts: Record<string, string> })
+    .scripts,
+)
   .filter((name) => name.startsWith('bench:'))
   .sort();
 const wanted = process.argv.slice(2);
-const chosen = wanted.length > 0 ? scripts.filter((s) => wanted.includes(s.slice('bench:'.length))) : scripts.filter((s) => s !== 'bench:chaos');
+const chosen =
+  wanted.length > 0
+    ? scripts.filter((s) => wanted.includes(s.slice('bench:'.length)))
+    : scripts.filter((s) => s !== 'bench:chaos');
 
 for (const script of chosen) {
   console.log(`\n== ${script} (waiting for ${LOCK}) ==`);

@@ -37,7 +37,16 @@ const db = { database: config.neo4j.database };
 
 const PEOPLE = ['Ana', 'Ben', 'Caro', 'Dev', 'Eli', 'Farah', 'Gus', 'Hana', 'Ivo', 'Jun', 'Kai', 'Lena'];
 const VERBS = ['talked about', 'planned', 'finished', 'argued over', 'remembered', 'fixed', 'visited', 'wrote about'];
-const OBJECTS = ['the garden', 'a new recipe', 'the release notes', 'the trip to Lisbon', 'the budget', 'the broken bike', 'the concert', 'the roof'];
+const OBJECTS = [
+  'the garden',
+  'a new recipe',
+  'the release notes',
+  'the trip to Lisbon',
+  'the budget',
+  'the broken bike',
+  'the concert',
+  'the roof',
+];
 
 // Tiers by a hash of i: 2% IDENTITY_CORE, 8% ACTIVE_CONTEXT (0–3 h old), 60% LONG_TERM (0–60 days), 30% ARCHIVE (0–3 years);
 // 10% claimed; 0–3 reads each.
@@ -64,9 +73,21 @@ async function seed(count: number): Promise<number> {
   store = `bench-salience-${randomUUID()}`;
   seeded = 0;
   const start = performance.now();
-  const params = { store, storeKey: storeKeyOf(store), now: neo4j.int(Date.now()), day: neo4j.int(DAY), people: PEOPLE, verbs: VERBS, objects: OBJECTS };
+  const params = {
+    store,
+    storeKey: storeKeyOf(store),
+    now: neo4j.int(Date.now()),
+    day: neo4j.int(DAY),
+    people: PEOPLE,
+    verbs: VERBS,
+    objects: OBJECTS,
+  };
   for (; seeded < count; seeded = Math.min(count, seeded + 20_000)) {
-    await app.driver.executeQuery(SEED, { ...params, from: neo4j.int(seeded), to: neo4j.int(Math.min(count, seeded + 20_000)) }, db);
+    await app.driver.executeQuery(
+      SEED,
+      { ...params, from: neo4j.int(seeded), to: neo4j.int(Math.min(count, seeded + 20_000)) },
+      db,
+    );
   }
   await app.driver.executeQuery('CALL db.awaitIndexes(600)', {}, db);
   return (performance.now() - start) / 1000;
@@ -76,8 +97,13 @@ async function seed(count: number): Promise<number> {
 async function cleanUp(): Promise<void> {
   const session = app.driver.session(db);
   try {
-    await session.run('MATCH (m:Memory {store: $store}) CALL { WITH m DETACH DELETE m } IN TRANSACTIONS OF 10000 ROWS', { store });
-    await session.run('MATCH (e:Event {store: $store}) CALL { WITH e DETACH DELETE e } IN TRANSACTIONS OF 10000 ROWS', { store });
+    await session.run(
+      'MATCH (m:Memory {store: $store}) CALL { WITH m DETACH DELETE m } IN TRANSACTIONS OF 10000 ROWS',
+      { store },
+    );
+    await session.run('MATCH (e:Event {store: $store}) CALL { WITH e DETACH DELETE e } IN TRANSACTIONS OF 10000 ROWS', {
+      store,
+    });
     await session.run('MATCH (c:SweepCursor {key: $store}) DELETE c', { store });
   } finally {
     await session.close();
@@ -85,7 +111,11 @@ async function cleanUp(): Promise<void> {
 }
 
 async function gql(query: string, variables: Record<string, unknown>): Promise<void> {
-  const res = await fetch(server.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query, variables }) });
+  const res = await fetch(server.url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ query, variables }),
+  });
   const body = (await res.json()) as { errors?: unknown[] };
   if (body.errors) throw new Error(JSON.stringify(body.errors));
 }
@@ -95,7 +125,10 @@ const SEARCH = 'query ($input: SearchInput!) { search(input: $input) { hits { sa
 let probeSeq = 0;
 
 /** Sequential store and search requests until `until` resolves (or `count` of each). */
-async function probe(until: Promise<unknown> | null, count = PROBES): Promise<{ store: LatencySummary; search: LatencySummary | null }> {
+async function probe(
+  until: Promise<unknown> | null,
+  count = PROBES,
+): Promise<{ store: LatencySummary; search: LatencySummary | null }> {
   let running = true;
   void until?.finally(() => (running = false));
   const stores: number[] = [];
@@ -104,12 +137,16 @@ async function probe(until: Promise<unknown> | null, count = PROBES): Promise<{ 
   while (until ? running : stores.length < count) {
     const n = probeSeq++;
     let start = performance.now();
-    await gql(STORE, { input: { store, content: `probe ${n}: ${PEOPLE[n % PEOPLE.length]} planned the roof`, tier: 'LONG_TERM' } });
+    await gql(STORE, {
+      input: { store, content: `probe ${n}: ${PEOPLE[n % PEOPLE.length]} planned the roof`, tier: 'LONG_TERM' },
+    });
     stores.push(performance.now() - start);
     if (!searchWorks) continue;
     start = performance.now();
     try {
-      await gql(SEARCH, { input: { store, query: `${PEOPLE[n % PEOPLE.length]} ${OBJECTS[n % OBJECTS.length]}`, limit: 10 } });
+      await gql(SEARCH, {
+        input: { store, query: `${PEOPLE[n % PEOPLE.length]} ${OBJECTS[n % OBJECTS.length]}`, limit: 10 },
+      });
       searches.push(performance.now() - start);
     } catch (error) {
       console.warn(`search unavailable, measuring store only: ${String(error).slice(0, 200)}`);
@@ -136,13 +173,19 @@ try {
     const loadBefore = loadavg()[0] ?? 0;
     const now = Date.now();
     const first = await sweep(now);
-    console.log(`first sweep: ${first.scanned} in ${first.ms} ms = ${first.perSecond}/s (${first.updated} written, ${first.promoted}↑ ${first.demoted}↓)`);
+    console.log(
+      `first sweep: ${first.scanned} in ${first.ms} ms = ${first.perSecond}/s (${first.updated} written, ${first.promoted}↑ ${first.demoted}↓)`,
+    );
     const cadence = await sweep(now + 15 * MINUTE);
-    console.log(`15 minutes later: ${cadence.perSecond}/s (${cadence.updated} written, ${cadence.promoted}↑ ${cadence.demoted}↓)`);
+    console.log(
+      `15 minutes later: ${cadence.perSecond}/s (${cadence.updated} written, ${cadence.promoted}↑ ${cadence.demoted}↓)`,
+    );
     const running = sweep(now + DAY);
     const during = await probe(running);
     const later = await running;
-    console.log(`a day later, under load: ${later.perSecond}/s (${later.updated} written, ${later.promoted}↑ ${later.demoted}↓); store p95 ${during.store.p95} ms, search p95 ${during.search?.p95 ?? '–'} ms`);
+    console.log(
+      `a day later, under load: ${later.perSecond}/s (${later.updated} written, ${later.promoted}↑ ${later.demoted}↓); store p95 ${during.store.p95} ms, search p95 ${during.search?.p95 ?? '–'} ms`,
+    );
     const again = await sweep(now + DAY);
     console.log(`same sweep again (idempotent, writes ${again.updated}): ${again.perSecond}/s`);
     // The machine is shared: other work on its two cores shows up here.
@@ -156,9 +199,15 @@ try {
 }
 
 const ms = (s: LatencySummary | null | undefined, key: 'p50' | 'p95') => (s ? s[key] : '–');
-const sweepCell = (r: any) => `${r.perSecond.toLocaleString('en')}/s, ${(r.ms / 1000).toFixed(1)} s (${r.updated.toLocaleString('en')} written, ${(r.promoted + r.demoted).toLocaleString('en')} moves)`;
+const sweepCell = (r: any) =>
+  `${r.perSecond.toLocaleString('en')}/s, ${(r.ms / 1000).toFixed(1)} s (${r.updated.toLocaleString('en')} written, ${(r.promoted + r.demoted).toLocaleString('en')} moves)`;
 const sweepRows = results.flatMap((r: any) => [
-  [r.memories.toLocaleString('en'), 'first sweep (every score written)', sweepCell(r.first), r.loadAverage1m.join(' → ')],
+  [
+    r.memories.toLocaleString('en'),
+    'first sweep (every score written)',
+    sweepCell(r.first),
+    r.loadAverage1m.join(' → '),
+  ],
   [r.memories.toLocaleString('en'), '15 minutes later (the default cadence)', sweepCell(r.cadence), ''],
   [r.memories.toLocaleString('en'), 'a day later, under store/search load', sweepCell(r.later), ''],
   [r.memories.toLocaleString('en'), 'the same sweep again (idempotent)', sweepCell(r.again), ''],
@@ -182,6 +231,16 @@ writeResults(
     'and changes no score. The machine is shared with other work (see the load average).\n\n' +
     markdownTable(['memories', 'sweep', 'throughput, time', 'load average (1 min) before → after'], sweepRows) +
     '\n\nLatency of sequential GraphQL requests (client, API and sweep share one Node process, as `serve` runs them), idle and while the "a day later" sweep runs:\n\n' +
-    markdownTable(['memories', 'store p50/p95 ms idle', 'store p50/p95 ms during sweep', 'search p50/p95 ms idle', 'search p50/p95 ms during sweep', 'samples idle / during'], latencyRows) +
+    markdownTable(
+      [
+        'memories',
+        'store p50/p95 ms idle',
+        'store p50/p95 ms during sweep',
+        'search p50/p95 ms idle',
+        'search p50/p95 ms during sweep',
+        'samples idle / during',
+      ],
+      latencyRows,
+    ) +
     '\n\nTarget: 1M memories swept in under 60 s.',
 );

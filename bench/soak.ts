@@ -64,7 +64,12 @@ app.jobs.onRun((kind: JobKind, last: LastRun) => {
 });
 app.bus.onFailure((error, message, actor) => errors.push(`bus ${actor} ${message.type}: ${(error as Error).message}`));
 
-async function gql<T>(op: string, query: string, variables: Record<string, unknown>, instanceId: string): Promise<T | null> {
+async function gql<T>(
+  op: string,
+  query: string,
+  variables: Record<string, unknown>,
+  instanceId: string,
+): Promise<T | null> {
   const start = performance.now();
   try {
     const res = await fetch(server.url, {
@@ -89,7 +94,22 @@ async function gql<T>(op: string, query: string, variables: Record<string, unkno
 const STORE = 'mutation ($in: StoreInput!) { store(input: $in) { id } }';
 const SEARCH = 'query ($in: SearchInput!) { search(input: $in) { id hits { memory { id } confidence } } }';
 const READ = 'query ($id: ID!) { memory(id: $id) { id content } }';
-const WORDS = ['Ana', 'Lisbon', 'garden', 'budget', 'concert', 'recipe', 'release', 'bike', 'roof', 'novel', 'migration', 'marathon', 'photo', 'doctor'];
+const WORDS = [
+  'Ana',
+  'Lisbon',
+  'garden',
+  'budget',
+  'concert',
+  'recipe',
+  'release',
+  'bike',
+  'roof',
+  'novel',
+  'migration',
+  'marathon',
+  'photo',
+  'doctor',
+];
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const t0 = Date.now();
@@ -107,7 +127,12 @@ async function session(k: number): Promise<{ instanceId: string; stored: number 
   const corpus = syntheticMemories(5000, 100 + k);
   const mine: { id: string; content: string }[] = [];
   let mode: 'TASK' | 'CONVERSATION' = 'TASK';
-  await gql('startSession', 'mutation ($in: StartSessionInput!) { startSession(input: $in) { id } }', { in: { instanceId, mindType: 'bench', store, task: `soak ${k}` } }, instanceId);
+  await gql(
+    'startSession',
+    'mutation ($in: StartSessionInput!) { startSession(input: $in) { id } }',
+    { in: { instanceId, mindType: 'bench', store, task: `soak ${k}` } },
+    instanceId,
+  );
   let i = 0;
   while (Date.now() < end) {
     if (!active(storeIndex)) {
@@ -117,14 +142,22 @@ async function session(k: number): Promise<{ instanceId: string; stored: number 
     const r = random();
     if (r < 0.45) {
       // Now and then the same thing again in other words: consolidation's near-duplicates.
-      const again = mine.length > 0 && random() < 0.15 ? (mine[Math.floor(random() * mine.length)] as { content: string }) : null;
+      const again =
+        mine.length > 0 && random() < 0.15 ? (mine[Math.floor(random() * mine.length)] as { content: string }) : null;
       const m = corpus[i++ % corpus.length]!;
       const content = again ? again.content.replace(/\(#\d+\)\.$/, '(again).') : m.content;
-      const data = await gql<{ store: { id: string } }>('store', STORE, { in: { store, content, tags: m.tags, people: m.people, emotions: m.emotions } }, instanceId);
+      const data = await gql<{ store: { id: string } }>(
+        'store',
+        STORE,
+        { in: { store, content, tags: m.tags, people: m.people, emotions: m.emotions } },
+        instanceId,
+      );
       if (data) mine.push({ id: data.store.id, content });
     } else if (r < 0.9) {
       if (hasSearch) {
-        const words = [WORDS[Math.floor(random() * WORDS.length)], WORDS[Math.floor(random() * WORDS.length)]].join(' ');
+        const words = [WORDS[Math.floor(random() * WORDS.length)], WORDS[Math.floor(random() * WORDS.length)]].join(
+          ' ',
+        );
         await gql('recall (search)', SEARCH, { in: { query: words, store, limit: 10 } }, instanceId);
       } else if (mine.length > 0) {
         await gql('recall (memory by id)', READ, { id: mine[Math.floor(random() * mine.length)]!.id }, instanceId);
@@ -132,17 +165,34 @@ async function session(k: number): Promise<{ instanceId: string; stored: number 
     } else if (r < 0.95 && k !== 0) {
       // Session 0 stays in TASK mode throughout (it should be told to take a break); the others switch.
       mode = mode === 'TASK' ? 'CONVERSATION' : 'TASK';
-      await gql('transition', 'mutation ($i: String!, $m: WorkingMode!) { transition(instanceId: $i, mode: $m) { id } }', { i: instanceId, m: mode }, instanceId);
+      await gql(
+        'transition',
+        'mutation ($i: String!, $m: WorkingMode!) { transition(instanceId: $i, mode: $m) { id } }',
+        { i: instanceId, m: mode },
+        instanceId,
+      );
     } else {
-      await gql('logDecision', 'mutation ($i: String!, $t: String!) { logDecision(instanceId: $i, text: $t) { id } }', { i: instanceId, t: `decision ${i}` }, instanceId);
+      await gql(
+        'logDecision',
+        'mutation ($i: String!, $t: String!) { logDecision(instanceId: $i, text: $t) { id } }',
+        { i: instanceId, t: `decision ${i}` },
+        instanceId,
+      );
     }
     await sleep(20 + random() * 60);
   }
-  await gql('endSession', 'mutation ($i: String!) { endSession(instanceId: $i) { memoriesStored } }', { i: instanceId }, instanceId);
+  await gql(
+    'endSession',
+    'mutation ($i: String!) { endSession(instanceId: $i) { memoriesStored } }',
+    { i: instanceId },
+    instanceId,
+  );
   return { instanceId, stored: mine.length };
 }
 
-console.log(`soak: ${SESSIONS} sessions in ${STORES} stores for ${SECONDS} s; recall by ${hasSearch ? 'search' : 'memory(id) (no search in the schema)'}`);
+console.log(
+  `soak: ${SESSIONS} sessions in ${STORES} stores for ${SECONDS} s; recall by ${hasSearch ? 'search' : 'memory(id) (no search in the schema)'}`,
+);
 const finished = await Promise.all(Array.from({ length: SESSIONS }, (_, k) => session(k)));
 
 // Let the last audits run, then read what the background did.
@@ -150,18 +200,29 @@ const deadline = Date.now() + 30_000;
 let notifications: { kind: string }[] = [];
 for (;;) {
   notifications = (
-    await Promise.all(finished.map((f) => app.ports.lifecycle.notifications(f.instanceId, null, { instanceId: null, sessionId: null })))
+    await Promise.all(
+      finished.map((f) => app.ports.lifecycle.notifications(f.instanceId, null, { instanceId: null, sessionId: null })),
+    )
   ).flat();
   if (notifications.filter((n) => n.kind === 'SESSION_AUDIT').length >= SESSIONS || Date.now() > deadline) break;
   await sleep(500);
 }
 const queues = await app.jobs.status();
 const consolidated = (
-  await app.driver.executeQuery('MATCH (n:Memory)-[:CONSOLIDATED_FROM]->() WHERE n.store IN $stores RETURN count(DISTINCT n) AS n', { stores }, { database: config.neo4j.database })
+  await app.driver.executeQuery(
+    'MATCH (n:Memory)-[:CONSOLIDATED_FROM]->() WHERE n.store IN $stores RETURN count(DISTINCT n) AS n',
+    { stores },
+    { database: config.neo4j.database },
+  )
 ).records.map((r) => ({ n: Number(r.get('n')) }));
 
 const ops = [...latencies].map(([op, samples]) => ({ op, ...summarise(samples) }));
-const jobs = [...lags].map(([kind, samples]) => ({ kind, runs: jobRuns.get(kind)?.ok ?? 0, failed: jobRuns.get(kind)?.failed ?? 0, lagMs: summarise(samples) }));
+const jobs = [...lags].map(([kind, samples]) => ({
+  kind,
+  runs: jobRuns.get(kind)?.ok ?? 0,
+  failed: jobRuns.get(kind)?.failed ?? 0,
+  lagMs: summarise(samples),
+}));
 const byKind = (kind: string) => notifications.filter((n) => n.kind === kind).length;
 const result = {
   seconds: SECONDS,
@@ -188,11 +249,17 @@ const md = [
   '',
   '### Operations (ms)',
   '',
-  markdownTable(['operation', 'n', 'p50', 'p95', 'p99', 'max'], ops.map((o) => [o.op, o.n, o.p50, o.p95, o.p99, o.max])),
+  markdownTable(
+    ['operation', 'n', 'p50', 'p95', 'p99', 'max'],
+    ops.map((o) => [o.op, o.n, o.p50, o.p95, o.p99, o.max]),
+  ),
   '',
   '### Background jobs (lag = start after due, ms)',
   '',
-  markdownTable(['job', 'runs', 'failed', 'lag p50', 'lag p95', 'lag max'], jobs.map((j) => [j.kind, j.runs, j.failed, j.lagMs.p50, j.lagMs.p95, j.lagMs.max])),
+  markdownTable(
+    ['job', 'runs', 'failed', 'lag p50', 'lag p95', 'lag max'],
+    jobs.map((j) => [j.kind, j.runs, j.failed, j.lagMs.p50, j.lagMs.p95, j.lagMs.max]),
+  ),
   '',
   `Notifications: ${result.notifications.BREAK} break, ${result.notifications.SESSION_AUDIT} session audits. ` +
     `Memories stored: ${result.memoriesStored}; consolidated memories made: ${result.consolidatedMemories}. ` +
@@ -202,7 +269,9 @@ writeResults('soak', result, md);
 
 // Clean up: the stores, then the queues.
 const cleanup = app.driver.session({ database: config.neo4j.database });
-await cleanup.run('MATCH (n) WHERE n.store IN $stores CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 5000 ROWS', { stores });
+await cleanup.run('MATCH (n) WHERE n.store IN $stores CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 5000 ROWS', {
+  stores,
+});
 await cleanup.close();
 await server.stop();
 await app.close();

@@ -36,7 +36,10 @@ const caller = { instanceId: 'bench', sessionId: null };
 
 const base = loadConfig();
 const on = await createApp({ ...base, synapse: { ...base.synapse, mechanicalLinking: true } });
-const off = await createApp({ ...base, synapse: { ...base.synapse, mechanicalLinking: false } }, { applySchema: false });
+const off = await createApp(
+  { ...base, synapse: { ...base.synapse, mechanicalLinking: false } },
+  { applySchema: false },
+);
 // BENCH_STORE reuses a store kept by an earlier run (BENCH_KEEP): no seeding, for quick re-measures.
 const reused = process.env.BENCH_STORE ?? null;
 const store = reused ?? `bench-synapse-${randomUUID()}`;
@@ -51,13 +54,50 @@ let batchSeed = 1;
  * (pseudo-words built from syllables), 8 to 20 per memory, after the person;
  * the hundred most frequent ranks are English stop words, as in real text.
  */
-const SYLLABLES = ['ka', 'lo', 'mi', 'ren', 'to', 'sa', 'vel', 'dun', 'pri', 'os', 'ta', 'ber', 'qui', 'mon', 'el', 'zar', 'fi', 'gus', 'ha', 'nor'];
+const SYLLABLES = [
+  'ka',
+  'lo',
+  'mi',
+  'ren',
+  'to',
+  'sa',
+  'vel',
+  'dun',
+  'pri',
+  'os',
+  'ta',
+  'ber',
+  'qui',
+  'mon',
+  'el',
+  'zar',
+  'fi',
+  'gus',
+  'ha',
+  'nor',
+];
 const VOCABULARY = Array.from({ length: 20_000 }, (_, i) => {
   let word = '';
   for (let n = i + 400; n > 0; n = Math.floor(n / SYLLABLES.length)) word += SYLLABLES[n % SYLLABLES.length];
   return word;
 });
-const STOP = ['the', 'and', 'with', 'for', 'that', 'this', 'was', 'from', 'have', 'but', 'then', 'after', 'about', 'into', 'over'];
+const STOP = [
+  'the',
+  'and',
+  'with',
+  'for',
+  'that',
+  'this',
+  'was',
+  'from',
+  'have',
+  'but',
+  'then',
+  'after',
+  'about',
+  'into',
+  'over',
+];
 const RANKS = VOCABULARY.map((_, i) => i);
 const words = rng(5);
 function sentence(person: string): string {
@@ -74,7 +114,13 @@ function next(count: number) {
   return syntheticMemories(count, batchSeed++).map((m) => {
     const i = made++;
     const content = sentence(m.people[0] ?? 'someone');
-    return { ...m, content, store, occurredAt: T0 + i * 60_000, sessionId: `bench-session-${Math.floor(i / SESSION_SIZE)}` };
+    return {
+      ...m,
+      content,
+      store,
+      occurredAt: T0 + i * 60_000,
+      sessionId: `bench-session-${Math.floor(i / SESSION_SIZE)}`,
+    };
   });
 }
 
@@ -93,7 +139,10 @@ async function associationCount(): Promise<number> {
 
 // ── seed ────────────────────────────────────────────────────────────────────
 const seedStart = performance.now();
-if (reused) made = Number((await cypher<{ n: number }>('MATCH (m:Memory {store: $store}) RETURN count(m) AS n', { store }))[0]?.n ?? 0);
+if (reused)
+  made = Number(
+    (await cypher<{ n: number }>('MATCH (m:Memory {store: $store}) RETURN count(m) AS n', { store }))[0]?.n ?? 0,
+  );
 while (made < MEMORIES) {
   await on.ports.memory.store(next(Math.min(1000, MEMORIES - made)), caller);
   await on.bus.idle();
@@ -155,9 +204,15 @@ console.log(`graph: ${made} memories, ${total} associations (${topUp} added dire
 // Process CPU per store (Neo4j's from /proc, this process's from cpuUsage) is
 // summed over the back-to-back blocks, idle wait included.
 const BLOCK = 50;
-const RATES = (process.env.BENCH_RATES ?? '20,30,40,50').split(',').map(Number).sort((a, b) => a - b);
+const RATES = (process.env.BENCH_RATES ?? '20,30,40,50')
+  .split(',')
+  .map(Number)
+  .sort((a, b) => a - b);
 type Mode = 'on' | 'off';
-const modes: [Mode, App][] = [['on', on], ['off', off]];
+const modes: [Mode, App][] = [
+  ['on', on],
+  ['off', off],
+];
 const calls: Record<Mode, number[]> = { on: [], off: [] };
 const paced = new Map<number, Record<Mode, number[]>>(RATES.map((rate) => [rate, { on: [], off: [] }]));
 const linked: Record<Mode, number[]> = { on: [], off: [] };
@@ -221,24 +276,52 @@ const store95 = {
   offLinked: summarise(linked.off),
 };
 const cpuPerStore = Object.fromEntries(
-  modes.map(([mode]) => [mode, { neo4jMs: Math.round((cpu[mode].neo4j / calls[mode].length) * 100) / 100, nodeMs: Math.round((cpu[mode].node / calls[mode].length) * 100) / 100 }]),
+  modes.map(([mode]) => [
+    mode,
+    {
+      neo4jMs: Math.round((cpu[mode].neo4j / calls[mode].length) * 100) / 100,
+      nodeMs: Math.round((cpu[mode].node / calls[mode].length) * 100) / 100,
+    },
+  ]),
 ) as Record<Mode, { neo4jMs: number; nodeMs: number }>;
 const pacedStores = RATES.map((rate) => {
   const samples = paced.get(rate)!;
   return { rate, on: summarise(samples.on), off: summarise(samples.off) };
 });
-console.log('store', JSON.stringify(store95), 'paced', JSON.stringify(pacedStores), 'cpu per store', JSON.stringify(cpuPerStore));
+console.log(
+  'store',
+  JSON.stringify(store95),
+  'paced',
+  JSON.stringify(pacedStores),
+  'cpu per store',
+  JSON.stringify(cpuPerStore),
+);
 
 // ── activation and neighbourhood ─────────────────────────────────────────────
-const ids = (await cypher<{ id: string }>('MATCH (m:Memory {store: $store}) WITH m, rand() AS r ORDER BY r LIMIT 5000 RETURN m.id AS id', { store })).map((r) => r.id);
+const ids = (
+  await cypher<{ id: string }>(
+    'MATCH (m:Memory {store: $store}) WITH m, rand() AS r ORDER BY r LIMIT 5000 RETURN m.id AS id',
+    { store },
+  )
+).map((r) => r.id);
 const pick = () => ids[Math.floor(random() * ids.length)] as string;
 const WEIGHTS = [1, 0.8, 0.6, 0.4, 0.2];
 const activation: number[] = [];
 const reached: number[] = [];
 const neighbourhood: number[] = [];
-for (let i = 0; i < 100; i++) await on.synapse.activate(store, WEIGHTS.map((weight) => ({ id: pick(), weight }))); // warm-up
+for (let i = 0; i < 100; i++)
+  await on.synapse.activate(
+    store,
+    WEIGHTS.map((weight) => ({ id: pick(), weight })),
+  ); // warm-up
 for (let i = 0; i < ACTIVATION_SAMPLES; i++) {
-  const [result, ms] = await timed(() => on.synapse.activate(store, WEIGHTS.map((weight) => ({ id: pick(), weight })), { maxHops: 2 }));
+  const [result, ms] = await timed(() =>
+    on.synapse.activate(
+      store,
+      WEIGHTS.map((weight) => ({ id: pick(), weight })),
+      { maxHops: 2 },
+    ),
+  );
   activation.push(ms);
   reached.push(result.length);
 }
@@ -246,7 +329,13 @@ for (let i = 0; i < ACTIVATION_SAMPLES; i++) {
 const TEN = Array.from({ length: 10 }, (_, i) => 1 - i * 0.09);
 const activation10: number[] = [];
 for (let i = 0; i < Math.min(500, ACTIVATION_SAMPLES); i++) {
-  const [, ms] = await timed(() => on.synapse.activate(store, TEN.map((weight) => ({ id: pick(), weight })), { maxHops: 2 }));
+  const [, ms] = await timed(() =>
+    on.synapse.activate(
+      store,
+      TEN.map((weight) => ({ id: pick(), weight })),
+      { maxHops: 2 },
+    ),
+  );
   activation10.push(ms);
 }
 for (let i = 0; i < Math.min(500, ACTIVATION_SAMPLES); i++) {
@@ -263,7 +352,9 @@ console.log('activation', JSON.stringify(act), 'reached', meanReached, 'neighbou
 if (process.env.BENCH_KEEP) console.log(`kept store ${store} (BENCH_KEEP)`);
 else {
   const cleanup = on.driver.session({ database: base.neo4j.database });
-  await cleanup.run('MATCH (n) WHERE n.store = $store CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 2000 ROWS', { store });
+  await cleanup.run('MATCH (n) WHERE n.store = $store CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 2000 ROWS', {
+    store,
+  });
   await cleanup.close();
 }
 await off.close();
@@ -282,10 +373,24 @@ writeResults(
   'synapse',
   {
     targets: { activationP95Ms: 20, linkingAddsToStoreP95Ms: 5 },
-    graph: { memories: made, associations: total, byType, mechanical, addedDirectly: topUp, reused: reused !== null, seedSeconds: Math.round(seedSeconds), seedPerSecond: reused ? null : Math.round(MEMORIES / seedSeconds) },
+    graph: {
+      memories: made,
+      associations: total,
+      byType,
+      mechanical,
+      addedDirectly: topUp,
+      reused: reused !== null,
+      seedSeconds: Math.round(seedSeconds),
+      seedPerSecond: reused ? null : Math.round(MEMORIES / seedSeconds),
+    },
     settings,
     store: { ...store95, paced: pacedStores },
-    linkingAddsToStoreP95Ms: { backToBack: added, paced: addedPaced, storeThenLinked: addedLinked, withinTargetUpToStoresPerSecond: withinTarget },
+    linkingAddsToStoreP95Ms: {
+      backToBack: added,
+      paced: addedPaced,
+      storeThenLinked: addedLinked,
+      withinTargetUpToStoresPerSecond: withinTarget,
+    },
     cpuPerStoreBackToBack: neo4jPid ? cpuPerStore : null,
     loadAverage: { before: loadBefore, after: loadAfter },
     activation: { ...act, seeds: WEIGHTS.length, maxHops: 2, meanReached },
@@ -296,7 +401,9 @@ writeResults(
     `content of 8–20 words drawn Zipf-like from a 20,000-word vocabulary, its 100 most frequent ranks stop words) ` +
     `seeded through Hippocampus with mechanical linking on (${reused ? 'seeded by an earlier run and reused' : `${Math.round(MEMORIES / seedSeconds)} memories/s including linking`}), ` +
     `${total.toLocaleString('en')} associations (${mechanical.toLocaleString('en')} mechanical, ${topUp.toLocaleString('en')} semantic added by direct Cypher; ` +
-    `by type ${Object.entries(byType).map(([t, n]) => `${t} ${n.toLocaleString('en')}`).join(', ')}). ` +
+    `by type ${Object.entries(byType)
+      .map(([t, n]) => `${t} ${n.toLocaleString('en')}`)
+      .join(', ')}). ` +
     `Calls go through the Memory Port in-process (no HTTP).\n\n` +
     markdownTable(
       ['measure', 'samples', 'p50 ms', 'p95 ms', 'p99 ms'],
@@ -307,8 +414,20 @@ writeResults(
           [`store paced at ${rate}/s, linking off`, off.n, off.p50, off.p95, off.p99],
           [`store paced at ${rate}/s, linking on`, on.n, on.p50, on.p95, on.p99],
         ]),
-        ['store then wait for the bus, linking off', store95.offLinked.n, store95.offLinked.p50, store95.offLinked.p95, store95.offLinked.p99],
-        ['store then wait until its links exist, linking on', store95.onLinked.n, store95.onLinked.p50, store95.onLinked.p95, store95.onLinked.p99],
+        [
+          'store then wait for the bus, linking off',
+          store95.offLinked.n,
+          store95.offLinked.p50,
+          store95.offLinked.p95,
+          store95.offLinked.p99,
+        ],
+        [
+          'store then wait until its links exist, linking on',
+          store95.onLinked.n,
+          store95.onLinked.p50,
+          store95.onLinked.p95,
+          store95.onLinked.p99,
+        ],
         [`activation, 5 seeds, 2 hops (mean ${meanReached} memories reached)`, act.n, act.p50, act.p95, act.p99],
         ['activation, 10 seeds (as Recall seeds), 2 hops', act10.n, act10.p50, act10.p95, act10.p99],
         ['neighbourhood, depth 2, limit 100', hood.n, hood.p50, hood.p95, hood.p99],

@@ -31,11 +31,15 @@ const prefix = `bench-writes-${run}`;
 const stores = { grouped: `bench-writes-grouped-${run}`, alone: `bench-writes-alone-${run}` };
 const r1 = (x: number) => Math.round(x * 10) / 10;
 
-const driver = neo4j.driver(config.neo4j.uri, config.neo4j.password ? neo4j.auth.basic(config.neo4j.user, config.neo4j.password) : undefined);
+const driver = neo4j.driver(
+  config.neo4j.uri,
+  config.neo4j.password ? neo4j.auth.basic(config.neo4j.user, config.neo4j.password) : undefined,
+);
 const count = async (cypher: string, params: Record<string, unknown>) =>
   Number((await driver.executeQuery(cypher, params, { database: config.neo4j.database })).records[0]?.get('n') ?? 0);
 /** Memories of the store still waiting for their links. */
-const pendingLinks = (store: string) => count('MATCH (m:Memory {store: $store}) WHERE m.linkPendingAt IS NOT NULL RETURN count(m) AS n', { store });
+const pendingLinks = (store: string) =>
+  count('MATCH (m:Memory {store: $store}) WHERE m.linkPendingAt IS NOT NULL RETURN count(m) AS n', { store });
 
 interface Level {
   clients: number;
@@ -52,7 +56,11 @@ interface Level {
 async function level(url: string, store: string, clients: number): Promise<Level> {
   // The links of the level before are made first, so that their work does not run under this one.
   let pendingBefore = await pendingLinks(store);
-  for (const end = Date.now() + 60_000; pendingBefore > 0 && Date.now() < end; pendingBefore = await pendingLinks(store)) {
+  for (
+    const end = Date.now() + 60_000;
+    pendingBefore > 0 && Date.now() < end;
+    pendingBefore = await pendingLinks(store)
+  ) {
     await new Promise((r) => setTimeout(r, 250));
   }
   const loadBefore = loadavg()[0]!;
@@ -63,11 +71,23 @@ async function level(url: string, store: string, clients: number): Promise<Level
     for (let n = 0; Date.now() < end; n++) {
       const body = {
         query: 'mutation ($m: StoreInput!) { store(input: $m) { id } }',
-        variables: { m: { store, content: `Client ${c} note ${n}: the ferry to the island left at ${n % 24} o'clock.`, tags: ['writes'], people: [`P${c % 5}`] } },
+        variables: {
+          m: {
+            store,
+            content: `Client ${c} note ${n}: the ferry to the island left at ${n % 24} o'clock.`,
+            tags: ['writes'],
+            people: [`P${c % 5}`],
+          },
+        },
       };
       const started = performance.now();
       try {
-        const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), signal: AbortSignal.timeout(30_000) });
+        const res = await fetch(url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+          signal: AbortSignal.timeout(30_000),
+        });
         const reply = (await res.json()) as { errors?: { extensions?: { code?: string } }[] };
         const code = reply.errors?.[0]?.extensions?.code;
         if (code) errors[code] = (errors[code] ?? 0) + 1;
@@ -109,7 +129,9 @@ async function main(): Promise<void> {
     for (const clients of LEVELS) {
       for (const kind of ['grouped', 'alone'] as const) {
         const l = await level(kind === 'grouped' ? grouped.url : alone.url, stores[kind], clients);
-        console.log(`${kind}: ${clients} clients: ${l.storesPerS} stores/s, p50 ${l.p50} ms, p95 ${l.p95} ms (pending links before ${l.pendingBefore}, load ${l.loadBefore})`);
+        console.log(
+          `${kind}: ${clients} clients: ${l.storesPerS} stores/s, p50 ${l.p50} ms, p95 ${l.p95} ms (pending links before ${l.pendingBefore}, load ${l.loadBefore})`,
+        );
         results[kind].push(l);
       }
     }
@@ -118,10 +140,17 @@ async function main(): Promise<void> {
     await alone.stop();
   }
   const loadEnd = loadavg();
-  const memories = { grouped: await count('MATCH (m:Memory {store: $store}) RETURN count(m) AS n', { store: stores.grouped }), alone: await count('MATCH (m:Memory {store: $store}) RETURN count(m) AS n', { store: stores.alone }) };
+  const memories = {
+    grouped: await count('MATCH (m:Memory {store: $store}) RETURN count(m) AS n', { store: stores.grouped }),
+    alone: await count('MATCH (m:Memory {store: $store}) RETURN count(m) AS n', { store: stores.alone }),
+  };
   for (const store of Object.values(stores)) {
     for (;;) {
-      const r = await driver.executeQuery('MATCH (n) WHERE n.store = $store WITH n LIMIT 5000 DETACH DELETE n RETURN count(*) AS n', { store }, { database: config.neo4j.database });
+      const r = await driver.executeQuery(
+        'MATCH (n) WHERE n.store = $store WITH n LIMIT 5000 DETACH DELETE n RETURN count(*) AS n',
+        { store },
+        { database: config.neo4j.database },
+      );
       if (Number(r.records[0]?.get('n') ?? 0) === 0) break;
     }
   }
@@ -132,21 +161,54 @@ async function main(): Promise<void> {
   const rows = LEVELS.map((clients, i) => {
     const g = results.grouped[i]!;
     const a = results.alone[i]!;
-    const errs = (l: Level) => Object.entries(l.errors).map(([k, v]) => `${k} ${v}`).join(', ') || 'none';
-    return [clients, g.storesPerS, g.p50, g.p95, g.p99, a.storesPerS, a.p50, a.p95, a.p99, `${g.pendingBefore} / ${a.pendingBefore}`, `${g.loadBefore} / ${a.loadBefore}`, `${errs(g)} / ${errs(a)}`];
+    const errs = (l: Level) =>
+      Object.entries(l.errors)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ') || 'none';
+    return [
+      clients,
+      g.storesPerS,
+      g.p50,
+      g.p95,
+      g.p99,
+      a.storesPerS,
+      a.p50,
+      a.p95,
+      a.p99,
+      `${g.pendingBefore} / ${a.pendingBefore}`,
+      `${g.loadBefore} / ${a.loadBefore}`,
+      `${errs(g)} / ${errs(a)}`,
+    ];
   });
   const md = [
     `Each client is a closed loop of single \`store\` calls through GraphQL into one fresh store, ${SECONDS} s per level, levels interleaved: grouped, then alone, at each level. Two serving processes (\`npm run serve -- --api-only\`), one with group commit (TOTAL_RECALL_STORE_GROUP_MAX=${config.storeGroupMax}, the default) and one without (=1). Mechanical linking on; embedding jobs wait in Redis (no worker runs); tokens off and admission lifted, so that the write path, not the front door, is measured. Before each level the store's pending links were waited for (at most 60 s): the "links pending" column says how many were still waiting.`,
     `Load average before the servers started: ${la(loadStart)}; at the end: ${la(loadEnd)} (the run's own load). Memories stored: ${memories.grouped} grouped, ${memories.alone} alone.`,
     '',
     markdownTable(
-      ['clients', 'grouped stores/s', 'p50 ms', 'p95 ms', 'p99 ms', 'alone stores/s', 'p50 ms', 'p95 ms', 'p99 ms', 'links pending before (grouped / alone)', 'load before', 'errors'],
+      [
+        'clients',
+        'grouped stores/s',
+        'p50 ms',
+        'p95 ms',
+        'p99 ms',
+        'alone stores/s',
+        'p50 ms',
+        'p95 ms',
+        'p99 ms',
+        'links pending before (grouped / alone)',
+        'load before',
+        'errors',
+      ],
       rows,
     ),
     '',
     'Targets (issue 24, with linking and embeddings on): single store p95 < 10 ms paced at 20/s; ≥ 1,000 stores/s with 32 clients at p95 < 50 ms.',
   ].join('\n');
-  writeResults('writes', { settings: { SECONDS, LEVELS, storeGroupMax: config.storeGroupMax }, loadStart, loadEnd, memories, ...results }, md);
+  writeResults(
+    'writes',
+    { settings: { SECONDS, LEVELS, storeGroupMax: config.storeGroupMax }, loadStart, loadEnd, memories, ...results },
+    md,
+  );
 }
 
 await main();

@@ -13,7 +13,9 @@ export function ensureDependencies(log = (m) => process.stderr.write(`${m}\n`)) 
   const env = { ...process.env, ONNXRUNTIME_NODE_INSTALL: 'skip' };
   const result = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: projectRoot, stdio: 'inherit', env });
   if (result.status !== 0) {
-    process.stderr.write('error: npm ci failed\nfix: check the network to the npm registry and run `npm ci` by hand to see why\n');
+    process.stderr.write(
+      'error: npm ci failed\nfix: check the network to the npm registry and run `npm ci` by hand to see why\n',
+    );
     process.exit(1);
   }
   return true;

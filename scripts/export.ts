@@ -8,13 +8,19 @@ import { progress } from '../src/cli/progress.js';
 
 const config = loadConfig();
 const dir = resolve(process.argv[2] ?? config.coldStorageDir);
-const cold = new ColdStorage({ neo4j: config.neo4j, stores: config.scopeStores, service: `total-recall ${config.version}` });
+const cold = new ColdStorage({
+  neo4j: config.neo4j,
+  stores: config.scopeStores,
+  service: `total-recall ${config.version}`,
+});
 let status = 0;
 try {
   // A counter on a terminal only (the total is known once the export is read).
   const bar = progress('exporting', null);
   const written = await cold.write(dir, (records) => bar.update(records)).finally(() => bar.stop());
-  console.log(`wrote ${written.path}: ${written.nodes} nodes, ${written.relationships} relationships, ${written.bytes} bytes`);
+  console.log(
+    `wrote ${written.path}: ${written.nodes} nodes, ${written.relationships} relationships, ${written.bytes} bytes`,
+  );
   const check = await cold.verify(written.path);
   if (check.verified) console.log('verified against Neo4j');
   else {

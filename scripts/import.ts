@@ -28,7 +28,10 @@ try {
       allowNonEmpty: args.includes('--allow-non-empty'),
       log: (line) => console.log(line),
       // A bar on a terminal only.
-      onProgress: (done, total) => (bar ??= progress('importing', total)).update(done),
+      onProgress: (done, total) => {
+        bar ??= progress('importing', total);
+        bar.update(done);
+      },
     })
     .finally(() => bar?.stop());
   const { totalNodes, totalRelationships } = report.counts;

@@ -24,7 +24,11 @@ export function showProgress(board: ProgressBoard, stream: NodeJS.WriteStream = 
   );
   const shown = new Map<string, cliProgress.SingleBar>();
   const draw = (e: ProgressEntry) => {
-    const payload = { operation: e.store ? `${e.operation} ${e.store}` : e.operation, unit: e.unit, known: e.total !== null };
+    const payload = {
+      operation: e.store ? `${e.operation} ${e.store}` : e.operation,
+      unit: e.unit,
+      known: e.total !== null,
+    };
     let bar = shown.get(e.id);
     if (!bar) {
       bar = bars.create(e.total ?? 0, e.done, payload);

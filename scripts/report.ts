@@ -15,9 +15,13 @@ const store = values.store ?? config.defaultStore;
 const out = resolve(values.out ?? `report-${store.replace(/[^A-Za-z0-9_.-]/g, '_')}.html`);
 const driver = createDriver(config.neo4j.uri, config.neo4j.user, config.neo4j.password);
 try {
-  const data = await readStoreReport(new Neo4jGraph(driver, config.neo4j.database), store, Date.now(), (m, now) => currentSalience(m, now, config.salience));
+  const data = await readStoreReport(new Neo4jGraph(driver, config.neo4j.database), store, Date.now(), (m, now) =>
+    currentSalience(m, now, config.salience),
+  );
   await writeFile(out, await reportHtml(data));
-  console.log(`wrote ${out}: ${data.tierWeeks.reduce((n, r) => n + r.memories, 0)} memories of store "${store}", ${data.faded.length} faded this week`);
+  console.log(
+    `wrote ${out}: ${data.tierWeeks.reduce((n, r) => n + r.memories, 0)} memories of store "${store}", ${data.faded.length} faded this week`,
+  );
 } catch (error) {
   console.error(`error: ${(error as Error).message}`);
   process.exitCode = 1;

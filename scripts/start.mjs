@@ -12,11 +12,15 @@ const env = serviceEnv();
 const host = env.HOST || '127.0.0.1';
 const port = env.PORT || '4000';
 
-const server = spawn(process.execPath, ['--import', 'tsx', path.join(projectRoot, 'src', 'main.ts'), ...process.argv.slice(2)], {
-  cwd: projectRoot,
-  env,
-  stdio: ['inherit', 'pipe', 'inherit'],
-});
+const server = spawn(
+  process.execPath,
+  ['--import', 'tsx', path.join(projectRoot, 'src', 'main.ts'), ...process.argv.slice(2)],
+  {
+    cwd: projectRoot,
+    env,
+    stdio: ['inherit', 'pipe', 'inherit'],
+  },
+);
 server.stdout.on('data', (chunk) => {
   process.stdout.write(chunk);
   const ready = /GraphQL ready at (\S+)/.exec(String(chunk));
@@ -35,10 +39,14 @@ server.stdout.on('data', (chunk) => {
           : 'no authentication (TOTAL_RECALL_LOCAL_AUTH=off), loopback only';
     if (n.browserUrl) console.log(`  Neo4j Browser ${n.browserUrl}  (connect to ${n.uri}, ${signIn})`);
     // The guide lives on this server (/browser/guide.html); the Browser allows the host (scripts/services/neo4j.mjs).
-    const guide = ready[1] ? new URL('/browser/guide.html', ready[1]).href : `http://${host}:${port}/browser/guide.html`;
+    const guide = ready[1]
+      ? new URL('/browser/guide.html', ready[1]).href
+      : `http://${host}:${port}/browser/guide.html`;
     console.log(`  Browser guide :guide ${guide}   (run it in the Browser's editor; ?store=NAME for another store)`);
     const r = services.redis;
-    const redisNote = r.authOnRestart ? '  (no password yet: it was started without; `npm run services:down` then `npm start` gives it one)' : '';
+    const redisNote = r.authOnRestart
+      ? '  (no password yet: it was started without; `npm run services:down` then `npm start` gives it one)'
+      : '';
     console.log(`  Redis         ${String(r.url).replace(/\/\/([^@/]*):([^@/]*)@/, '//$1:***@')}${redisNote}`);
     console.log('Stop with Ctrl-C; `npm run services:down` stops Neo4j and Redis.');
   }

@@ -11,7 +11,8 @@ import type { SweepReport } from '../src/contexts/salience/index.js';
 import { showProgress } from './progress-bars.js';
 
 const { values } = parseArgs({ options: { store: { type: 'string' }, now: { type: 'string' } } });
-const now = values.now === undefined ? Date.now() : /^\d+$/.test(values.now) ? Number(values.now) : Date.parse(values.now);
+const now =
+  values.now === undefined ? Date.now() : /^\d+$/.test(values.now) ? Number(values.now) : Date.parse(values.now);
 if (!Number.isFinite(now)) {
   console.error(`error: --now must be epoch milliseconds or an ISO time, got "${values.now}"`);
   process.exit(2);
@@ -22,10 +23,14 @@ try {
   const scope = values.store ?? 'every store';
   console.log(`sweeping ${scope} at ${new Date(now).toISOString()} (--now ${now} resumes it after a crash)`);
   const stopBars = showProgress(app.progress);
-  const report = await app.bus.ask<SweepReport>(message('DecaySweep', { store: values.store ?? null, now }, 'subconscious')).finally(stopBars);
+  const report = await app.bus
+    .ask<SweepReport>(message('DecaySweep', { store: values.store ?? null, now }, 'subconscious'))
+    .finally(stopBars);
   const rate = report.ms > 0 ? Math.round((report.scanned / report.ms) * 1000) : report.scanned;
   console.log(JSON.stringify(report));
-  console.log(`${report.scanned} memories in ${(report.ms / 1000).toFixed(1)} s (${rate}/s): ${report.updated} written, ${report.promoted} promoted, ${report.demoted} demoted${report.resumed ? ', resumed' : ''}`);
+  console.log(
+    `${report.scanned} memories in ${(report.ms / 1000).toFixed(1)} s (${rate}/s): ${report.updated} written, ${report.promoted} promoted, ${report.demoted} demoted${report.resumed ? ', resumed' : ''}`,
+  );
 } finally {
   await app.close();
 }

@@ -1,4 +1,4 @@
-// `npm test`: installs what is missing, brings up Neo4j and Redis, type-checks,
+// `npm test`: installs what is missing, brings up Neo4j and Redis, lints, type-checks,
 // runs the whole vitest suite, and stops the servers it started itself.
 import { spawnSync } from 'node:child_process';
 import { ensureDependencies } from './deps.mjs';
@@ -17,9 +17,13 @@ try {
 }
 const run = (cmd, args) => spawnSync(cmd, args, { cwd: projectRoot, env, stdio: 'inherit' }).status ?? 1;
 
-let status = run('npx', ['tsc', '-p', '.']);
-if (status !== 0) console.error('error: type check failed (tsc)');
-else status = run('npx', ['vitest', 'run', ...process.argv.slice(2)]);
+let status = run('npx', ['biome', 'check', '--error-on-warnings', '.']);
+if (status !== 0) console.error('error: lint or format check failed (biome); `npx biome check --write .` fixes most');
+else {
+  status = run('npx', ['tsc', '-p', '.']);
+  if (status !== 0) console.error('error: type check failed (tsc)');
+  else status = run('npx', ['vitest', 'run', ...process.argv.slice(2)]);
+}
 
 if (!process.env.KEEP_SERVICES) await stopStarted(services);
 process.exit(status);

@@ -8,7 +8,10 @@ import { runTokenCommand, TokenStore } from '../src/adapters/auth/index.js';
 const config = loadConfig();
 const driver = createDriver(config.neo4j.uri, config.neo4j.user, config.neo4j.password);
 try {
-  process.exitCode = await runTokenCommand(process.argv.slice(2), new TokenStore(new Neo4jGraph(driver, config.neo4j.database)));
+  process.exitCode = await runTokenCommand(
+    process.argv.slice(2),
+    new TokenStore(new Neo4jGraph(driver, config.neo4j.database)),
+  );
 } finally {
   await driver.close();
 }

@@ -8,8 +8,21 @@ import { Bus, InvalidInputError, ProgressBoard, progressShare, UnavailableError,
 import { OUTAGE_RETRY_AFTER_MS } from './adapters/outage.js';
 import { createDriver, Neo4jGraph, applySchema, waitForNeo4j, type GraphPort } from './adapters/neo4j/index.js';
 import { Hippocampus, storeGroupSettings } from './contexts/hippocampus/index.js';
-import { AssociationPort, LifecyclePort, MemoryPort, NotificationInbox, RecallPort, ReflectionPort, Sessions } from './contexts/cortex/index.js';
-import { ShutdownProtocol, Subconscious, type QueueStatus, type ShutdownReport } from './contexts/subconscious/index.js';
+import {
+  AssociationPort,
+  LifecyclePort,
+  MemoryPort,
+  NotificationInbox,
+  RecallPort,
+  ReflectionPort,
+  Sessions,
+} from './contexts/cortex/index.js';
+import {
+  ShutdownProtocol,
+  Subconscious,
+  type QueueStatus,
+  type ShutdownReport,
+} from './contexts/subconscious/index.js';
 import { BullJobs } from './adapters/bullmq/index.js';
 import { RedisLiveChannel } from './adapters/redis-live.js';
 import { ColdStorage } from './adapters/cold-storage/index.js';
@@ -53,7 +66,9 @@ export interface App {
   /** API tokens (hashed in Neo4j). */
   readonly tokens: TokenStore;
   /** How a server of this app admits callers: the auth mode (auto decided now, once), rate limit and limits. */
-  serverOptions(): Promise<ServerOptions & { readonly authenticator: Authenticator; readonly activity: RequestActivity }>;
+  serverOptions(): Promise<
+    ServerOptions & { readonly authenticator: Authenticator; readonly activity: RequestActivity }
+  >;
   /** Progress of this process's long operations (health.progress, the CLI's bars). */
   readonly progress: ProgressBoard;
   accepting: boolean;
@@ -80,19 +95,31 @@ const HEALTH_MS = 1000;
 export function degradedParts(up: { neo4j: boolean; redis: boolean; embeddings: string }): string[] {
   const lines: string[] = [];
   if (!up.neo4j) lines.push('neo4j: unreachable; requests fail with UNAVAILABLE (retryable) until it is back');
-  if (!up.redis) lines.push('redis: unreachable; stores and searches go on, embeddings, jobs and live notifications wait (the reconciliation re-queues from Neo4j once it is back)');
-  if (up.embeddings !== 'ready' && up.embeddings !== 'disabled') lines.push(`embeddings: ${up.embeddings}; recall is lexical only`);
+  if (!up.redis)
+    lines.push(
+      'redis: unreachable; stores and searches go on, embeddings, jobs and live notifications wait (the reconciliation re-queues from Neo4j once it is back)',
+    );
+  if (up.embeddings !== 'ready' && up.embeddings !== 'disabled')
+    lines.push(`embeddings: ${up.embeddings}; recall is lexical only`);
   return lines;
 }
 
 /** Health must answer even when Redis does not. */
 function withTimeout<T>(work: Promise<T>, ms: number, fallback: T): Promise<T> {
-  return Promise.race([work.catch(() => fallback), new Promise<T>((resolve) => setTimeout(() => resolve(fallback), ms).unref())]);
+  return Promise.race([
+    work.catch(() => fallback),
+    new Promise<T>((resolve) => setTimeout(() => resolve(fallback), ms).unref()),
+  ]);
 }
 
 export async function createApp(config: Config, options: AppOptions = {}): Promise<App> {
   const clock = options.clock ?? Date.now;
-  const driver = createDriver(config.neo4j.uri, config.neo4j.user, config.neo4j.password, config.security.poolAcquisitionMs);
+  const driver = createDriver(
+    config.neo4j.uri,
+    config.neo4j.user,
+    config.neo4j.password,
+    config.security.poolAcquisitionMs,
+  );
   try {
     const say = options.log ?? ((line: string) => console.error(line));
     await waitForNeo4j(driver, config.neo4j.database, config.connectWaitMs, say);
@@ -115,7 +142,13 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     groupCommit: storeGroupSettings(config.storeGroupMax),
   }).register();
   const salience = new Salience({ graph, bus, config: config.salience, clock, progress }).register();
-  const synapse = new Synapse({ graph, bus, settings: config.synapse, clock, linkingThread: config.synapse.linkingThread ? config.neo4j : null }).register();
+  const synapse = new Synapse({
+    graph,
+    bus,
+    settings: config.synapse,
+    clock,
+    linkingThread: config.synapse.linkingThread ? config.neo4j : null,
+  }).register();
   // Vectors are computed off the request path, and yield to requests; a missing model leaves recall lexical.
   const activity = new RequestActivity();
   const { embeddings: emb } = config;
@@ -173,7 +206,12 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     clock,
     progress,
   }).register();
-  const coldStorage = new ColdStorage({ neo4j: config.neo4j, stores: config.scopeStores, service: `total-recall ${config.version}`, progress });
+  const coldStorage = new ColdStorage({
+    neo4j: config.neo4j,
+    stores: config.scopeStores,
+    service: `total-recall ${config.version}`,
+    progress,
+  });
   const protocol = new ShutdownProtocol({
     bus,
     jobs,
@@ -213,7 +251,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       salienceOf: (m, now) => currentSalience(m, now, config.salience),
       activate: (store, seeds, types) => synapse.activate(store, seeds, { types }),
       // Lexical recall whenever the model is not ready (health says why).
-      embedQuery: async (text) => (embedder.status().state === 'ready' ? ((await embedder.embed([text], 'query'))[0] ?? null) : null),
+      embedQuery: async (text) =>
+        embedder.status().state === 'ready' ? ((await embedder.embed([text], 'query'))[0] ?? null) : null,
       vectors: { dimensions: config.embeddingDimensions },
       log,
     },
@@ -225,7 +264,11 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     async serverOptions() {
       return {
         authenticator: await Authenticator.resolve(config.security.auth, app.tokens),
-        rateLimit: new TokenRateLimit(config.redisUrl, `${config.subconscious.queuePrefix}:rate`, config.security.rateLimitPerMinute),
+        rateLimit: new TokenRateLimit(
+          config.redisUrl,
+          `${config.subconscious.queuePrefix}:rate`,
+          config.security.rateLimitPerMinute,
+        ),
         limits: config.security.limits,
         activity,
       };
@@ -245,19 +288,58 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       await driver.close();
     },
   };
-  const memory = new MemoryPort({ bus, hippocampus, sessions, defaultStore: config.defaultStore, accepting: () => app.accepting, clock });
-  const lifecycle = new LifecyclePort({ bus, sessions, inbox, hippocampus, defaultStore: config.defaultStore, accepting: () => app.accepting, clock });
+  const memory = new MemoryPort({
+    bus,
+    hippocampus,
+    sessions,
+    defaultStore: config.defaultStore,
+    accepting: () => app.accepting,
+    clock,
+  });
+  const lifecycle = new LifecyclePort({
+    bus,
+    sessions,
+    inbox,
+    hippocampus,
+    defaultStore: config.defaultStore,
+    accepting: () => app.accepting,
+    clock,
+  });
   const recall = new Recall(app.recallDeps).register();
   // Reflect candidates' near-duplicates: the strength from which consolidation would merge them.
-  const actions = new ReflectionActions({ graph, rank: (r) => recall.rankOnly(r), duplicateStrength: mechanicalStrength(sub.consolidationMinSimilarity) });
-  const recallPort = new RecallPort({ bus, recall, hippocampus, defaultStore: config.defaultStore, accepting: () => app.accepting, actions });
+  const actions = new ReflectionActions({
+    graph,
+    rank: (r) => recall.rankOnly(r),
+    duplicateStrength: mechanicalStrength(sub.consolidationMinSimilarity),
+  });
+  const recallPort = new RecallPort({
+    bus,
+    recall,
+    hippocampus,
+    defaultStore: config.defaultStore,
+    accepting: () => app.accepting,
+    actions,
+  });
   const associations = new AssociationPort({ bus, synapse, hippocampus, accepting: () => app.accepting });
-  const reflection = new ReflectionPort({ bus, graph, hippocampus, recall: recallPort, memory, associations, defaultStore: config.defaultStore, accepting: () => app.accepting, clock });
+  const reflection = new ReflectionPort({
+    bus,
+    graph,
+    hippocampus,
+    recall: recallPort,
+    memory,
+    associations,
+    defaultStore: config.defaultStore,
+    accepting: () => app.accepting,
+    clock,
+  });
   const health = async (access?: Access): Promise<HealthReport> => {
     // Health answers within about a second whatever is down, and says what that costs.
     // Memories are counted in the caller's stores only (an operator's: all of them).
     const counted = hippocampus.count(access?.stores ?? null);
-    const [memories, redis] = await Promise.all([withTimeout(counted, HEALTH_MS, null as number | null), pingRedis(config.redisUrl, HEALTH_MS)]);
+    const [memories, redis] = await Promise.all([
+      withTimeout(counted, HEALTH_MS, null as number | null),
+      pingRedis(config.redisUrl, HEALTH_MS),
+    ]);
     const embeddingState = describeEmbedder(embedder.status());
     return {
       neo4j: memories !== null,
@@ -283,14 +365,20 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     background: {
       // Queue depths live in Redis: without it, a typed UNAVAILABLE within a second, not an empty list.
       status: async () => {
-        if (!(await pingRedis(config.redisUrl, HEALTH_MS))) throw new UnavailableError('redis', 'unreachable', OUTAGE_RETRY_AFTER_MS);
+        if (!(await pingRedis(config.redisUrl, HEALTH_MS)))
+          throw new UnavailableError('redis', 'unreachable', OUTAGE_RETRY_AFTER_MS);
         return withTimeout(jobs.status(), 2000, [] as QueueStatus[]);
       },
     },
     shutdown: (dir) => {
       // Exports go only to the configured directory: a caller cannot choose where every store is written.
       if (dir !== null && resolve(dir) !== resolve(config.coldStorageDir)) {
-        return Promise.reject(new InvalidInputError('ADMIN.PATH_NOT_ALLOWED', 'shutdown writes cold storage only to the configured directory (TOTAL_RECALL_COLD_STORAGE_DIR); omit coldStorageDir'));
+        return Promise.reject(
+          new InvalidInputError(
+            'ADMIN.PATH_NOT_ALLOWED',
+            'shutdown writes cold storage only to the configured directory (TOTAL_RECALL_COLD_STORAGE_DIR); omit coldStorageDir',
+          ),
+        );
       }
       return protocol.run(null);
     },

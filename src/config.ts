@@ -134,12 +134,15 @@ function authSetting(env: NodeJS.ProcessEnv): AuthSetting {
 }
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
-export const isLoopback = (host: string): boolean => LOOPBACK.has(host.trim().toLowerCase()) || /^127\.\d+\.\d+\.\d+$/.test(host.trim());
+export const isLoopback = (host: string): boolean =>
+  LOOPBACK.has(host.trim().toLowerCase()) || /^127\.\d+\.\d+\.\d+$/.test(host.trim());
 
 /** TOTAL_RECALL_AUTH=off serves anyone who can connect: refused unless only this machine can. */
 export function checkAuthPosture(config: Pick<Config, 'host' | 'security'>): void {
   if (config.security.auth === 'off' && !isLoopback(config.host)) {
-    throw new Error(`TOTAL_RECALL_AUTH=off is refused when serving on ${config.host}: without tokens anyone who reaches the port could read and write every store. Serve on 127.0.0.1, or use tokens (npm run token -- create).`);
+    throw new Error(
+      `TOTAL_RECALL_AUTH=off is refused when serving on ${config.host}: without tokens anyone who reaches the port could read and write every store. Serve on 127.0.0.1, or use tokens (npm run token -- create).`,
+    );
   }
 }
 
@@ -155,7 +158,9 @@ function admissionSettings(env: NodeJS.ProcessEnv): Config['admission'] {
   const maxConcurrent = int(env, 'TOTAL_RECALL_MAX_CONCURRENT', 8);
   const maxPerCaller = int(env, 'TOTAL_RECALL_MAX_CONCURRENT_PER_TOKEN', Math.max(1, Math.floor(maxConcurrent / 4)));
   if (maxPerCaller > maxConcurrent) {
-    throw new Error(`TOTAL_RECALL_MAX_CONCURRENT_PER_TOKEN (${maxPerCaller}) cannot exceed TOTAL_RECALL_MAX_CONCURRENT (${maxConcurrent})`);
+    throw new Error(
+      `TOTAL_RECALL_MAX_CONCURRENT_PER_TOKEN (${maxPerCaller}) cannot exceed TOTAL_RECALL_MAX_CONCURRENT (${maxConcurrent})`,
+    );
   }
   return {
     maxConcurrent,
@@ -170,7 +175,8 @@ function tcpPort(env: NodeJS.ProcessEnv, name: string, fallback: number): number
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0 || value > 65535) throw new Error(`${name} must be a port number from 0 to 65535, got "${raw}"`);
+  if (!Number.isInteger(value) || value < 0 || value > 65535)
+    throw new Error(`${name} must be a port number from 0 to 65535, got "${raw}"`);
   return value;
 }
 
@@ -178,12 +184,16 @@ function fraction(env: NodeJS.ProcessEnv, name: string, fallback: number): numbe
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
-  if (!Number.isFinite(value) || value <= 0 || value > 1) throw new Error(`${name} must be a number in (0,1], got "${raw}"`);
+  if (!Number.isFinite(value) || value <= 0 || value > 1)
+    throw new Error(`${name} must be a number in (0,1], got "${raw}"`);
   return value;
 }
 
 function list(env: NodeJS.ProcessEnv, name: string): string[] | null {
-  const items = (env[name] ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '');
+  const items = (env[name] ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
   return items.length > 0 ? items : null;
 }
 
@@ -210,7 +220,8 @@ function localSecret(file: string): string {
 function localRedisUrl(dataDir: string, port: string): string {
   let password = '';
   try {
-    password = /^requirepass "((?:[^"\\]|\\.)*)"$/m.exec(readFileSync(join(dataDir, 'redis', 'redis.conf'), 'utf8'))?.[1] ?? '';
+    password =
+      /^requirepass "((?:[^"\\]|\\.)*)"$/m.exec(readFileSync(join(dataDir, 'redis', 'redis.conf'), 'utf8'))?.[1] ?? '';
   } catch {
     // No local Redis set up yet.
   }
@@ -262,7 +273,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       drainTimeoutMs: int(env, 'TOTAL_RECALL_DRAIN_TIMEOUT_MS', 30_000),
     },
     sessionIdleMs: int(env, 'TOTAL_RECALL_SESSION_IDLE_MS', 60 * MINUTE),
-    coldStorageDir: resolve(env.TOTAL_RECALL_COLD_STORAGE_DIR || join(env.TOTAL_RECALL_DATA || '.data', 'cold-storage')),
+    coldStorageDir: resolve(
+      env.TOTAL_RECALL_COLD_STORAGE_DIR || join(env.TOTAL_RECALL_DATA || '.data', 'cold-storage'),
+    ),
     scopeStores: list(env, 'TOTAL_RECALL_SCOPE_STORES'),
     embeddings: {
       enabled: flag(env, 'TOTAL_RECALL_EMBEDDINGS', true),

@@ -30,7 +30,11 @@ async function main(): Promise<void> {
   const finish = async (report: ShutdownReport) => {
     if (finishing) return;
     finishing = true;
-    console.log(report.ready ? `ready: cold storage verified at ${report.coldStoragePath}` : 'shutdown protocol did not complete; see the steps above');
+    console.log(
+      report.ready
+        ? `ready: cold storage verified at ${report.coldStoragePath}`
+        : 'shutdown protocol did not complete; see the steps above',
+    );
     await server?.stop();
     await app.close();
     process.exit(report.ready ? 0 : 1);
@@ -49,13 +53,22 @@ async function main(): Promise<void> {
     const file = config.security.operatorTokenFile;
     if (config.security.auth !== 'off') {
       const { created } = await ensureOperatorToken(app.tokens, file);
-      console.log(`${created ? 'Operator token created' : 'Operator token'}: ${file} (mode 0600; send it as "Authorization: Bearer <token>")`);
+      console.log(
+        `${created ? 'Operator token created' : 'Operator token'}: ${file} (mode 0600; send it as "Authorization: Bearer <token>")`,
+      );
     }
     const options = await app.serverOptions();
     // MCP (Streamable HTTP) on the same server and port, over the same ports, admitted like GraphQL.
     const mcp = createMcpHandler({ defaultStore: config.defaultStore, version: config.version });
-    server = await startGraphQLServer(await buildGraphQLSchema(), ports, config.host, config.port, { ...options, admission: config.admission, routes: { '/mcp': mcp }, defaultStore: config.defaultStore });
-    console.log(`Authentication ${options.authenticator.mode}${options.authenticator.mode === 'off' ? ' (TOTAL_RECALL_AUTH=off: every caller reaches every store)' : ''}`);
+    server = await startGraphQLServer(await buildGraphQLSchema(), ports, config.host, config.port, {
+      ...options,
+      admission: config.admission,
+      routes: { '/mcp': mcp },
+      defaultStore: config.defaultStore,
+    });
+    console.log(
+      `Authentication ${options.authenticator.mode}${options.authenticator.mode === 'off' ? ' (TOTAL_RECALL_AUTH=off: every caller reaches every store)' : ''}`,
+    );
     console.log(`GraphQL ready at ${server.url}${apiOnly ? ' (API only: no background worker)' : ''}`);
     console.log(`MCP (Streamable HTTP) ready at ${server.url.replace(/\/graphql$/, '/mcp')}`);
   }

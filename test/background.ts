@@ -18,7 +18,12 @@ export function backgroundEnv(store: string, prefix: string, extra: Record<strin
   return { ...process.env, TOTAL_RECALL_QUEUE_PREFIX: prefix, TOTAL_RECALL_SCOPE_STORES: store, ...extra };
 }
 
-export function startBackgroundApp(store: string, prefix: string, extra: Record<string, string> = {}, options: AppOptions = {}): Promise<TestApp> {
+export function startBackgroundApp(
+  store: string,
+  prefix: string,
+  extra: Record<string, string> = {},
+  options: AppOptions = {},
+): Promise<TestApp> {
   return startTestApp({ workers: true, log: () => undefined, ...options }, backgroundEnv(store, prefix, extra));
 }
 
@@ -61,7 +66,11 @@ export interface Received<T> {
  * right after subscribing passes `after` (the notifications subscription then
  * replays what was kept meanwhile).
  */
-export function subscribe<T = Record<string, any>>(client: Client, query: string, variables: Record<string, unknown>): Received<T> {
+export function subscribe<T = Record<string, any>>(
+  client: Client,
+  query: string,
+  variables: Record<string, unknown>,
+): Received<T> {
   const items: { value: T; at: number }[] = [];
   const errors: unknown[] = [];
   const waiters: (() => void)[] = [];
@@ -102,7 +111,11 @@ export function subscribe<T = Record<string, any>>(client: Client, query: string
 }
 
 /** Polls `check` until it returns a value (not undefined) or the timeout passes. */
-export async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 20_000, everyMs = 100): Promise<T> {
+export async function eventually<T>(
+  check: () => Promise<T | undefined>,
+  timeoutMs = 20_000,
+  everyMs = 100,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();

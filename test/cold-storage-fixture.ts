@@ -20,19 +20,39 @@ export async function populate(t: TestApp, store: string): Promise<{ sessionId: 
     'mutation ($in: StartSessionInput!) { startSession(input: $in) { id } }',
     { in: { instanceId: i, mindType: 'claude', store, task: 'remember Lisbon', project: 'travel' } },
   );
-  await gql('mutation ($i: String!) { transition(instanceId: $i, mode: CONVERSATION, context: {step: 2, note: "ünïcödé ✓"}) { id } }', { i }, as);
-  await gql('mutation ($i: String!) { logDecision(instanceId: $i, text: "book the train", rationale: "cheaper than flying") { id } }', { i }, as);
+  await gql(
+    'mutation ($i: String!) { transition(instanceId: $i, mode: CONVERSATION, context: {step: 2, note: "ünïcödé ✓"}) { id } }',
+    { i },
+    as,
+  );
+  await gql(
+    'mutation ($i: String!) { logDecision(instanceId: $i, text: "book the train", rationale: "cheaper than flying") { id } }',
+    { i },
+    as,
+  );
   const embedding = Array.from({ length: t.config.embeddingDimensions }, (_, k) => Math.sin(k + 0.5) / 3);
   const STORE = 'mutation ($in: StoreInput!) { store(input: $in) { id } }';
   const ids: string[] = [];
   for (const input of [
-    { content: 'We spent two weeks in Lisbon in May.', tags: ['travel', 'lisbon'], people: ['Ana'], emotions: ['joy'], metadata: { n: 1, nested: { ok: true } }, occurredAt: '2026-05-01T12:00:00.123Z', embedding },
+    {
+      content: 'We spent two weeks in Lisbon in May.',
+      tags: ['travel', 'lisbon'],
+      people: ['Ana'],
+      emotions: ['joy'],
+      metadata: { n: 1, nested: { ok: true } },
+      occurredAt: '2026-05-01T12:00:00.123Z',
+      embedding,
+    },
     { content: 'Lisbon in May: two weeks with Ana.', tags: ['travel'], tier: 'ACTIVE_CONTEXT' },
     { content: 'I value honest recall.', tier: 'IDENTITY_CORE' },
-  ]) ids.push((await gql<{ store: { id: string } }>(STORE, { in: { store, ...input } }, as)).store.id);
+  ])
+    ids.push((await gql<{ store: { id: string } }>(STORE, { in: { store, ...input } }, as)).store.id);
   await gql('mutation ($id: ID!) { claim(id: $id) { id } }', { id: ids[0] });
   await gql('mutation ($id: ID!) { memory(id: $id) { id } }'.replace('mutation', 'query'), { id: ids[1] });
-  await t.cypher('MATCH (a:Memory {id: $a}), (b:Memory {id: $b}) MERGE (a)-[r:THEMATIC]-(b) ON CREATE SET r.strength = 0.55, r.origin = "SEMANTIC"', { a: ids[0], b: ids[1] });
+  await t.cypher(
+    'MATCH (a:Memory {id: $a}), (b:Memory {id: $b}) MERGE (a)-[r:THEMATIC]-(b) ON CREATE SET r.strength = 0.55, r.origin = "SEMANTIC"',
+    { a: ids[0], b: ids[1] },
+  );
   await gql('mutation ($ids: [ID!]!) { consolidate(ids: $ids, strategy: COMBINE) { id } }', { ids: [ids[0], ids[1]] });
   // A recall and a use of it (Recall and Use nodes, RETRIEVED links).
   const { search } = await gql<{ search: { id: string; hits: { memory: { id: string } }[] } }>(
@@ -40,11 +60,16 @@ export async function populate(t: TestApp, store: string): Promise<{ sessionId: 
     { in: { store, query: 'Lisbon in May', includeAssociations: false } },
   );
   if (search.hits.length === 0) throw new Error('the recall found nothing');
-  await gql('mutation ($r: ID!, $m: [ID!]) { markUsed(recallId: $r, memoryIds: $m, action: {answered: "when"}) { id } }', { r: search.id, m: [search.hits[0]!.memory.id] });
+  await gql(
+    'mutation ($r: ID!, $m: [ID!]) { markUsed(recallId: $r, memoryIds: $m, action: {answered: "when"}) { id } }',
+    { r: search.id, m: [search.hits[0]!.memory.id] },
+  );
   await gql('mutation ($i: String!) { endSession(instanceId: $i, reason: "done") { prompt } }', { i }, as);
   // The audit notification, kept in the graph by a worker.
   await eventually(async () => {
-    const rows = await t.cypher<{ n: number }>('MATCH (n:Notification {sessionId: $id}) RETURN count(n) AS n', { id: startSession.id });
+    const rows = await t.cypher<{ n: number }>('MATCH (n:Notification {sessionId: $id}) RETURN count(n) AS n', {
+      id: startSession.id,
+    });
     return (rows[0]?.n ?? 0) > 0 ? true : undefined;
   });
   await t.app.bus.idle();
@@ -67,4 +92,3 @@ export async function graphOf(path: string): Promise<string[]> {
   }
   return graph.records();
 }
-

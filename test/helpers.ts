@@ -19,7 +19,11 @@ export interface TestApp {
   readonly app: App;
   readonly server: GraphQLServer;
   readonly config: Config;
-  gql<T = Record<string, any>>(query: string, variables?: Record<string, unknown>, headers?: Record<string, string>): Promise<GraphQLResponse<T>>;
+  gql<T = Record<string, any>>(
+    query: string,
+    variables?: Record<string, unknown>,
+    headers?: Record<string, string>,
+  ): Promise<GraphQLResponse<T>>;
   /** Like gql, but fails the test on any GraphQL error. */
   ok<T = Record<string, any>>(query: string, variables?: Record<string, unknown>): Promise<T>;
   /** Runs raw Cypher for checks and clean-up (never for the code under test). */
@@ -50,8 +54,15 @@ export async function startTestApp(options: AppOptions = {}, env: NodeJS.Process
   const app = await createApp(config, options);
   // The MCP endpoint too, as src/main.ts serves it.
   const mcp = createMcpHandler({ defaultStore: config.defaultStore, version: config.version });
-  const server = await startGraphQLServer(await buildGraphQLSchema(), app.ports, '127.0.0.1', 0, { ...(await app.serverOptions()), routes: { '/mcp': mcp } });
-  const gql = async <T>(query: string, variables: Record<string, unknown> = {}, headers: Record<string, string> = {}) => {
+  const server = await startGraphQLServer(await buildGraphQLSchema(), app.ports, '127.0.0.1', 0, {
+    ...(await app.serverOptions()),
+    routes: { '/mcp': mcp },
+  });
+  const gql = async <T>(
+    query: string,
+    variables: Record<string, unknown> = {},
+    headers: Record<string, string> = {},
+  ) => {
     const res = await fetch(server.url, {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...headers },

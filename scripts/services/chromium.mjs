@@ -29,7 +29,10 @@ export async function ensureChromium({ log } = {}) {
   const found = findChromium();
   if (found) return found;
   if (process.env.CHROMIUM_PATH) {
-    throw new ServiceError(`CHROMIUM_PATH=${process.env.CHROMIUM_PATH} does not exist`, { service: 'chromium', hint: 'point CHROMIUM_PATH at a Chromium binary, or unset it' });
+    throw new ServiceError(`CHROMIUM_PATH=${process.env.CHROMIUM_PATH} does not exist`, {
+      service: 'chromium',
+      hint: 'point CHROMIUM_PATH at a Chromium binary, or unset it',
+    });
   }
   if (!canApt()) {
     throw new ServiceError('chromium is not installed (the Neo4j Browser check needs it)', {
@@ -37,9 +40,13 @@ export async function ensureChromium({ log } = {}) {
       hint: 'apt-get install chromium (as root), or set CHROMIUM_PATH to a Chromium binary',
     });
   }
-  say('chromium: not installed, installing Debian\'s chromium with apt-get (for the Neo4j Browser check)…');
+  say("chromium: not installed, installing Debian's chromium with apt-get (for the Neo4j Browser check)…");
   await aptInstall(['chromium'], { log: (m) => say(`chromium: ${m}`) });
   const bin = findChromium();
-  if (!bin) throw new ServiceError('chromium is still missing after apt-get install', { service: 'chromium', hint: 'apt-get install chromium' });
+  if (!bin)
+    throw new ServiceError('chromium is still missing after apt-get install', {
+      service: 'chromium',
+      hint: 'apt-get install chromium',
+    });
   return bin;
 }

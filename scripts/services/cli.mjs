@@ -57,14 +57,20 @@ async function up() {
         ok: failed.length === 0,
         seconds: Number(secs),
         // Secrets stay in their files (mode 0600), never in output.
-        neo4j: neo.status === 'fulfilled' ? { ...neo.value, password: neo.value.password ? '***' : '' } : { error: neo.reason?.message },
-        redis: red.status === 'fulfilled' ? { ...red.value, url: redact(red.value.url) } : { error: red.reason?.message },
+        neo4j:
+          neo.status === 'fulfilled'
+            ? { ...neo.value, password: neo.value.password ? '***' : '' }
+            : { error: neo.reason?.message },
+        redis:
+          red.status === 'fulfilled' ? { ...red.value, url: redact(red.value.url) } : { error: red.reason?.message },
       }),
     );
   } else {
     if (neo.status === 'fulfilled') {
       const v = neo.value;
-      out(`neo4j  ${how(v).padEnd(8)} ${v.uri}${v.browserUrl ? `  browser ${v.browserUrl}` : ''}${v.pid ? `  (pid ${v.pid})` : ''}`);
+      out(
+        `neo4j  ${how(v).padEnd(8)} ${v.uri}${v.browserUrl ? `  browser ${v.browserUrl}` : ''}${v.pid ? `  (pid ${v.pid})` : ''}`,
+      );
     }
     if (red.status === 'fulfilled') {
       const v = red.value;
@@ -82,7 +88,8 @@ async function down() {
   if (json) {
     out(JSON.stringify({ ok: failed.length === 0, neo4j: neo.value ?? null, redis: red.value ?? null }));
   } else {
-    const word = (v, env) => (v ? 'stopped' : process.env[env] ? `external (${env} set), left alone` : 'was not running');
+    const word = (v, env) =>
+      v ? 'stopped' : process.env[env] ? `external (${env} set), left alone` : 'was not running';
     if (neo.status === 'fulfilled') out(`neo4j  ${word(neo.value, 'NEO4J_URI')}`);
     if (red.status === 'fulfilled') out(`redis  ${word(red.value, 'REDIS_URL')}`);
   }
@@ -96,7 +103,9 @@ async function status() {
     out(JSON.stringify({ neo4j: neo, redis: red }));
   } else {
     const pid = (s) => (s.pid ? `  (pid ${s.pid})` : '');
-    out(`neo4j  ${neo.state.padEnd(8)} ${neo.uri}${neo.browserUrl && neo.state !== 'stopped' ? `  browser ${neo.browserUrl}` : ''}${pid(neo)}`);
+    out(
+      `neo4j  ${neo.state.padEnd(8)} ${neo.uri}${neo.browserUrl && neo.state !== 'stopped' ? `  browser ${neo.browserUrl}` : ''}${pid(neo)}`,
+    );
     out(`redis  ${red.state.padEnd(8)} ${red.url}${pid(red)}`);
   }
   return 0;

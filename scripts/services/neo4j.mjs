@@ -139,7 +139,18 @@ function localInfo(started, pid) {
   const auth = password !== '';
   // A server started without a password keeps running so until it is restarted (then it gets one).
   const authOnRestart = !auth && localAuthEnabled();
-  return { uri: BOLT_URI, user: 'neo4j', password, auth, authOnRestart, passwordFile: p.passwordFile, browserUrl: BROWSER_URL, started, external: false, pid };
+  return {
+    uri: BOLT_URI,
+    user: 'neo4j',
+    password,
+    auth,
+    authOnRestart,
+    passwordFile: p.passwordFile,
+    browserUrl: BROWSER_URL,
+    started,
+    external: false,
+    pid,
+  };
 }
 
 /** Whether the conf the server runs with (written at its start) turns authentication on. */
@@ -167,16 +178,26 @@ async function prepareAuth(p, java, say) {
   if (known && existing) return true;
   const password = ensureSecret(p.passwordFile);
   writeConf(p, true);
-  const r = await run(java, ['-cp', path.join(p.lib, '*'), 'org.neo4j.cli.AdminTool', 'dbms', 'set-initial-password', password], {
-    cwd: p.home,
-    env: { ...process.env, NEO4J_HOME: p.home, NEO4J_CONF: p.conf },
-  });
+  const r = await run(
+    java,
+    ['-cp', path.join(p.lib, '*'), 'org.neo4j.cli.AdminTool', 'dbms', 'set-initial-password', password],
+    {
+      cwd: p.home,
+      env: { ...process.env, NEO4J_HOME: p.home, NEO4J_CONF: p.conf },
+    },
+  );
   if (r.code !== 0) {
     if (!known) removeFile(p.passwordFile);
-    throw new ServiceError(`could not set the initial Neo4j password: ${lastLine(`${r.stderr}\n${r.stdout}`)}`, { service: 'neo4j', hint: 'see the message above' });
+    throw new ServiceError(`could not set the initial Neo4j password: ${lastLine(`${r.stderr}\n${r.stdout}`)}`, {
+      service: 'neo4j',
+      hint: 'see the message above',
+    });
   }
   const file = `${p.passwordFile} (mode 0600)`;
-  if (existing) say(`neo4j: this store ran without a password; authentication is on from this start (user neo4j, password in ${file})`);
+  if (existing)
+    say(
+      `neo4j: this store ran without a password; authentication is on from this start (user neo4j, password in ${file})`,
+    );
   else if (known) say(`neo4j: a new store: user neo4j gets the password kept in ${file}`);
   else say(`neo4j: generated a password for user neo4j in ${file}`);
   return true;
@@ -202,7 +223,19 @@ function credentialsStatus(password, { port = HTTP_PORT, host = HOST, timeoutMs 
   const auth = Buffer.from(`neo4j:${password}`).toString('base64');
   return new Promise((resolve) => {
     const req = http.request(
-      { host, port, path: '/db/neo4j/tx/commit', method: 'POST', timeout: timeoutMs, headers: { 'content-type': 'application/json', accept: 'application/json', authorization: `Basic ${auth}`, 'content-length': Buffer.byteLength(body) } },
+      {
+        host,
+        port,
+        path: '/db/neo4j/tx/commit',
+        method: 'POST',
+        timeout: timeoutMs,
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json',
+          authorization: `Basic ${auth}`,
+          'content-length': Buffer.byteLength(body),
+        },
+      },
       (res) => {
         res.resume();
         res.on('end', () => resolve(res.statusCode ?? 0));
@@ -240,11 +273,26 @@ export function boltHandshake(port = BOLT_PORT, host = HOST, timeoutMs = 2000) {
     sock.once('connect', () => {
       sock.write(
         Buffer.from([
-          0x60, 0x60, 0xb0, 0x17, // magic
-          0x00, 0x08, 0x08, 0x05, // 5.8 … 5.0
-          0x00, 0x00, 0x04, 0x04, // 4.4
-          0x00, 0x02, 0x03, 0x04, // 4.3 … 4.1
-          0x00, 0x00, 0x00, 0x03, // 3
+          0x60,
+          0x60,
+          0xb0,
+          0x17, // magic
+          0x00,
+          0x08,
+          0x08,
+          0x05, // 5.8 … 5.0
+          0x00,
+          0x00,
+          0x04,
+          0x04, // 4.4
+          0x00,
+          0x02,
+          0x03,
+          0x04, // 4.3 … 4.1
+          0x00,
+          0x00,
+          0x00,
+          0x03, // 3
         ]),
       );
     });
@@ -332,12 +380,17 @@ export async function ensureNeo4j({ log, timeoutMs } = {}) {
       if (auth && !(await checkCredentials(readSecret(p.passwordFile) ?? ''))) {
         await terminate(child.pid, { timeoutMs: 60_000, log: say, name: 'neo4j' });
         removeFile(p.pidFile);
-        throw new ServiceError(`Neo4j refuses user neo4j with the password in ${p.passwordFile}: this store's neo4j user has another password`, {
-          service: 'neo4j',
-          hint: `put that password in ${p.passwordFile} (mode 0600), or start once with TOTAL_RECALL_LOCAL_AUTH=off and export, remove ${p.data}, import`,
-        });
+        throw new ServiceError(
+          `Neo4j refuses user neo4j with the password in ${p.passwordFile}: this store's neo4j user has another password`,
+          {
+            service: 'neo4j',
+            hint: `put that password in ${p.passwordFile} (mode 0600), or start once with TOTAL_RECALL_LOCAL_AUTH=off and export, remove ${p.data}, import`,
+          },
+        );
       }
-      say(`neo4j: ready in ${((Date.now() - started) / 1000).toFixed(1)} s${auth ? ' (authentication on)' : ' (no authentication: TOTAL_RECALL_LOCAL_AUTH=off)'}`);
+      say(
+        `neo4j: ready in ${((Date.now() - started) / 1000).toFixed(1)} s${auth ? ' (authentication on)' : ' (no authentication: TOTAL_RECALL_LOCAL_AUTH=off)'}`,
+      );
       return localInfo(true, child.pid);
     },
     { log: say, what: 'the neo4j start lock' },
@@ -490,11 +543,9 @@ async function ensureLib(p, say) {
   fs.rmSync(tmp, { recursive: true, force: true });
   say(`neo4j: fetching Neo4j ${NEO4J_VERSION} jars with Maven (~140 MB, downloaded into ~/.m2 unless cached there)…`);
   const t0 = Date.now();
-  const r = await run(
-    mvn,
-    ['-B', '-q', '-f', POM, 'dependency:copy-dependencies', `-DoutputDirectory=${tmp}`],
-    { cwd: path.dirname(POM) },
-  );
+  const r = await run(mvn, ['-B', '-q', '-f', POM, 'dependency:copy-dependencies', `-DoutputDirectory=${tmp}`], {
+    cwd: path.dirname(POM),
+  });
   const jars = fs.existsSync(tmp) ? fs.readdirSync(tmp).filter((f) => f.endsWith('.jar')) : [];
   if (r.code !== 0 || !jars.some((f) => f === `neo4j-${NEO4J_VERSION}.jar`)) {
     fs.rmSync(tmp, { recursive: true, force: true });
@@ -509,7 +560,9 @@ async function ensureLib(p, say) {
   fs.rmSync(p.lib, { recursive: true, force: true });
   fs.renameSync(tmp, p.lib);
   fs.writeFileSync(p.libMarker, `${sha256File(POM)}\n`);
-  say(`neo4j: ${jars.length} jars in ${path.relative(projectRoot, p.lib) || p.lib} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+  say(
+    `neo4j: ${jars.length} jars in ${path.relative(projectRoot, p.lib) || p.lib} (${((Date.now() - t0) / 1000).toFixed(1)} s)`,
+  );
 }
 
 // ---------------------------------------------------------------- config / process
@@ -556,7 +609,7 @@ function writeConf(p, auth) {
     'db.tx_log.rotation.retention_policy=256M size',
     '',
     '# Vector index segments: Neo4j 5 merges them only once 50 (1,000 while the index',
-    '# is built) of a size have piled up, and a search walks every segment\'s graph.',
+    "# is built) of a size have piled up, and a search walks every segment's graph.",
     '# A store grown by the embedding job had 72 segments and recall p95 37 ms at 100k',
     '# memories (docs/recall.md); merging every 4 keeps them few.',
     `internal.dbms.index.vector.standard_merge_factor=${VECTOR_MERGE_FACTOR}`,
@@ -618,7 +671,8 @@ function startupLog(p, offsets) {
   const cons = linesSince(p.consoleLog, offsets.console, 30).filter((l) => !main.includes(l));
   const tail = main.length >= 30 ? main : [...main, ...cons].slice(-30);
   const fromConsole = cons.length > 0 && main.length < 30;
-  const logFile = fromConsole && main.length === 0 ? p.consoleLog : fromConsole ? `${p.neo4jLog} + console.log` : p.neo4jLog;
+  const logFile =
+    fromConsole && main.length === 0 ? p.consoleLog : fromConsole ? `${p.neo4jLog} + console.log` : p.neo4jLog;
   const telling =
     tail.find((l) => /\bERROR\b/.test(l)) ??
     tail.find((l) => /Exception|Error:|Invalid|invalid|Unrecognized/.test(l)) ??
@@ -641,7 +695,11 @@ async function waitReady({ pid, timeout, paths: p, logOffsets: offsets, child })
       await sleep(200); // let the last log lines land (and the exit status arrive)
       if (child?.exitInfo) exited = child.exitInfo;
       const { tail, telling, logFile: shown } = startupLog(p, offsets);
-      const how = exited.signal ? `signal ${exited.signal}` : exited.code != null ? `exit code ${exited.code}` : 'exited';
+      const how = exited.signal
+        ? `signal ${exited.signal}`
+        : exited.code != null
+          ? `exit code ${exited.code}`
+          : 'exited';
       throw new ServiceError(`Neo4j stopped during startup (${how})${telling ? `: ${telling}` : ''}`, {
         service: 'neo4j',
         hint: `fix the cause above (logs in ${path.relative(process.cwd(), p.logs) || p.logs}/), then run \`up\` again`,

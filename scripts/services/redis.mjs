@@ -28,7 +28,6 @@ import {
   linesSince,
   processArgv,
   readPid,
-  readSecret,
   removeFile,
   run,
   sleep,
@@ -74,7 +73,12 @@ export function localRedisUrl(password = redisPassword()) {
 /** What clients of the local server need; a server started without a password gets one when it is restarted. */
 function localInfo() {
   const password = redisPassword();
-  return { url: localRedisUrl(password), external: false, auth: Boolean(password), authOnRestart: !password && localAuthEnabled() };
+  return {
+    url: localRedisUrl(password),
+    external: false,
+    auth: Boolean(password),
+    authOnRestart: !password && localAuthEnabled(),
+  };
 }
 
 // ---------------------------------------------------------------- tiny RESP client
@@ -98,7 +102,8 @@ export function respCommand(args, { host = HOST, port = PORT, timeoutMs = 2000, 
       else resolve(value);
     };
     sock.setTimeout(timeoutMs, () => finish(new Error(`no answer from ${host}:${port} within ${timeoutMs} ms`)));
-    const encode = (command) => [`*${command.length}\r\n`, ...command.map((a) => `$${Buffer.byteLength(String(a))}\r\n${a}\r\n`)].join('');
+    const encode = (command) =>
+      [`*${command.length}\r\n`, ...command.map((a) => `$${Buffer.byteLength(String(a))}\r\n${a}\r\n`)].join('');
     sock.once('connect', () => sock.write((password ? encode(['AUTH', password]) : '') + encode(args)));
     sock.setEncoding('utf8');
     sock.on('data', (c) => {
@@ -188,15 +193,20 @@ export async function ensureRedis({ log, timeoutMs } = {}) {
       if (r.code !== 0) {
         const tail = linesSince(p.logFile, offset, 30);
         const out = `${r.stderr}\n${r.stdout}`.trim();
-        throw new ServiceError(`redis-server exited with code ${r.code}: ${lastLine(out) || lastLine(tail.join('\n'))}`, {
-          service: 'redis',
-          hint: `see ${p.logFile} and ${p.confFile}`,
-          logFile: p.logFile,
-          logTail: [...out.split('\n').filter(Boolean), ...tail].slice(-30),
-        });
+        throw new ServiceError(
+          `redis-server exited with code ${r.code}: ${lastLine(out) || lastLine(tail.join('\n'))}`,
+          {
+            service: 'redis',
+            hint: `see ${p.logFile} and ${p.confFile}`,
+            logFile: p.logFile,
+            logTail: [...out.split('\n').filter(Boolean), ...tail].slice(-30),
+          },
+        );
       }
       const newPid = await waitPing({ pid: null, timeout, p, offset });
-      say(`redis: started pid ${newPid ?? '?'} on ${REDIS_URL} ${localAuthEnabled() ? ` (password in ${p.passwordFile})` : ''} in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+      say(
+        `redis: started pid ${newPid ?? '?'} on ${REDIS_URL} ${localAuthEnabled() ? ` (password in ${p.passwordFile})` : ''} in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
+      );
       return { ...localInfo(), started: true, pid: newPid ?? undefined };
     },
     { log: say, what: 'the redis start lock' },
@@ -236,7 +246,8 @@ export async function stopRedis({ log } = {}) {
       const end = Date.now() + deadline;
       while (isAlive(pid) && Date.now() < end) await sleep(100);
       if (isAlive(pid)) {
-        how = (await terminate(pid, { timeoutMs: 10_000, log: say, name: 'redis' })) === 'killed' ? 'killed' : 'stopped';
+        how =
+          (await terminate(pid, { timeoutMs: 10_000, log: say, name: 'redis' })) === 'killed' ? 'killed' : 'stopped';
       }
       removeFile(p.pidFile);
       say(`redis: ${how}`);

@@ -14,14 +14,33 @@ export type BackingService = 'neo4j' | 'redis';
 /** How long a caller is told to wait before it tries again during an outage. */
 export const OUTAGE_RETRY_AFTER_MS = 1000;
 
-const NEO4J_CODES = new Set(['ServiceUnavailable', 'SessionExpired', 'Neo.TransientError.General.DatabaseUnavailable', 'Neo.ClientError.Database.DatabaseNotFound']);
-const NEO4J_MESSAGES = /Connection acquisition timed out|Pool is closed|connect ECONNREFUSED|Failed to connect to server/i;
-const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTCONN']);
-const REDIS_MESSAGES = /Connection is closed|Stream isn't writeable|Reached the max retries per request limit|connect ECONNREFUSED|read ECONNRESET/i;
+const NEO4J_CODES = new Set([
+  'ServiceUnavailable',
+  'SessionExpired',
+  'Neo.TransientError.General.DatabaseUnavailable',
+  'Neo.ClientError.Database.DatabaseNotFound',
+]);
+const NEO4J_MESSAGES =
+  /Connection acquisition timed out|Pool is closed|connect ECONNREFUSED|Failed to connect to server/i;
+const SOCKET_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTCONN',
+]);
+const REDIS_MESSAGES =
+  /Connection is closed|Stream isn't writeable|Reached the max retries per request limit|connect ECONNREFUSED|read ECONNRESET/i;
 
 /** Which service's outage this error is (or null: it is some other failure). */
 export function outageOf(error: unknown): BackingService | null {
-  for (let e: unknown = error, depth = 0; e instanceof Error && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+  for (
+    let e: unknown = error, depth = 0;
+    e instanceof Error && depth < 5;
+    e = (e as { cause?: unknown }).cause, depth++
+  ) {
     if (e instanceof UnavailableError) return e.service === 'redis' ? 'redis' : 'neo4j';
     if (e instanceof Neo4jError) return NEO4J_CODES.has(e.code) || NEO4J_MESSAGES.test(e.message) ? 'neo4j' : null;
     const code = (e as { code?: unknown }).code;
@@ -37,7 +56,10 @@ export function asUnavailable(error: unknown, service?: BackingService): Unavail
   if (error instanceof UnavailableError) return error;
   const which = outageOf(error) ?? null;
   if (!which) return null;
-  const reason = error instanceof Neo4jError ? error.code : ((error as Error).message ?? String(error)).split('\n')[0]?.slice(0, 200);
+  const reason =
+    error instanceof Neo4jError
+      ? error.code
+      : ((error as Error).message ?? String(error)).split('\n')[0]?.slice(0, 200);
   const wrapped = new UnavailableError(service ?? which, reason ?? 'unreachable', OUTAGE_RETRY_AFTER_MS);
   (wrapped as { cause?: unknown }).cause = error;
   return wrapped;

@@ -43,7 +43,10 @@ export class RedisLiveChannel implements LiveChannel {
     // Redis down: fail fast and typed (the subscription itself completes once Redis is back).
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new UnavailableError('redis', 'no answer to SUBSCRIBE', OUTAGE_RETRY_AFTER_MS)), SUBSCRIBE_MS);
+      timer = setTimeout(
+        () => reject(new UnavailableError('redis', 'no answer to SUBSCRIBE', OUTAGE_RETRY_AFTER_MS)),
+        SUBSCRIBE_MS,
+      );
     });
     try {
       await Promise.race([this.subscribed, late]);
@@ -57,7 +60,8 @@ export class RedisLiveChannel implements LiveChannel {
   }
 
   private async open(): Promise<void> {
-    const subscriber = (this.subscriber = redisConnection(this.redisUrl));
+    const subscriber = redisConnection(this.redisUrl);
+    this.subscriber = subscriber;
     subscriber.on('error', (error) => this.log(`[live] redis: ${error.message}`));
     subscriber.on('message', (channel: string, text: string) => {
       if (channel !== this.channel) return;

@@ -7,7 +7,12 @@ export function redisConnection(url: string): Redis {
 }
 
 export async function pingRedis(url: string, timeoutMs = 1000): Promise<boolean> {
-  const client = new Redis(url, { maxRetriesPerRequest: 0, lazyConnect: true, connectTimeout: timeoutMs, retryStrategy: () => null });
+  const client = new Redis(url, {
+    maxRetriesPerRequest: 0,
+    lazyConnect: true,
+    connectTimeout: timeoutMs,
+    retryStrategy: () => null,
+  });
   client.on('error', () => undefined);
   try {
     await client.connect();

@@ -2,7 +2,12 @@
 
 export interface HitLike {
   readonly confidence: number;
-  readonly memory: { readonly id: string; readonly content: string; readonly occurredAt: string; readonly tier?: string };
+  readonly memory: {
+    readonly id: string;
+    readonly content: string;
+    readonly occurredAt: string;
+    readonly tier?: string;
+  };
 }
 
 export interface MemoryLike {
@@ -29,7 +34,12 @@ const pct = (x: number) => `${Math.round(x * 100)}%`.padStart(4);
 const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
 
 export function hitLines(frame: string, hits: readonly HitLike[]): string[] {
-  return [frame, ...hits.map((h) => `  ${pct(h.confidence)}  ${day(h.memory.occurredAt)}  ${h.memory.id}  ${oneLine(h.memory.content)}`)];
+  return [
+    frame,
+    ...hits.map(
+      (h) => `  ${pct(h.confidence)}  ${day(h.memory.occurredAt)}  ${h.memory.id}  ${oneLine(h.memory.content)}`,
+    ),
+  ];
 }
 
 export function memoryLine(m: MemoryLike): string {

@@ -16,7 +16,14 @@ import { parseArgs } from 'node:util';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { initialStore, MARKER, resolveStore, type StoreResolution } from './store-by-directory.js';
 import { clientToken } from './token.js';
-import { callTool, connectService, DEFAULT_URL, ServiceUnreachable, ToolFailure, type ServiceOptions } from './service.js';
+import {
+  callTool,
+  connectService,
+  DEFAULT_URL,
+  ServiceUnreachable,
+  ToolFailure,
+  type ServiceOptions,
+} from './service.js';
 import { runStdioBridge } from './stdio-bridge.js';
 import { hitLines, memoryLine, sessionLine, type HitLike, type MemoryLike, type SessionLike } from './format.js';
 
@@ -124,14 +131,21 @@ export async function run(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: 
     io.err(USAGE);
     return EXIT.usage;
   }
-  const where = resolveStore({ cwd, home: homedir(), tmp: tmpdir(), flag: flags.store ?? null, env: env.TOTAL_RECALL_STORE ?? null });
+  const where = resolveStore({
+    cwd,
+    home: homedir(),
+    tmp: tmpdir(),
+    flag: flags.store ?? null,
+    env: env.TOTAL_RECALL_STORE ?? null,
+  });
   const service: ServiceOptions = {
     url: env.TOTAL_RECALL_URL?.trim() || DEFAULT_URL,
     token: clientToken(env, CHECKOUT),
     store: where.store,
     instanceId: env.TOTAL_RECALL_INSTANCE_ID?.trim() || null,
   };
-  const print = (data: unknown, lines: () => string[]) => io.out(flags.json ? JSON.stringify(data, null, 2) : lines().join('\n'));
+  const print = (data: unknown, lines: () => string[]) =>
+    io.out(flags.json ? JSON.stringify(data, null, 2) : lines().join('\n'));
   const one = (what: string): string => {
     const value = rest.join(' ').trim();
     if (!value) throw new UsageError(`${command} needs ${what}`);
@@ -140,7 +154,8 @@ export async function run(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: 
 
   let client: Client | null = null;
   const connect = async () => (client ??= await connectService(service));
-  const tool = async <T = Record<string, any>>(name: string, args: Record<string, unknown>) => (await callTool<T>(await connect(), name, args)).data;
+  const tool = async <T = Record<string, unknown>>(name: string, args: Record<string, unknown>) =>
+    (await callTool<T>(await connect(), name, args)).data;
   // The CLI says when no marker or checkout chose the store (on stderr, so --json stays clean).
   const noteFallback = () => {
     if (where.source === 'default' && !flags.json) io.err(`note: using ${describeStore(where, cwd)}`);
@@ -152,21 +167,31 @@ export async function run(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: 
         const marker = join(cwd, MARKER);
         if (existsSync(marker)) throw new UsageError(`${marker} exists already; edit or delete it`);
         const store = flags.store?.trim() || initialStore(cwd, homedir(), tmpdir());
-        writeFileSync(marker, `# Total Recall: the store of this directory tree (README: "Which store a directory gets")\n${store}\n`);
+        writeFileSync(
+          marker,
+          `# Total Recall: the store of this directory tree (README: "Which store a directory gets")\n${store}\n`,
+        );
         print({ marker, store }, () => [`wrote ${marker}: store "${store}"`]);
         return EXIT.ok;
       }
       case 'remember': {
         const content = one('the TEXT to remember');
         noteFallback();
-        const data = await tool<{ memory: MemoryLike; created: boolean }>('remember', { content, tier: flags.tier, tags: flags.tag });
+        const data = await tool<{ memory: MemoryLike; created: boolean }>('remember', {
+          content,
+          tier: flags.tier,
+          tags: flags.tag,
+        });
         print(data, () => [`remembered ${data.memory.id} in ${data.memory.tier}`]);
         return EXIT.ok;
       }
       case 'recall': {
         const query = one('a QUESTION');
         noteFallback();
-        const data = await tool<{ frame: string; hits: HitLike[] }>('recall', { query, limit: positiveInt(flags.limit, '--limit') });
+        const data = await tool<{ frame: string; hits: HitLike[] }>('recall', {
+          query,
+          limit: positiveInt(flags.limit, '--limit'),
+        });
         print(data, () => hitLines(data.frame, data.hits));
         return data.hits.length ? EXIT.ok : EXIT.nothingFound;
       }
@@ -183,9 +208,18 @@ export async function run(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: 
       }
       case 'resume': {
         noteFallback();
-        const state = await tool<{ store: string; session: SessionLike | null; identity: MemoryLike[]; activeContext: MemoryLike[] }>('resume', {});
+        const state = await tool<{
+          store: string;
+          session: SessionLike | null;
+          identity: MemoryLike[];
+          activeContext: MemoryLike[];
+        }>('resume', {});
         // What the last process left: the newest memories of the store (a week, ten at most).
-        const { candidates } = await tool<{ candidates: { memory: MemoryLike }[] }>('reflect', { scope: 'RECENT', timeSpanDays: 7, limit: RECENT_LIMIT });
+        const { candidates } = await tool<{ candidates: { memory: MemoryLike }[] }>('reflect', {
+          scope: 'RECENT',
+          timeSpanDays: 7,
+          limit: RECENT_LIMIT,
+        });
         const data = { ...state, recent: candidates.map((c) => c.memory) };
         print(data, () => [
           `store "${data.store}"`,
@@ -201,19 +235,28 @@ export async function run(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: 
       }
       case 'sessions': {
         noteFallback();
-        const data = await tool<{ sessions: SessionLike[] }>('sessions', { limit: positiveInt(flags.limit, '--limit') });
+        const data = await tool<{ sessions: SessionLike[] }>('sessions', {
+          limit: positiveInt(flags.limit, '--limit'),
+        });
         print(data, () => (data.sessions.length ? data.sessions.map(sessionLine) : ['no sessions in this store']));
         return EXIT.ok;
       }
       case 'claim': {
         const data = await tool<{ memory: MemoryLike }>('claim', { id: one('a memory ID') });
-        print(data, () => [`claimed ${data.memory.id} (${data.memory.tier}, salience ${data.memory.salience.toFixed(2)})`]);
+        print(data, () => [
+          `claimed ${data.memory.id} (${data.memory.tier}, salience ${data.memory.salience.toFixed(2)})`,
+        ]);
         return EXIT.ok;
       }
       case 'forget': {
         const id = one('a memory ID');
-        if (!flags.confirm || !flags.reason) throw new UsageError('forget needs --confirm ID (the same id again: your consent) and --reason R');
-        const data = await tool<{ id: string; forgotten: boolean }>('forget', { id, confirmId: flags.confirm, reason: flags.reason });
+        if (!flags.confirm || !flags.reason)
+          throw new UsageError('forget needs --confirm ID (the same id again: your consent) and --reason R');
+        const data = await tool<{ id: string; forgotten: boolean }>('forget', {
+          id,
+          confirmId: flags.confirm,
+          reason: flags.reason,
+        });
         print(data, () => [`forgot ${data.id}`]);
         return EXIT.ok;
       }
@@ -234,7 +277,11 @@ export async function run(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: 
         const script = join(CHECKOUT, 'scripts', `${command}.ts`);
         const args = [...rest.map((a) => resolve(cwd, a)), ...(flags['allow-non-empty'] ? ['--allow-non-empty'] : [])];
         if (command === 'import' && rest.length !== 1) throw new UsageError('import needs one FILE');
-        const child = spawnSync(process.execPath, ['--import', 'tsx', script, ...args], { cwd: CHECKOUT, env, stdio: 'inherit' });
+        const child = spawnSync(process.execPath, ['--import', 'tsx', script, ...args], {
+          cwd: CHECKOUT,
+          env,
+          stdio: 'inherit',
+        });
         return child.status ?? EXIT.failure;
       }
       default:
@@ -251,7 +298,11 @@ export async function run(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: 
     }
     if (error instanceof ToolFailure) {
       io.err(`total-recall: ${error.message}`);
-      return error.code === 'SHUTTING_DOWN' ? EXIT.unreachable : error.code === 'INTERNAL_SERVER_ERROR' ? EXIT.failure : EXIT.usage;
+      return error.code === 'SHUTTING_DOWN'
+        ? EXIT.unreachable
+        : error.code === 'INTERNAL_SERVER_ERROR'
+          ? EXIT.failure
+          : EXIT.usage;
     }
     io.err(`total-recall: ${(error as Error).message}`);
     return EXIT.failure;

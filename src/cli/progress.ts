@@ -16,7 +16,10 @@ const NONE: Progress = { update: () => undefined, stop: () => undefined };
 export function progress(label: string, total: number | null, stream: NodeJS.WriteStream = process.stdout): Progress {
   if (stream.isTTY !== true) return NONE;
   const format = total === null ? `${label} {value} records` : `${label} [{bar}] {percentage}% {value}/{total} records`;
-  const bar = new cliProgress.SingleBar({ format, stream, hideCursor: true, clearOnComplete: false }, cliProgress.Presets.shades_classic);
+  const bar = new cliProgress.SingleBar(
+    { format, stream, hideCursor: true, clearOnComplete: false },
+    cliProgress.Presets.shades_classic,
+  );
   bar.start(total ?? 0, 0);
   return {
     update: (done, newTotal) => {

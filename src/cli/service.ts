@@ -32,14 +32,22 @@ export function serviceHeaders(o: ServiceOptions): Record<string, string> {
 }
 
 export class ServiceUnreachable extends Error {
-  constructor(readonly url: string, detail: string) {
-    super(`Total Recall is not reachable at ${url} (${detail}). Start it with \`npm start\` in its checkout, or set TOTAL_RECALL_URL.`);
+  constructor(
+    readonly url: string,
+    detail: string,
+  ) {
+    super(
+      `Total Recall is not reachable at ${url} (${detail}). Start it with \`npm start\` in its checkout, or set TOTAL_RECALL_URL.`,
+    );
   }
 }
 
 /** A tool's typed failure: the code is GraphQL's `extensions.code`. */
 export class ToolFailure extends Error {
-  constructor(readonly code: string, message: string) {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
     super(`${code}: ${message}`);
   }
 }
@@ -48,7 +56,13 @@ export class ToolFailure extends Error {
 export function isNetworkError(error: unknown): boolean {
   for (let e: unknown = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
     const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string' && /^(ECONNREFUSED|ECONNRESET|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|ETIMEDOUT|UND_ERR_CONNECT_TIMEOUT|UND_ERR_SOCKET)$/.test(code)) return true;
+    if (
+      typeof code === 'string' &&
+      /^(ECONNREFUSED|ECONNRESET|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|ETIMEDOUT|UND_ERR_CONNECT_TIMEOUT|UND_ERR_SOCKET)$/.test(
+        code,
+      )
+    )
+      return true;
     if (e instanceof TypeError && /fetch failed/.test(e.message)) return true;
   }
   return false;
@@ -73,9 +87,15 @@ export interface ToolAnswer<T> {
   readonly text: string;
 }
 
-export async function callTool<T = Record<string, any>>(client: Client, name: string, args: Record<string, unknown>): Promise<ToolAnswer<T>> {
+export async function callTool<T = Record<string, unknown>>(
+  client: Client,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<ToolAnswer<T>> {
   const result = await client.callTool({ name, arguments: args });
-  const text = ((result.content as { type: string; text?: string }[] | undefined) ?? []).map((c) => c.text ?? '').join('\n');
+  const text = ((result.content as { type: string; text?: string }[] | undefined) ?? [])
+    .map((c) => c.text ?? '')
+    .join('\n');
   if (result.isError) {
     const error = (result._meta?.[ERROR_META_KEY] ?? {}) as { code?: string; message?: string };
     throw new ToolFailure(error.code ?? 'UNKNOWN', error.message ?? text);

@@ -10,7 +10,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { isNetworkError, mcpUrl, serviceHeaders, ServiceUnreachable, type ServiceOptions } from './service.js';
 
-const hasId = (m: JSONRPCMessage): m is JSONRPCMessage & { id: string | number; method: string } => 'id' in m && 'method' in m;
+const hasId = (m: JSONRPCMessage): m is JSONRPCMessage & { id: string | number; method: string } =>
+  'id' in m && 'method' in m;
 
 export async function runStdioBridge(o: ServiceOptions, log: (line: string) => void): Promise<void> {
   const upstream = new StreamableHTTPClientTransport(mcpUrl(o.url), { requestInit: { headers: serviceHeaders(o) } });
@@ -19,14 +20,17 @@ export async function runStdioBridge(o: ServiceOptions, log: (line: string) => v
   upstream.onmessage = (message) => {
     // The initialize answer fixes the protocol version later requests declare.
     const result = (message as { result?: { protocolVersion?: unknown; serverInfo?: unknown } }).result;
-    if (result && typeof result.protocolVersion === 'string' && result.serverInfo) upstream.setProtocolVersion(result.protocolVersion);
+    if (result && typeof result.protocolVersion === 'string' && result.serverInfo)
+      upstream.setProtocolVersion(result.protocolVersion);
     void local.send(message);
   };
   upstream.onerror = (error) => log(`total-recall mcp: ${error.message}`);
   local.onmessage = (message) => {
     upstream.send(message).catch((error: unknown) => {
       if (!hasId(message)) return;
-      const text = isNetworkError(error) ? new ServiceUnreachable(o.url, 'connection failed').message : `relay failed: ${(error as Error).message}`;
+      const text = isNetworkError(error)
+        ? new ServiceUnreachable(o.url, 'connection failed').message
+        : `relay failed: ${(error as Error).message}`;
       void local.send({ jsonrpc: '2.0', id: message.id, error: { code: -32000, message: text } });
     });
   };

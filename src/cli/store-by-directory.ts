@@ -62,14 +62,21 @@ function ancestors(dir: string): string[] {
 
 /** A readable name plus a short hash of the path it stands for: two projects named alike stay apart. */
 export function derivedStoreName(name: string, realPath: string): string {
-  const readable = name.replace(/\.git$/, '').replace(/[^\p{L}\p{N}._-]+/gu, '-').replace(/^-+|-+$/g, '') || 'store';
+  const readable =
+    name
+      .replace(/\.git$/, '')
+      .replace(/[^\p{L}\p{N}._-]+/gu, '-')
+      .replace(/^-+|-+$/g, '') || 'store';
   return `${readable.slice(0, 80)}-${createHash('sha256').update(realPath).digest('hex').slice(0, 8)}`;
 }
 
 /** The store a marker names: its first line that is neither empty nor a # comment; an empty marker names its directory. */
 export function markerStore(markerPath: string): string {
   const text = readFileSync(markerPath, 'utf8');
-  const line = text.split(/\r?\n/).map((l) => l.trim()).find((l) => l !== '' && !l.startsWith('#'));
+  const line = text
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .find((l) => l !== '' && !l.startsWith('#'));
   const dir = dirname(markerPath);
   return line ?? derivedStoreName(basename(dir), real(dir));
 }

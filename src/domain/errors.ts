@@ -73,7 +73,12 @@ export class UnavailableError extends RetryableError {
   readonly service: string;
 
   constructor(service: string, reason: string, retryAfterMs = 1000) {
-    super('UNAVAILABLE', `${service} is unavailable (${reason}); retry in about ${Math.max(1, Math.round(retryAfterMs / 1000))} s`, retryAfterMs, { service });
+    super(
+      'UNAVAILABLE',
+      `${service} is unavailable (${reason}); retry in about ${Math.max(1, Math.round(retryAfterMs / 1000))} s`,
+      retryAfterMs,
+      { service },
+    );
     this.name = 'UnavailableError';
     this.service = service;
   }
@@ -82,7 +87,12 @@ export class UnavailableError extends RetryableError {
 /** This process has as much work as it admits: retry after `retryAfterMs` (nothing was done). */
 export class BusyError extends RetryableError {
   constructor(retryAfterMs: number, details?: Record<string, unknown>) {
-    super('BUSY', `Total Recall is at capacity; retry in about ${Math.max(1, Math.round(retryAfterMs / 1000))} s`, retryAfterMs, details);
+    super(
+      'BUSY',
+      `Total Recall is at capacity; retry in about ${Math.max(1, Math.round(retryAfterMs / 1000))} s`,
+      retryAfterMs,
+      details,
+    );
     this.name = 'BusyError';
   }
 }
@@ -106,4 +116,3 @@ export class UnauthenticatedError extends TotalRecallError {
     this.name = 'UnauthenticatedError';
   }
 }
-

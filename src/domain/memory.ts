@@ -52,7 +52,13 @@ export interface SalienceUses {
 export function salienceAnchorOf(props: Readonly<Record<string, unknown>>): SalienceAnchor | null {
   const { salienceAnchor: level, salienceAnchorAt: at, salienceAnchorTier: tier, salienceAnchorUses: uses } = props;
   if (typeof level !== 'number' || typeof at !== 'number' || typeof tier !== 'string') return null;
-  return { level, at, tier: tier as Tier, uses: typeof uses === 'number' ? uses : 0, claimed: props.salienceAnchorClaimed === true };
+  return {
+    level,
+    at,
+    tier: tier as Tier,
+    uses: typeof uses === 'number' ? uses : 0,
+    claimed: props.salienceAnchorClaimed === true,
+  };
 }
 
 export function salienceUsesOf(props: Readonly<Record<string, unknown>>): SalienceUses | null {

@@ -134,17 +134,32 @@ export interface SearchFilters {
 }
 export type SearchQuery = Message<
   'SearchQuery',
-  { readonly query: string; readonly store: string; readonly limit: number; readonly includeAssociations: boolean; readonly minConfidence: number | null; readonly filters: SearchFilters }
+  {
+    readonly query: string;
+    readonly store: string;
+    readonly limit: number;
+    readonly includeAssociations: boolean;
+    readonly minConfidence: number | null;
+    readonly filters: SearchFilters;
+  }
 >;
 export type ReflectQuery = Message<
   'ReflectQuery',
-  { readonly store: string; readonly scope: ReflectionScope; readonly timeSpanDays: number | null; readonly limit: number }
+  {
+    readonly store: string;
+    readonly scope: ReflectionScope;
+    readonly timeSpanDays: number | null;
+    readonly limit: number;
+  }
 >;
 export type Query = SearchQuery | ReflectQuery;
 
 // ── Events ──────────────────────────────────────────────────────────────────
 export type MemoryStored = Message<'MemoryStored', { readonly memory: MemoryRecord }>;
-export type MemoryAccessed = Message<'MemoryAccessed', { readonly id: string; readonly store: string; readonly at: number }>;
+export type MemoryAccessed = Message<
+  'MemoryAccessed',
+  { readonly id: string; readonly store: string; readonly at: number }
+>;
 export type MemoryClaimed = Message<'MemoryClaimed', { readonly id: string; readonly store: string }>;
 export type MemoryRetrieved = Message<
   'MemoryRetrieved',
@@ -152,7 +167,14 @@ export type MemoryRetrieved = Message<
 >;
 export type TierChanged = Message<
   'TierChanged',
-  { readonly id: string; readonly store: string; readonly from: Tier; readonly to: Tier; readonly reason: string; readonly by: 'MIND' | 'SALIENCE' }
+  {
+    readonly id: string;
+    readonly store: string;
+    readonly from: Tier;
+    readonly to: Tier;
+    readonly reason: string;
+    readonly by: 'MIND' | 'SALIENCE';
+  }
 >;
 export type MemoryReclassified = Message<
   'MemoryReclassified',
@@ -178,13 +200,21 @@ export type MemoryUsed = Message<
 >;
 export type OutcomeReported = Message<
   'OutcomeReported',
-  { readonly useId: string; readonly store: string; readonly memoryIds: readonly string[]; readonly outcome: OutcomeKind }
+  {
+    readonly useId: string;
+    readonly store: string;
+    readonly memoryIds: readonly string[];
+    readonly outcome: OutcomeKind;
+  }
 >;
 /** Vectors were attached to memories of a store (by the embedding job). */
 export type MemoriesEmbedded = Message<'MemoriesEmbedded', { readonly store: string; readonly ids: readonly string[] }>;
 /** Synapse has written the mechanical links of these memories (some may have got none): they wait for linking no longer. */
 export type MemoriesLinked = Message<'MemoriesLinked', { readonly store: string; readonly ids: readonly string[] }>;
-export type SalienceScored = Message<'SalienceScored', { readonly id: string; readonly store: string; readonly salience: number; readonly at: number }>;
+export type SalienceScored = Message<
+  'SalienceScored',
+  { readonly id: string; readonly store: string; readonly salience: number; readonly at: number }
+>;
 export type AssociationsFound = Message<
   'AssociationsFound',
   {
@@ -198,14 +228,23 @@ export type AssociationsFound = Message<
     }[];
   }
 >;
-export type SessionStarted = Message<'SessionStarted', { readonly sessionId: string; readonly instanceId: string; readonly store: string }>;
+export type SessionStarted = Message<
+  'SessionStarted',
+  { readonly sessionId: string; readonly instanceId: string; readonly store: string }
+>;
 export type SessionEnded = Message<
   'SessionEnded',
   { readonly sessionId: string; readonly instanceId: string; readonly store: string; readonly cause: SessionEndCause }
 >;
 export type ModeChanged = Message<
   'ModeChanged',
-  { readonly sessionId: string; readonly instanceId: string; readonly from: WorkingMode; readonly to: WorkingMode; readonly at: number }
+  {
+    readonly sessionId: string;
+    readonly instanceId: string;
+    readonly from: WorkingMode;
+    readonly to: WorkingMode;
+    readonly at: number;
+  }
 >;
 export type StateTransitioned = Message<
   'StateTransitioned',
@@ -216,15 +255,30 @@ export type DecisionLogged = Message<
   { readonly sessionId: string; readonly instanceId: string; readonly store: string; readonly decisionId: string }
 >;
 /** A mind opened a reflection over some of a store's memories. */
-export type ReflectionStarted = Message<'ReflectionStarted', { readonly reflectionId: string; readonly store: string; readonly memoryIds: readonly string[] }>;
+export type ReflectionStarted = Message<
+  'ReflectionStarted',
+  { readonly reflectionId: string; readonly store: string; readonly memoryIds: readonly string[] }
+>;
 /** A mind answered one reflect candidate (what it decided and why); the action itself went as its own command. */
 export type ReflectionAnswered = Message<
   'ReflectionAnswered',
-  { readonly reflectionId: string; readonly store: string; readonly memoryId: string; readonly action: ReflectActionKind; readonly why: string }
+  {
+    readonly reflectionId: string;
+    readonly store: string;
+    readonly memoryId: string;
+    readonly action: ReflectActionKind;
+    readonly why: string;
+  }
 >;
 export type SessionState = Message<
   'SessionState',
-  { readonly sessionId: string; readonly instanceId: string; readonly mode: WorkingMode; readonly startedAt: number; readonly lastActiveAt: number }
+  {
+    readonly sessionId: string;
+    readonly instanceId: string;
+    readonly mode: WorkingMode;
+    readonly startedAt: number;
+    readonly lastActiveAt: number;
+  }
 >;
 
 export type Event =
@@ -258,7 +312,12 @@ export type BreakNotification = Message<
 >;
 export type SessionAuditPrompt = Message<
   'SessionAuditPrompt',
-  { readonly instanceId: string; readonly sessionId: string; readonly prompt: string; readonly unclaimedIds: readonly string[] }
+  {
+    readonly instanceId: string;
+    readonly sessionId: string;
+    readonly prompt: string;
+    readonly unclaimedIds: readonly string[];
+  }
 >;
 export type Notification = BreakNotification | SessionAuditPrompt;
 
@@ -269,20 +328,53 @@ export type MessageOf<T extends MessageType> = Extract<AnyMessage, { type: T }>;
 /** Every message type by kind, as data (the catalog a reader can list). */
 export const MESSAGE_CATALOG = {
   commands: [
-    'StoreCommand', 'ClaimCommand', 'ReclassifyCommand', 'ConsolidateCommand', 'ForgetCommand', 'ShutdownCommand',
-    'AssociateCommand', 'DecaySweep', 'TierPromoted', 'TierDemoted', 'TierChangeBatch', 'SessionStart', 'SessionEnd', 'StateTransition',
+    'StoreCommand',
+    'ClaimCommand',
+    'ReclassifyCommand',
+    'ConsolidateCommand',
+    'ForgetCommand',
+    'ShutdownCommand',
+    'AssociateCommand',
+    'DecaySweep',
+    'TierPromoted',
+    'TierDemoted',
+    'TierChangeBatch',
+    'SessionStart',
+    'SessionEnd',
+    'StateTransition',
     'LogDecision',
   ],
   queries: ['SearchQuery', 'ReflectQuery'],
   events: [
-    'MemoryStored', 'MemoryAccessed', 'MemoryClaimed', 'MemoryRetrieved', 'TierChanged', 'MemoryReclassified',
-    'MemoryForgotten', 'MemoryConsolidated', 'MemoryUsed', 'OutcomeReported', 'MemoriesEmbedded', 'MemoriesLinked', 'SalienceScored', 'AssociationsFound', 'SessionStarted', 'SessionEnded',
-    'ModeChanged', 'StateTransitioned', 'SessionState', 'DecisionLogged', 'ReflectionStarted', 'ReflectionAnswered',
+    'MemoryStored',
+    'MemoryAccessed',
+    'MemoryClaimed',
+    'MemoryRetrieved',
+    'TierChanged',
+    'MemoryReclassified',
+    'MemoryForgotten',
+    'MemoryConsolidated',
+    'MemoryUsed',
+    'OutcomeReported',
+    'MemoriesEmbedded',
+    'MemoriesLinked',
+    'SalienceScored',
+    'AssociationsFound',
+    'SessionStarted',
+    'SessionEnded',
+    'ModeChanged',
+    'StateTransitioned',
+    'SessionState',
+    'DecisionLogged',
+    'ReflectionStarted',
+    'ReflectionAnswered',
   ],
   notifications: ['BreakNotification', 'SessionAuditPrompt'],
 } as const satisfies Record<string, readonly MessageType[]>;
 
-export type MetaInit = Partial<Omit<Meta, 'messageId' | 'timestamp' | 'sourceContext'>> & { readonly timestamp?: number };
+export type MetaInit = Partial<Omit<Meta, 'messageId' | 'timestamp' | 'sourceContext'>> & {
+  readonly timestamp?: number;
+};
 
 /** A fresh envelope; `cause` (if given) supplies causation and correlation. */
 export function newMeta(sourceContext: ContextName, init: MetaInit & { readonly cause?: Meta } = {}): Meta {

@@ -46,7 +46,18 @@ export class ProgressBoard {
   start(operation: ProgressOperation, store: string | null, unit: string, total: number | null = null): ProgressHandle {
     const now = this.clock();
     const id = `${operation}-${now}-${++this.next}`;
-    this.put({ id, operation, store, done: 0, total, unit, startedAt: now, updatedAt: now, finishedAt: null, failed: false });
+    this.put({
+      id,
+      operation,
+      store,
+      done: 0,
+      total,
+      unit,
+      startedAt: now,
+      updatedAt: now,
+      finishedAt: null,
+      failed: false,
+    });
     const change = (patch: Partial<ProgressEntry>) => {
       const entry = this.entries.get(id);
       if (entry && entry.finishedAt === null) this.put({ ...entry, ...patch, updatedAt: this.clock() });
@@ -64,10 +75,13 @@ export class ProgressBoard {
   /** Running operations first (oldest first), then the recently finished (newest first). */
   list(): ProgressEntry[] {
     const now = this.clock();
-    for (const [id, e] of this.entries) if (e.finishedAt !== null && now - e.finishedAt > KEEP_FINISHED_MS) this.entries.delete(id);
+    for (const [id, e] of this.entries)
+      if (e.finishedAt !== null && now - e.finishedAt > KEEP_FINISHED_MS) this.entries.delete(id);
     const all = [...this.entries.values()];
     const running = all.filter((e) => e.finishedAt === null).sort((a, b) => a.startedAt - b.startedAt);
-    const finished = all.filter((e) => e.finishedAt !== null).sort((a, b) => (b.finishedAt as number) - (a.finishedAt as number));
+    const finished = all
+      .filter((e) => e.finishedAt !== null)
+      .sort((a, b) => (b.finishedAt as number) - (a.finishedAt as number));
     return [...running, ...finished.slice(0, MOST_KEPT)];
   }
 

@@ -30,13 +30,25 @@ describe('admission control', () => {
       await t.stop();
     });
     const post = async (query: string, variables: Record<string, unknown> = {}) => {
-      const res = await fetch(server.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query, variables }) });
-      return { status: res.status, retryAfter: res.headers.get('retry-after'), body: (await res.json()) as { data?: any; errors?: any[] } };
+      const res = await fetch(server.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query, variables }),
+      });
+      return {
+        status: res.status,
+        retryAfter: res.headers.get('retry-after'),
+        body: (await res.json()) as { data?: any; errors?: any[] },
+      };
     };
 
     // Twelve batches at once: one runs, one waits, the others are refused.
     const batches = Array.from({ length: 12 }, (_, b) =>
-      Array.from({ length: 200 }, (_, i) => ({ id: `${store}-${b}-${i}`, store, content: `Batch ${b}, memory ${i}: the tide came in over the causeway.` })),
+      Array.from({ length: 200 }, (_, i) => ({
+        id: `${store}-${b}-${i}`,
+        store,
+        content: `Batch ${b}, memory ${i}: the tide came in over the causeway.`,
+      })),
     );
     const health = (async () => {
       await new Promise((resolve) => setTimeout(resolve, 20));
@@ -50,7 +62,10 @@ describe('admission control', () => {
     for (const { r } of refused) {
       expect(r.status).toBe(503);
       expect(Number(r.retryAfter)).toBeGreaterThanOrEqual(1);
-      expect(r.body.errors?.[0]?.extensions).toMatchObject({ code: 'BUSY', details: { maxConcurrent: 1, maxQueued: 1 } });
+      expect(r.body.errors?.[0]?.extensions).toMatchObject({
+        code: 'BUSY',
+        details: { maxConcurrent: 1, maxQueued: 1 },
+      });
       expect(r.body.errors?.[0]?.extensions?.retryAfterMs).toBeGreaterThanOrEqual(100);
     }
     for (const { r } of admitted) expect(r.body.data.storeMany).toHaveLength(200);
@@ -66,7 +81,10 @@ describe('admission control', () => {
   it('keeps one token to its share: its flood waits behind itself or is refused, while another token is admitted', async () => {
     const store = randomStore('admission-share');
     const other = randomStore('admission-share-other');
-    const t = await startTestApp({ log: () => undefined }, { ...process.env, TOTAL_RECALL_AUTH: 'on', TOTAL_RECALL_SCOPE_STORES: `${store},${other}` });
+    const t = await startTestApp(
+      { log: () => undefined },
+      { ...process.env, TOTAL_RECALL_AUTH: 'on', TOTAL_RECALL_SCOPE_STORES: `${store},${other}` },
+    );
     const hog = await t.app.tokens.create({ scope: 'mind', stores: [store] });
     const bystander = await t.app.tokens.create({ scope: 'mind', stores: [other] });
     const server = await startGraphQLServer(await buildGraphQLSchema(), t.app.ports, '127.0.0.1', 0, {
@@ -76,7 +94,9 @@ describe('admission control', () => {
     });
     cleanups.push(async () => {
       await server.stop();
-      await t.cypher('MATCH (k:ApiToken) WHERE k.id IN $ids DETACH DELETE k', { ids: [hog.record.id, bystander.record.id] });
+      await t.cypher('MATCH (k:ApiToken) WHERE k.id IN $ids DETACH DELETE k', {
+        ids: [hog.record.id, bystander.record.id],
+      });
       await t.dropStore(store);
       await t.dropStore(other);
       await t.stop();
@@ -92,12 +112,17 @@ describe('admission control', () => {
 
     // Six batches from one token: one runs, two wait (half the queue), three are refused.
     const batches = Array.from({ length: 6 }, (_, b) =>
-      Array.from({ length: 300 }, (_, i) => ({ id: `${store}-${b}-${i}`, content: `Batch ${b}, memory ${i}: gulls over the harbour wall.` })),
+      Array.from({ length: 300 }, (_, i) => ({
+        id: `${store}-${b}-${i}`,
+        content: `Batch ${b}, memory ${i}: gulls over the harbour wall.`,
+      })),
     );
     const flood = batches.map((inputs) => post(hog.token, STORE_MANY, { inputs }));
     await new Promise((resolve) => setTimeout(resolve, 20));
     // Without the share the flood would fill both slots and the whole queue, and this call would be refused.
-    const own = await post(bystander.token, STORE_MANY, { inputs: [{ content: 'The bystander keeps its own notes.' }] });
+    const own = await post(bystander.token, STORE_MANY, {
+      inputs: [{ content: 'The bystander keeps its own notes.' }],
+    });
     expect(own.errors).toBeUndefined();
     expect(own.data.storeMany).toHaveLength(1);
 
@@ -106,7 +131,10 @@ describe('admission control', () => {
     expect(results.filter((r) => !r.errors)).toHaveLength(3);
     expect(refused).toHaveLength(3);
     for (const r of refused) {
-      expect(r.errors?.[0]?.extensions).toMatchObject({ code: 'BUSY', details: { reason: 'this caller already fills its share of the queue' } });
+      expect(r.errors?.[0]?.extensions).toMatchObject({
+        code: 'BUSY',
+        details: { reason: 'this caller already fills its share of the queue' },
+      });
     }
     const rows = await t.cypher<{ n: number }>('MATCH (m:Memory {store: $store}) RETURN count(m) AS n', { store });
     expect(rows[0]?.n).toBe(3 * 300);
@@ -116,7 +144,10 @@ describe('admission control', () => {
 
   it('gives a place back when its client hangs up while waiting behind its own token', async () => {
     const store = randomStore('admission-hangup');
-    const t = await startTestApp({ log: () => undefined }, { ...process.env, TOTAL_RECALL_AUTH: 'on', TOTAL_RECALL_SCOPE_STORES: store });
+    const t = await startTestApp(
+      { log: () => undefined },
+      { ...process.env, TOTAL_RECALL_AUTH: 'on', TOTAL_RECALL_SCOPE_STORES: store },
+    );
     const mind = await t.app.tokens.create({ scope: 'mind', stores: [store] });
     const server = await startGraphQLServer(await buildGraphQLSchema(), t.app.ports, '127.0.0.1', 0, {
       ...(await t.app.serverOptions()),
@@ -136,7 +167,8 @@ describe('admission control', () => {
         body: JSON.stringify({ query: STORE_MANY, variables: { inputs } }),
         signal,
       });
-    const batch = (tag: string, n: number) => Array.from({ length: n }, (_, i) => ({ content: `${tag} ${i}: the ferry waited at the quay.` }));
+    const batch = (tag: string, n: number) =>
+      Array.from({ length: n }, (_, i) => ({ content: `${tag} ${i}: the ferry waited at the quay.` }));
 
     const first = post(batch('first', 400)); // holds the token's one place for a while
     await new Promise((resolve) => setTimeout(resolve, 30));

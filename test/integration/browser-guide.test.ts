@@ -32,11 +32,15 @@ function browserUrl(): string {
  * (Neo4j's default list), so an older server still shows the guide.
  */
 async function allowedServerUrl(): Promise<string> {
-  const rows = await t.cypher<{ value: string }>("CALL dbms.clientConfig() YIELD name, value WHERE name = 'browser.remote_content_hostname_whitelist' RETURN value");
+  const rows = await t.cypher<{ value: string }>(
+    "CALL dbms.clientConfig() YIELD name, value WHERE name = 'browser.remote_content_hostname_whitelist' RETURN value",
+  );
   const hosts = (rows[0]?.value ?? 'guides.neo4j.com,localhost').split(',').map((h) => h.trim());
   const url = new URL(t.server.url);
   if (!hosts.includes(url.hostname)) {
-    console.log(`browser check: this Neo4j does not allow ${url.hostname} (restart it with the project's settings); using localhost`);
+    console.log(
+      `browser check: this Neo4j does not allow ${url.hostname} (restart it with the project's settings); using localhost`,
+    );
     url.hostname = 'localhost';
   }
   return url.href;
@@ -44,7 +48,9 @@ async function allowedServerUrl(): Promise<string> {
 
 async function chromiumPath(): Promise<string> {
   const module = '../../scripts/services/chromium.mjs';
-  const { ensureChromium } = (await import(module)) as { ensureChromium: (o?: { log?: (m: string) => void }) => Promise<string> };
+  const { ensureChromium } = (await import(module)) as {
+    ensureChromium: (o?: { log?: (m: string) => void }) => Promise<string>;
+  };
   return ensureChromium({ log: (m) => console.log(m) });
 }
 
@@ -54,17 +60,30 @@ let page: Page;
 const store = randomStore('browser');
 
 const remember = async (content: string, extra: Record<string, unknown> = {}) =>
-  (await t.ok<{ store: { id: string } }>('mutation ($in: StoreInput!) { store(input: $in) { id } }', { in: { store, content, ...extra } })).store.id;
+  (
+    await t.ok<{ store: { id: string } }>('mutation ($in: StoreInput!) { store(input: $in) { id } }', {
+      in: { store, content, ...extra },
+    })
+  ).store.id;
 const associate = (a: string, b: string, type: string, strength: number) =>
   t.ok('mutation ($in: AssociateInput!) { associate(input: $in) { type } }', { in: { a, b, type, strength } });
 
 beforeAll(async () => {
   t = await startTestApp();
   const core = await remember('I keep my promises, even the small ones.', { tier: 'IDENTITY_CORE', people: ['Ana'] });
-  const plan = await remember('Promised Ana to review her thesis draft by Friday.', { tier: 'ACTIVE_CONTEXT', people: ['Ana'] });
-  const review = await remember('Reviewed the thesis draft: chapter three needs a clearer method section.', { people: ['Ana'], tags: ['thesis'] });
+  const plan = await remember('Promised Ana to review her thesis draft by Friday.', {
+    tier: 'ACTIVE_CONTEXT',
+    people: ['Ana'],
+  });
+  const review = await remember('Reviewed the thesis draft: chapter three needs a clearer method section.', {
+    people: ['Ana'],
+    tags: ['thesis'],
+  });
   const lisbon = await remember('We spent two weeks in Lisbon in May, eating pastel de nata.', { tags: ['travel'] });
-  const old = await remember('An old note about the bicycle shop in Porto that closed.', { tier: 'ARCHIVE', tags: ['travel'] });
+  const old = await remember('An old note about the bicycle shop in Porto that closed.', {
+    tier: 'ARCHIVE',
+    tags: ['travel'],
+  });
   await associate(plan, review, 'CAUSAL', 0.8);
   await associate(core, plan, 'CAUSAL', 0.7);
   await associate(lisbon, old, 'THEMATIC', 0.4);
@@ -89,7 +108,10 @@ afterAll(async () => {
 describe('the guide and the style over HTTP', () => {
   it('serves the guide (one runnable query per slide, this store) and the style to another origin, preflight included', async () => {
     const base = new URL(t.server.url);
-    const preflight = await fetch(new URL(GUIDE_PATH, base), { method: 'OPTIONS', headers: { origin: 'http://127.0.0.1:7474', 'access-control-request-headers': 'pragma,cache-control' } });
+    const preflight = await fetch(new URL(GUIDE_PATH, base), {
+      method: 'OPTIONS',
+      headers: { origin: 'http://127.0.0.1:7474', 'access-control-request-headers': 'pragma,cache-control' },
+    });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
     expect(preflight.headers.get('access-control-allow-headers')).toMatch(/pragma/);
@@ -101,14 +123,24 @@ describe('the guide and the style over HTTP', () => {
     expect(html).toContain(`WITH &quot;${store}&quot; AS store`);
     expect(html).toContain(`data-exec="style http://${base.host}${STYLE_PATH}"`);
     const style = await (await fetch(new URL(STYLE_PATH, base))).text();
-    for (const rule of ['node.IDENTITY_CORE', 'node.ACTIVE_CONTEXT', 'node.LONG_TERM', 'node.ARCHIVE', 'node.Event', 'relationship.CAUSAL']) expect(style).toContain(rule);
+    for (const rule of [
+      'node.IDENTITY_CORE',
+      'node.ACTIVE_CONTEXT',
+      'node.LONG_TERM',
+      'node.ARCHIVE',
+      'node.Event',
+      'relationship.CAUSAL',
+    ])
+      expect(style).toContain(rule);
     expect(style).toContain('caption: "{content}"');
     expect(style).toContain('caption: "CAUSAL {strength}"');
   });
 });
 
 describe('Neo4j Browser', () => {
-  it('connects, opens the guide, applies its style, runs its first query and renders memories by tier with typed links', { timeout: 180_000 }, async () => {
+  it('connects, opens the guide, applies its style, runs its first query and renders memories by tier with typed links', {
+    timeout: 180_000,
+  }, async () => {
     // The connect form comes prefilled with the test's server, signing in as the app does (the
     // local server's generated password, or NEO4J_USER / NEO4J_PASSWORD of an external one).
     const { uri, user, password } = t.config.neo4j;
@@ -126,14 +158,28 @@ describe('Neo4j Browser', () => {
     // Right after connecting the Browser may not have read the server's allowlist yet: then it says
     // the host is not allowed, and the command is run again.
     // Connected: without authentication "You have a working connection", with it "You are connected as user …".
-    await page.waitForFunction(() => /You have a working connection|You are connected as user/.test(document.body.innerText), { timeout: 60_000 });
+    await page.waitForFunction(
+      () => /You have a working connection|You are connected as user/.test(document.body.textContent),
+      { timeout: 60_000 },
+    );
     const guideServer = await allowedServerUrl();
-    await eventually(async () => {
-      await runCommand(page, guideCommand(guideServer, store));
-      return page.waitForSelector('[data-exec^="style "]', { timeout: 5_000 }).then(() => true, () => undefined);
-    }, 60_000, 1000);
+    await eventually(
+      async () => {
+        await runCommand(page, guideCommand(guideServer, store));
+        return page.waitForSelector('[data-exec^="style "]', { timeout: 5_000 }).then(
+          () => true,
+          () => undefined,
+        );
+      },
+      60_000,
+      1000,
+    );
     await page.click('[data-exec^="style "]');
-    await page.waitForFunction(() => document.body.innerText.includes('node.IDENTITY_CORE') || document.body.innerText.includes('IDENTITY_CORE'), { timeout: 30_000 });
+    await page.waitForFunction(
+      () =>
+        document.body.textContent.includes('node.IDENTITY_CORE') || document.body.textContent.includes('IDENTITY_CORE'),
+      { timeout: 30_000 },
+    );
     await page.click('pre.runnable');
     await runEditor(page);
     // The graph: memory nodes (one class per label) and captioned typed relationships.
@@ -146,9 +192,13 @@ describe('Neo4j Browser', () => {
     await page.evaluate(() => {
       const click = (e: Element | null | undefined) => (e as HTMLElement | null | undefined)?.click();
       // Every frame but the query's (the newest, on top), the overview panel, the telemetry banner.
-      [...document.querySelectorAll('[data-testid="frame"]')].slice(1).forEach((f) => click(f.querySelector('[title="Close"]')));
+      [...document.querySelectorAll('[data-testid="frame"]')]
+        .slice(1)
+        .forEach((f) => click(f.querySelector('[title="Close"]')));
       click(document.querySelector('[aria-label="Collapse the node properties display"]'));
-      const banner = [...document.querySelectorAll('div')].find((d) => d.children.length > 0 && (d.textContent ?? '').startsWith('To help make Neo4j Browser better'));
+      const banner = [...document.querySelectorAll('div')].find(
+        (d) => d.children.length > 0 && (d.textContent ?? '').startsWith('To help make Neo4j Browser better'),
+      );
       click(banner?.querySelector('button, [class*="close" i], svg')?.closest('button, span, div'));
     });
     await new Promise((resolve) => setTimeout(resolve, 500));
@@ -158,10 +208,22 @@ describe('Neo4j Browser', () => {
     expect(rendered.connectForm).toBe(false);
     expect(rendered.nodes).toBeGreaterThanOrEqual(5);
     expect(rendered.captions.some((c) => c.includes('I keep my promises'))).toBe(true);
-    expect(rendered.relationships).toEqual(expect.arrayContaining([expect.stringMatching(/^CAUSAL 0\.8/), expect.stringMatching(/^PERSON 0\.55/), expect.stringMatching(/^THEMATIC 0\.4/)]));
+    expect(rendered.relationships).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^CAUSAL 0\.8/),
+        expect.stringMatching(/^PERSON 0\.55/),
+        expect.stringMatching(/^THEMATIC 0\.4/),
+      ]),
+    );
     // Tiers in distinct colours: one fill per tier (the two LONG_TERM memories share theirs).
-    const fill = (start: string) => Object.entries(rendered.fillByCaption).find(([caption]) => caption.startsWith(start))?.[1];
-    const byTier = { IDENTITY_CORE: fill('I keep my'), ACTIVE_CONTEXT: fill('Promised Ana'), LONG_TERM: fill('Reviewed the'), ARCHIVE: fill('An old note') };
+    const fill = (start: string) =>
+      Object.entries(rendered.fillByCaption).find(([caption]) => caption.startsWith(start))?.[1];
+    const byTier = {
+      IDENTITY_CORE: fill('I keep my'),
+      ACTIVE_CONTEXT: fill('Promised Ana'),
+      LONG_TERM: fill('Reviewed the'),
+      ARCHIVE: fill('An old note'),
+    };
     expect(Object.values(byTier).every((f) => typeof f === 'string' && f !== '')).toBe(true);
     expect(new Set(Object.values(byTier)).size).toBe(4);
     expect(fill('We spent two')).toBe(byTier.LONG_TERM);
@@ -200,10 +262,17 @@ async function runEditor(p: Page): Promise<void> {
 async function renderedGraph(p: Page) {
   return p.evaluate(() => {
     const nodes = [...document.querySelectorAll('svg g.node')];
-    const captionOf = (n: Element) => [...n.querySelectorAll('text')].map((x) => x.textContent ?? '').join(' ').replace(/\s+/g, ' ').trim();
+    const captionOf = (n: Element) =>
+      [...n.querySelectorAll('text')]
+        .map((x) => x.textContent ?? '')
+        .join(' ')
+        .replace(/\s+/g, ' ')
+        .trim();
     const fillByCaption: Record<string, string> = {};
     for (const n of nodes) {
-      const fills = [...n.querySelectorAll('circle')].map((c) => getComputedStyle(c).fill).filter((f) => f && f !== 'none' && !f.includes('rgba(0, 0, 0, 0)'));
+      const fills = [...n.querySelectorAll('circle')]
+        .map((c) => getComputedStyle(c).fill)
+        .filter((f) => f && f !== 'none' && !f.includes('rgba(0, 0, 0, 0)'));
       fillByCaption[captionOf(n)] = fills[0] ?? '';
     }
     return {

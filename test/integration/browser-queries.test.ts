@@ -16,7 +16,11 @@ const ids = {} as Record<'core' | 'plan' | 'review' | 'fix' | 'dupA' | 'dupB' | 
 const instanceId = `guide-${Math.random().toString(36).slice(2)}`;
 
 const remember = async (content: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}) => {
-  const res = await t.gql<{ store: { id: string } }>('mutation ($in: StoreInput!) { store(input: $in) { id } }', { in: { store, content, ...extra } }, headers);
+  const res = await t.gql<{ store: { id: string } }>(
+    'mutation ($in: StoreInput!) { store(input: $in) { id } }',
+    { in: { store, content, ...extra } },
+    headers,
+  );
   if (res.errors) throw new Error(JSON.stringify(res.errors));
   return res.data!.store.id;
 };
@@ -25,7 +29,9 @@ const associate = (a: string, b: string, type: string, strength: number) =>
 
 beforeAll(async () => {
   t = await startTestApp();
-  await t.ok('mutation ($in: StartSessionInput!) { startSession(input: $in) { id } }', { in: { instanceId, mindType: 'test', store, task: 'thesis review' } });
+  await t.ok('mutation ($in: StartSessionInput!) { startSession(input: $in) { id } }', {
+    in: { instanceId, mindType: 'test', store, task: 'thesis review' },
+  });
   const mine = { 'x-instance-id': instanceId };
   ids.core = await remember('I keep my promises.', { tier: 'IDENTITY_CORE' });
   ids.plan = await remember('Promised Ana to review her thesis by Friday.', { tier: 'ACTIVE_CONTEXT' }, mine);
@@ -34,21 +40,44 @@ beforeAll(async () => {
   ids.dupA = await remember('The deploy script needs the staging key.');
   ids.dupB = await remember('The staging key is needed by the deploy script.');
   ids.faded = await remember('A note nobody looked at again.', { tier: 'ACTIVE_CONTEXT' });
-  await t.gql('mutation ($i: String!, $t: String!) { logDecision(instanceId: $i, text: $t) { id } }', { i: instanceId, t: 'Review chapter three first' }, mine);
+  await t.gql(
+    'mutation ($i: String!, $t: String!) { logDecision(instanceId: $i, text: $t) { id } }',
+    { i: instanceId, t: 'Review chapter three first' },
+    mine,
+  );
   await associate(ids.core, ids.plan, 'CAUSAL', 0.7);
   await associate(ids.plan, ids.review, 'CAUSAL', 0.9);
   await associate(ids.review, ids.fix, 'CAUSAL', 0.8);
   await associate(ids.review, ids.plan, 'PERSON', 0.5);
   await t.ok('mutation ($id: ID!) { claim(id: $id) { id } }', { id: ids.review });
-  ids.merged = (await t.ok<{ consolidate: { id: string } }>('mutation ($ids: [ID!]!) { consolidate(ids: $ids, strategy: COMBINE) { id } }', { ids: [ids.dupA, ids.dupB] })).consolidate.id;
+  ids.merged = (
+    await t.ok<{ consolidate: { id: string } }>(
+      'mutation ($ids: [ID!]!) { consolidate(ids: $ids, strategy: COMBINE) { id } }',
+      { ids: [ids.dupA, ids.dupB] },
+    )
+  ).consolidate.id;
   // Salience demotes one memory (the real write path: Hippocampus checks the rule and records TierChanged).
-  await t.app.bus.ask(message('TierDemoted', { id: ids.faded, from: 'ACTIVE_CONTEXT', to: 'LONG_TERM', salience: 0.2, reason: 'salience 0.200 fell below the demotion threshold' }, 'salience'));
+  await t.app.bus.ask(
+    message(
+      'TierDemoted',
+      {
+        id: ids.faded,
+        from: 'ACTIVE_CONTEXT',
+        to: 'LONG_TERM',
+        salience: 0.2,
+        reason: 'salience 0.200 fell below the demotion threshold',
+      },
+      'salience',
+    ),
+  );
   const reflection = await t.ok<{ reflectSession: { id: string; candidates: { memory: { id: string } }[] } }>(
     'mutation ($in: ReflectInput!) { reflectSession(input: $in) { id candidates { memory { id } } } }',
     { in: { store, scope: 'RECENT', limit: 3 } },
   );
   const first = reflection.reflectSession.candidates[0]!.memory.id;
-  await t.ok('mutation ($in: ReflectAnswerInput!) { answerReflection(input: $in) { answer { id } } }', { in: { reflectionId: reflection.reflectSession.id, memoryId: first, action: 'KEEP', why: 'fine' } });
+  await t.ok('mutation ($in: ReflectAnswerInput!) { answerReflection(input: $in) { answer { id } } }', {
+    in: { reflectionId: reflection.reflectSession.id, memoryId: first, action: 'KEEP', why: 'fine' },
+  });
   await t.app.bus.idle();
 });
 afterAll(async () => {
@@ -66,9 +95,13 @@ async function run(title: string) {
   const visit = (v: unknown): void => {
     if (v === null || typeof v !== 'object') return;
     const x = v as Record<string, any>;
-    if (Array.isArray(x)) return x.forEach(visit);
+    if (Array.isArray(x)) {
+      for (const item of x) visit(item);
+      return;
+    }
     if ('labels' in x && 'properties' in x) nodes.set(String(x.elementId), { labels: x.labels, props: x.properties });
-    else if ('type' in x && 'properties' in x && 'startNodeElementId' in x) rels.push({ type: x.type, props: x.properties });
+    else if ('type' in x && 'properties' in x && 'startNodeElementId' in x)
+      rels.push({ type: x.type, props: x.properties });
     else if ('segments' in x) {
       visit(x.start);
       for (const s of x.segments) visit([s.relationship, s.end]);
@@ -79,7 +112,7 @@ async function run(title: string) {
   return { nodes: [...nodes.values()], rels, memoryIds, rows: result.records };
 }
 
-describe('the guide\'s queries', () => {
+describe("the guide's queries", () => {
   it('1: memories by tier, with their tier labels and the links among them', async () => {
     const r = await run('A store');
     expect(new Set(r.memoryIds)).toEqual(new Set(Object.values(ids)));
@@ -110,7 +143,9 @@ describe('the guide\'s queries', () => {
   it('5: what a session stored and decided', async () => {
     const r = await run('What a session');
     expect(new Set(r.memoryIds)).toEqual(new Set([ids.plan, ids.review, ids.fix]));
-    expect(r.nodes.filter((n) => n.labels.includes('Decision')).map((n) => n.props.text)).toEqual(['Review chapter three first']);
+    expect(r.nodes.filter((n) => n.labels.includes('Decision')).map((n) => n.props.text)).toEqual([
+      'Review chapter three first',
+    ]);
   });
 
   it('6: the strongest CAUSAL chains, strongest first', async () => {
@@ -128,7 +163,7 @@ describe('the guide\'s queries', () => {
     expect(new Set(r.memoryIds)).toEqual(new Set([ids.merged, ids.dupA, ids.dupB]));
   });
 
-  it('8: a reflection\'s answers', async () => {
+  it("8: a reflection's answers", async () => {
     const r = await run('A reflect');
     expect(r.nodes.some((n) => n.labels.includes('Reflection'))).toBe(true);
     expect(r.nodes.filter((n) => n.labels.includes('Event')).map((n) => n.props.type)).toEqual(['ReflectionAnswered']);
@@ -136,10 +171,13 @@ describe('the guide\'s queries', () => {
 });
 
 describe('tier labels', () => {
-  it('follow the tier through salience demotions, the mind\'s reclassify and consolidation', async () => {
-    const labelsOf = async (id: string) => (await t.cypher<{ l: string[] }>('MATCH (m:Memory {id: $id}) RETURN labels(m) AS l', { id }))[0]!.l.sort();
+  it("follow the tier through salience demotions, the mind's reclassify and consolidation", async () => {
+    const labelsOf = async (id: string) =>
+      (await t.cypher<{ l: string[] }>('MATCH (m:Memory {id: $id}) RETURN labels(m) AS l', { id }))[0]!.l.sort();
     expect(await labelsOf(ids.faded)).toEqual(['LONG_TERM', 'Memory']);
-    await t.ok('mutation ($id: ID!) { reclassify(id: $id, tier: ARCHIVE, reason: "done with it") { tier } }', { id: ids.faded });
+    await t.ok('mutation ($id: ID!) { reclassify(id: $id, tier: ARCHIVE, reason: "done with it") { tier } }', {
+      id: ids.faded,
+    });
     expect(await labelsOf(ids.faded)).toEqual(['ARCHIVE', 'Memory']);
     expect(await labelsOf(ids.core)).toEqual(['IDENTITY_CORE', 'Memory']);
     expect(await labelsOf(ids.merged)).toEqual(['LONG_TERM', 'Memory']);

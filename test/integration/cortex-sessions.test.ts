@@ -5,7 +5,14 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MEMORY_FIELDS, randomStore, startTestApp, type TestApp } from '../helpers.js';
-import { backgroundEnv, dropQueues, eventually, queuePrefix, startBackgroundApp, stopBackgroundApp } from '../background.js';
+import {
+  backgroundEnv,
+  dropQueues,
+  eventually,
+  queuePrefix,
+  startBackgroundApp,
+  stopBackgroundApp,
+} from '../background.js';
 import type { AnyMessage } from '../../src/domain/index.js';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
@@ -28,7 +35,8 @@ afterAll(async () => {
 const SESSION = `id store instanceId mindType mode modeSince task project state startedAt lastActiveAt endedAt endCause decisions { id text rationale at } memoriesStored`;
 const START = `mutation ($input: StartSessionInput!) { startSession(input: $input) { ${SESSION} } }`;
 const TRANSITION = `mutation ($i: String!, $mode: WorkingMode!, $task: String, $context: JSON) { transition(instanceId: $i, mode: $mode, task: $task, context: $context) { ${SESSION} } }`;
-const DECIDE = 'mutation ($i: String!, $text: String!, $why: String) { logDecision(instanceId: $i, text: $text, rationale: $why) { id text rationale at } }';
+const DECIDE =
+  'mutation ($i: String!, $text: String!, $why: String) { logDecision(instanceId: $i, text: $text, rationale: $why) { id text rationale at } }';
 const END = `mutation ($i: String!, $reason: String) { endSession(instanceId: $i, reason: $reason) { prompt memoriesStored unclaimed { id content } session { ${SESSION} } } }`;
 const STORE = `mutation ($input: StoreInput!) { store(input: $input) { ${MEMORY_FIELDS} } }`;
 
@@ -36,19 +44,31 @@ let n = 0;
 const instance = (label = 'mind') => `${label}-${store.slice(-8)}-${++n}`;
 
 async function start(instanceId: string, extra: Record<string, unknown> = {}) {
-  const { startSession } = await t.ok<{ startSession: Record<string, any> }>(START, { input: { instanceId, mindType: 'claude', store, ...extra } });
+  const { startSession } = await t.ok<{ startSession: Record<string, any> }>(START, {
+    input: { instanceId, mindType: 'claude', store, ...extra },
+  });
   return startSession;
 }
 
 /** As the instance itself (x-instance-id), failing the test on any error. */
-async function as<T = Record<string, any>>(instanceId: string, query: string, variables: Record<string, unknown> = {}): Promise<T> {
+async function as<T = Record<string, any>>(
+  instanceId: string,
+  query: string,
+  variables: Record<string, unknown> = {},
+): Promise<T> {
   const res = await t.gql<T>(query, variables, { 'x-instance-id': instanceId });
   if (res.errors?.length) throw new Error(`GraphQL errors: ${JSON.stringify(res.errors)}`);
   return res.data as T;
 }
 
 /** Expects the typed error, and that neither this file's store nor the other stores named moved. */
-async function expectRefused(query: string, variables: Record<string, unknown>, code: string, headers: Record<string, string> = {}, alsoStores: string[] = []) {
+async function expectRefused(
+  query: string,
+  variables: Record<string, unknown>,
+  code: string,
+  headers: Record<string, string> = {},
+  alsoStores: string[] = [],
+) {
   const counts = () => Promise.all([store, ...alsoStores].map((s) => t.countNodes(s)));
   const before = await counts();
   const res = await t.gql(query, variables, headers);
@@ -68,11 +88,24 @@ describe('a session', () => {
   it('starts in TASK mode with a task (CONVERSATION without), recorded with its SessionStarted event', async () => {
     const i = instance();
     const s = await start(i, { task: 'write the parser', project: 'total-recall' });
-    expect(s).toMatchObject({ store, instanceId: i, mindType: 'claude', mode: 'TASK', task: 'write the parser', project: 'total-recall', endedAt: null, decisions: [], memoriesStored: 0 });
+    expect(s).toMatchObject({
+      store,
+      instanceId: i,
+      mindType: 'claude',
+      mode: 'TASK',
+      task: 'write the parser',
+      project: 'total-recall',
+      endedAt: null,
+      decisions: [],
+      memoriesStored: 0,
+    });
     expect(s.modeSince).toBe(s.startedAt);
     const chat = await start(instance());
     expect(chat.mode).toBe('CONVERSATION');
-    const rows = await t.cypher<{ type: string }>('MATCH (e:Event)-[:ABOUT]->(:Session {id: $id}) RETURN e.type AS type', { id: s.id });
+    const rows = await t.cypher<{ type: string }>(
+      'MATCH (e:Event)-[:ABOUT]->(:Session {id: $id}) RETURN e.type AS type',
+      { id: s.id },
+    );
     expect(rows.map((r) => r.type)).toEqual(['SessionStarted']);
   });
 
@@ -97,17 +130,33 @@ describe('a session', () => {
       expect(started.modeSince).toBe(at(0));
       const tap = tapTypes('ModeChanged', 'StateTransitioned');
       fixedNow = t0 + 60_000;
-      const talk = (await as<{ transition: any }>(i, TRANSITION, { i, mode: 'CONVERSATION', context: { step: 3, files: ['a.ts'] } })).transition;
-      expect(talk).toMatchObject({ mode: 'CONVERSATION', task: 'refactor', state: { step: 3, files: ['a.ts'] }, modeSince: at(1) });
+      const talk = (
+        await as<{ transition: any }>(i, TRANSITION, { i, mode: 'CONVERSATION', context: { step: 3, files: ['a.ts'] } })
+      ).transition;
+      expect(talk).toMatchObject({
+        mode: 'CONVERSATION',
+        task: 'refactor',
+        state: { step: 3, files: ['a.ts'] },
+        modeSince: at(1),
+      });
       fixedNow = t0 + 2 * 60_000;
-      const again = (await as<{ transition: any }>(i, TRANSITION, { i, mode: 'CONVERSATION', task: 'review' })).transition;
-      expect(again).toMatchObject({ mode: 'CONVERSATION', task: 'review', state: { step: 3, files: ['a.ts'] }, modeSince: at(1) });
+      const again = (await as<{ transition: any }>(i, TRANSITION, { i, mode: 'CONVERSATION', task: 'review' }))
+        .transition;
+      expect(again).toMatchObject({
+        mode: 'CONVERSATION',
+        task: 'review',
+        state: { step: 3, files: ['a.ts'] },
+        modeSince: at(1),
+      });
       fixedNow = t0 + 3 * 60_000;
       const work = (await as<{ transition: any }>(i, TRANSITION, { i, mode: 'TASK' })).transition;
       expect(work).toMatchObject({ mode: 'TASK', modeSince: at(3) });
       await t.app.bus.idle();
       tap.stop();
-      expect(tap.seen.filter((m) => m.type === 'ModeChanged').map((m) => m.data.at)).toEqual([t0 + 60_000, t0 + 3 * 60_000]);
+      expect(tap.seen.filter((m) => m.type === 'ModeChanged').map((m) => m.data.at)).toEqual([
+        t0 + 60_000,
+        t0 + 3 * 60_000,
+      ]);
       expect(tap.seen.filter((m) => m.type === 'ModeChanged').map((m) => [m.data.from, m.data.to])).toEqual([
         ['TASK', 'CONVERSATION'],
         ['CONVERSATION', 'TASK'],
@@ -123,16 +172,34 @@ describe('a session', () => {
     const s = await start(i, { task: 'plan' });
     await as(i, DECIDE, { i, text: 'use BullMQ for timers', why: 'jobs survive a restart' });
     await as(i, DECIDE, { i, text: 'keep notifications in the graph' });
-    const kept = (await as<{ store: { id: string; sessionId: string } }>(i, STORE, { input: { store, content: 'the parser needs a lookahead of two' } })).store;
-    const claimed = (await as<{ store: { id: string } }>(i, STORE, { input: { store, content: 'I promised Ana a review by Friday' } })).store;
-    const core = (await as<{ store: { id: string } }>(i, STORE, { input: { store, content: 'I care about honest recall', tier: 'IDENTITY_CORE' } })).store;
+    const kept = (
+      await as<{ store: { id: string; sessionId: string } }>(i, STORE, {
+        input: { store, content: 'the parser needs a lookahead of two' },
+      })
+    ).store;
+    const claimed = (
+      await as<{ store: { id: string } }>(i, STORE, { input: { store, content: 'I promised Ana a review by Friday' } })
+    ).store;
+    const core = (
+      await as<{ store: { id: string } }>(i, STORE, {
+        input: { store, content: 'I care about honest recall', tier: 'IDENTITY_CORE' },
+      })
+    ).store;
     await t.ok('mutation ($id: ID!) { claim(id: $id) { id } }', { id: claimed.id });
     expect(kept.sessionId).toBe(s.id);
-    const links = await t.cypher<{ id: string }>('MATCH (m:Memory)-[:STORED_IN]->(:Session {id: $id}) RETURN m.id AS id ORDER BY id', { id: s.id });
+    const links = await t.cypher<{ id: string }>(
+      'MATCH (m:Memory)-[:STORED_IN]->(:Session {id: $id}) RETURN m.id AS id ORDER BY id',
+      { id: s.id },
+    );
     expect(links.map((l) => l.id).sort()).toEqual([kept.id, claimed.id, core.id].sort());
 
-    const { session } = await t.ok<{ session: any }>(`query ($id: ID!) { session(id: $id) { ${SESSION} } }`, { id: s.id });
-    expect(session.decisions.map((d: { text: string }) => d.text)).toEqual(['use BullMQ for timers', 'keep notifications in the graph']);
+    const { session } = await t.ok<{ session: any }>(`query ($id: ID!) { session(id: $id) { ${SESSION} } }`, {
+      id: s.id,
+    });
+    expect(session.decisions.map((d: { text: string }) => d.text)).toEqual([
+      'use BullMQ for timers',
+      'keep notifications in the graph',
+    ]);
     expect(session.decisions[0].rationale).toBe('jobs survive a restart');
     expect(session.memoriesStored).toBe(3);
 
@@ -145,7 +212,10 @@ describe('a session', () => {
     expect(endSession.session).toMatchObject({ id: s.id, endCause: 'EXPLICIT' });
     expect(endSession.session.endedAt).not.toBeNull();
     expect(tap.seen.map((m) => m.type)).toEqual(['SessionEnded']);
-    const events = await t.cypher<{ type: string }>('MATCH (e:Event)-[:ABOUT]->(:Session {id: $id}) RETURN e.type AS type ORDER BY e.id', { id: s.id });
+    const events = await t.cypher<{ type: string }>(
+      'MATCH (e:Event)-[:ABOUT]->(:Session {id: $id}) RETURN e.type AS type ORDER BY e.id',
+      { id: s.id },
+    );
     expect(events.map((e) => e.type)).toEqual(['SessionStarted', 'DecisionLogged', 'DecisionLogged', 'SessionEnded']);
   });
 
@@ -161,16 +231,38 @@ describe('a session', () => {
   });
 
   it('refuses bad input with typed errors, writing nothing', async () => {
-    await expectRefused(START, { input: { instanceId: '  ', mindType: 'claude', store } }, 'CORTEX.INVALID_INSTANCE_ID');
+    await expectRefused(
+      START,
+      { input: { instanceId: '  ', mindType: 'claude', store } },
+      'CORTEX.INVALID_INSTANCE_ID',
+    );
     await expectRefused(START, { input: { instanceId: instance(), mindType: '', store } }, 'CORTEX.INVALID_MIND_TYPE');
-    await expectRefused(START, { input: { instanceId: 'agent\n2', mindType: 'claude', store } }, 'CORTEX.INVALID_INSTANCE_ID');
+    await expectRefused(
+      START,
+      { input: { instanceId: 'agent\n2', mindType: 'claude', store } },
+      'CORTEX.INVALID_INSTANCE_ID',
+    );
     // A session there would be written under the name with the NUL: count that store too.
-    await expectRefused(START, { input: { instanceId: instance(), mindType: 'claude', store: `${store}\u0000` } }, 'CORTEX.INVALID_STORE', {}, [`${store}\u0000`]);
-    await expectRefused(START, { input: { id: 'has:colon', instanceId: instance(), mindType: 'claude', store } }, 'CORTEX.INVALID_ID');
+    await expectRefused(
+      START,
+      { input: { instanceId: instance(), mindType: 'claude', store: `${store}\u0000` } },
+      'CORTEX.INVALID_STORE',
+      {},
+      [`${store}\u0000`],
+    );
+    await expectRefused(
+      START,
+      { input: { id: 'has:colon', instanceId: instance(), mindType: 'claude', store } },
+      'CORTEX.INVALID_ID',
+    );
     const i = instance();
     await start(i);
     await expectRefused(DECIDE, { i, text: '   ' }, 'CORTEX.TEXT_REQUIRED');
-    await expectRefused(TRANSITION, { i, mode: 'TASK', context: { big: 'x'.repeat(70_000) } }, 'CORTEX.STATE_TOO_LARGE');
+    await expectRefused(
+      TRANSITION,
+      { i, mode: 'TASK', context: { big: 'x'.repeat(70_000) } },
+      'CORTEX.STATE_TOO_LARGE',
+    );
     const bad = await t.gql('query ($s: String) { sessions(store: $s, limit: 0) { id } }', { s: store });
     expect(bad.errors?.[0]?.extensions?.code).toBe('CORTEX.INVALID_LIMIT');
   });
@@ -187,11 +279,20 @@ describe('instances (invariant 8)', () => {
       as(a, TRANSITION, { i: a, mode: 'CONVERSATION', context: { mine: 'A' } }),
       as(b, TRANSITION, { i: b, mode: 'IDLE', context: { mine: 'B' } }),
     ]);
-    const ma = (await as<{ store: { id: string; sessionId: string } }>(a, STORE, { input: { store, content: 'a fact A learned' } })).store;
-    const mb = (await as<{ store: { id: string; sessionId: string } }>(b, STORE, { input: { store, content: 'a fact B learned' } })).store;
+    const ma = (
+      await as<{ store: { id: string; sessionId: string } }>(a, STORE, {
+        input: { store, content: 'a fact A learned' },
+      })
+    ).store;
+    const mb = (
+      await as<{ store: { id: string; sessionId: string } }>(b, STORE, {
+        input: { store, content: 'a fact B learned' },
+      })
+    ).store;
     expect([ma.sessionId, mb.sessionId]).toEqual([sa.id, sb.id]);
 
-    const read = (who: string, id: string) => as<{ session: any }>(who, `query ($id: ID!) { session(id: $id) { ${SESSION} } }`, { id });
+    const read = (who: string, id: string) =>
+      as<{ session: any }>(who, `query ($id: ID!) { session(id: $id) { ${SESSION} } }`, { id });
     const ownA = (await read(a, sa.id)).session;
     expect(ownA).toMatchObject({ mode: 'CONVERSATION', state: { mine: 'A' }, memoriesStored: 1 });
     expect(ownA.decisions.map((d: { text: string }) => d.text)).toEqual(['A decides']);
@@ -203,11 +304,17 @@ describe('instances (invariant 8)', () => {
     await expectRefused(TRANSITION, { i: b, mode: 'TASK' }, 'CORTEX.FOREIGN_INSTANCE', asA);
     await expectRefused(DECIDE, { i: b, text: 'sneaky' }, 'CORTEX.FOREIGN_INSTANCE', asA);
     await expectRefused(END, { i: b }, 'CORTEX.FOREIGN_INSTANCE', asA);
-    const mine = await as<{ sessions: { instanceId: string }[] }>(a, 'query ($s: String) { sessions(store: $s, limit: 100) { instanceId } }', { s: store });
+    const mine = await as<{ sessions: { instanceId: string }[] }>(
+      a,
+      'query ($s: String) { sessions(store: $s, limit: 100) { instanceId } }',
+      { s: store },
+    );
     expect(new Set(mine.sessions.map((s) => s.instanceId))).toEqual(new Set([a]));
 
     // Shared knowledge flows through memories: B reads what A stored.
-    const shared = await as<{ memory: { content: string } }>(b, 'query ($id: ID!) { memory(id: $id) { content } }', { id: ma.id });
+    const shared = await as<{ memory: { content: string } }>(b, 'query ($id: ID!) { memory(id: $id) { content } }', {
+      id: ma.id,
+    });
     expect(shared.memory.content).toBe('a fact A learned');
   });
 
@@ -219,7 +326,9 @@ describe('instances (invariant 8)', () => {
     await t.app.bus.idle();
     tap.stop();
     expect(fresh.id).not.toBe(old.id);
-    const { session } = await t.ok<{ session: any }>(`query ($id: ID!) { session(id: $id) { ${SESSION} } }`, { id: old.id });
+    const { session } = await t.ok<{ session: any }>(`query ($id: ID!) { session(id: $id) { ${SESSION} } }`, {
+      id: old.id,
+    });
     expect(session).toMatchObject({ endCause: 'CRASH' });
     expect(tap.seen.map((m) => m.type === 'SessionEnded' && m.data.sessionId)).toEqual([old.id]);
     const open = await t.cypher<{ n: number }>('MATCH (s:Session {openInstance: $i}) RETURN count(s) AS n', { i });
@@ -235,12 +344,26 @@ describe('resume', () => {
       await t.ok(START, { input: { instanceId: i, mindType: 'claude', store: s2, task: 'first' } });
       await as(i, DECIDE, { i, text: 'first decision' });
       await as(i, END, { i });
-      const second = (await t.ok<{ startSession: any }>(START, { input: { instanceId: i, mindType: 'claude', store: s2, task: 'second' } })).startSession;
+      const second = (
+        await t.ok<{ startSession: any }>(START, {
+          input: { instanceId: i, mindType: 'claude', store: s2, task: 'second' },
+        })
+      ).startSession;
       await as(i, TRANSITION, { i, mode: 'TASK', context: { cursor: 42 } });
-      const core = (await t.ok<{ store: { id: string } }>(STORE, { input: { store: s2, content: 'who I am', tier: 'IDENTITY_CORE' } })).store;
-      const active = (await t.ok<{ store: { id: string } }>(STORE, { input: { store: s2, content: 'what I am doing', tier: 'ACTIVE_CONTEXT' } })).store;
+      const core = (
+        await t.ok<{ store: { id: string } }>(STORE, {
+          input: { store: s2, content: 'who I am', tier: 'IDENTITY_CORE' },
+        })
+      ).store;
+      const active = (
+        await t.ok<{ store: { id: string } }>(STORE, {
+          input: { store: s2, content: 'what I am doing', tier: 'ACTIVE_CONTEXT' },
+        })
+      ).store;
       await t.ok(STORE, { input: { store: s2, content: 'long ago', tier: 'LONG_TERM' } });
-      const other = (await t.ok<{ startSession: any }>(START, { input: { instanceId: instance(), mindType: 'human', store: s2 } })).startSession;
+      const other = (
+        await t.ok<{ startSession: any }>(START, { input: { instanceId: instance(), mindType: 'human', store: s2 } })
+      ).startSession;
 
       const R = `query ($s: String, $i: String) { resume(store: $s, instanceId: $i) { session { id task state mode } identity { id } activeContext { id } } }`;
       const mine = (await t.ok<{ resume: any }>(R, { s: s2, i })).resume;
@@ -274,25 +397,44 @@ describe('restarts and timeouts', () => {
     const s3 = randomStore('idle');
     const p3 = queuePrefix();
     let offset = 0;
-    const bg = await startBackgroundApp(s3, p3, { TOTAL_RECALL_SESSION_IDLE_MS: '60000', TOTAL_RECALL_SESSION_SWEEP_MS: '200' }, { clock: () => Date.now() + offset });
+    const bg = await startBackgroundApp(
+      s3,
+      p3,
+      { TOTAL_RECALL_SESSION_IDLE_MS: '60000', TOTAL_RECALL_SESSION_SWEEP_MS: '200' },
+      { clock: () => Date.now() + offset },
+    );
     try {
       const i = instance();
       const busy = instance();
-      const s = (await bg.ok<{ startSession: any }>(START, { input: { instanceId: i, mindType: 'claude', store: s3 } })).startSession;
-      const lastRun = () => bg.ok<{ health: { queues: any[] } }>('{ health { queues { name everyMs lastRun { ok at result } } } }');
+      const s = (await bg.ok<{ startSession: any }>(START, { input: { instanceId: i, mindType: 'claude', store: s3 } }))
+        .startSession;
+      const lastRun = () =>
+        bg.ok<{ health: { queues: any[] } }>('{ health { queues { name everyMs lastRun { ok at result } } } }');
       // Sweeps run, and the session stays open while it is not idle.
-      await eventually(async () => ((await lastRun()).health.queues.find((q) => q.name === 'session-sweep')?.lastRun?.ok ? true : undefined));
-      expect((await bg.ok<{ session: any }>('query ($id: ID!) { session(id: $id) { endedAt } }', { id: s.id })).session.endedAt).toBeNull();
+      await eventually(async () =>
+        (await lastRun()).health.queues.find((q) => q.name === 'session-sweep')?.lastRun?.ok ? true : undefined,
+      );
+      expect(
+        (await bg.ok<{ session: any }>('query ($id: ID!) { session(id: $id) { endedAt } }', { id: s.id })).session
+          .endedAt,
+      ).toBeNull();
       // Two minutes later (by the app's clock), with no call from the instance in between.
       offset = 120_000;
-      const other = (await bg.ok<{ startSession: any }>(START, { input: { instanceId: busy, mindType: 'claude', store: s3 } })).startSession;
+      const other = (
+        await bg.ok<{ startSession: any }>(START, { input: { instanceId: busy, mindType: 'claude', store: s3 } })
+      ).startSession;
       const ended = await eventually(async () => {
-        const { session } = await bg.ok<{ session: any }>('query ($id: ID!) { session(id: $id) { endedAt endCause endReason } }', { id: s.id });
+        const { session } = await bg.ok<{ session: any }>(
+          'query ($id: ID!) { session(id: $id) { endedAt endCause endReason } }',
+          { id: s.id },
+        );
         return session.endedAt ? session : undefined;
       });
       expect(ended.endCause).toBe('TIMEOUT');
       expect(ended.endReason).toMatch(/no activity for 1 minutes/);
-      const still = await bg.ok<{ session: any }>('query ($id: ID!) { session(id: $id) { endedAt } }', { id: other.id });
+      const still = await bg.ok<{ session: any }>('query ($id: ID!) { session(id: $id) { endedAt } }', {
+        id: other.id,
+      });
       expect(still.session.endedAt).toBeNull();
       const sweep = (await lastRun()).health.queues.find((q) => q.name === 'session-sweep');
       expect(sweep.everyMs).toBe(200);
@@ -315,21 +457,52 @@ describe('callers naming themselves (x-instance-id, x-session-id)', () => {
       if (res.errors?.length) throw new Error(JSON.stringify(res.errors));
       return res.data as T;
     };
-    const { store: m } = await call<{ store: { id: string; sessionId: string } }>(MEMORY, { input: { store, content: 'stored under a session the caller names' } });
+    const { store: m } = await call<{ store: { id: string; sessionId: string } }>(MEMORY, {
+      input: { store, content: 'stored under a session the caller names' },
+    });
     expect(m.sessionId).toBe(sessionId);
     await call('mutation ($id: ID!) { claim(id: $id) { id } }', { id: m.id });
-    await call('mutation ($id: ID!) { reclassify(id: $id, tier: ACTIVE_CONTEXT, reason: "working on it") { id } }', { id: m.id });
+    await call('mutation ($id: ID!) { reclassify(id: $id, tier: ACTIVE_CONTEXT, reason: "working on it") { id } }', {
+      id: m.id,
+    });
     await call('query ($id: ID!) { memory(id: $id) { id } }', { id: m.id });
-    const { search } = await call<{ search: { id: string } }>('query ($in: SearchInput!) { search(input: $in) { id } }', { in: { store, query: 'stored under a session' } });
-    await call('mutation ($r: ID!, $ids: [ID!]) { markUsed(recallId: $r, memoryIds: $ids) { id } }', { r: search.id, ids: [m.id] });
+    const { search } = await call<{ search: { id: string } }>(
+      'query ($in: SearchInput!) { search(input: $in) { id } }',
+      { in: { store, query: 'stored under a session' } },
+    );
+    await call('mutation ($r: ID!, $ids: [ID!]) { markUsed(recallId: $r, memoryIds: $ids) { id } }', {
+      r: search.id,
+      ids: [m.id],
+    });
     await t.app.bus.idle();
     untap();
     const events = seen.filter((e) => !e.type.endsWith('Command') && !e.type.endsWith('Query'));
-    expect(events.map((e) => e.type)).toEqual(expect.arrayContaining(['MemoryStored', 'MemoryClaimed', 'MemoryReclassified', 'MemoryAccessed', 'MemoryRetrieved', 'MemoryUsed']));
+    expect(events.map((e) => e.type)).toEqual(
+      expect.arrayContaining([
+        'MemoryStored',
+        'MemoryClaimed',
+        'MemoryReclassified',
+        'MemoryAccessed',
+        'MemoryRetrieved',
+        'MemoryUsed',
+      ]),
+    );
     for (const e of seen) expect(e.meta.sessionId, `${e.type} from ${e.meta.sourceContext}`).toBe(sessionId);
     // The trail keeps it on every event node about the memory.
-    const trail = await t.cypher<{ type: string; sessionId: string | null }>('MATCH (e:Event)-[:ABOUT]->(:Memory {id: $id}) RETURN e.type AS type, e.sessionId AS sessionId', { id: m.id });
-    expect(trail.map((e) => e.type)).toEqual(expect.arrayContaining(['MemoryStored', 'MemoryClaimed', 'MemoryReclassified', 'MemoryAccessed', 'MemoryRetrieved', 'MemoryUsed']));
+    const trail = await t.cypher<{ type: string; sessionId: string | null }>(
+      'MATCH (e:Event)-[:ABOUT]->(:Memory {id: $id}) RETURN e.type AS type, e.sessionId AS sessionId',
+      { id: m.id },
+    );
+    expect(trail.map((e) => e.type)).toEqual(
+      expect.arrayContaining([
+        'MemoryStored',
+        'MemoryClaimed',
+        'MemoryReclassified',
+        'MemoryAccessed',
+        'MemoryRetrieved',
+        'MemoryUsed',
+      ]),
+    );
     for (const e of trail) expect(e.sessionId, e.type).toBe(sessionId);
   });
 
@@ -339,25 +512,40 @@ describe('callers naming themselves (x-instance-id, x-session-id)', () => {
   ])('refuses %s holding a control character, writing nothing', async (name, value) => {
     const before = await t.countNodes(store);
     const stored = await t.gql(MEMORY, { input: { store, content: `sent with a bad ${name}` } }, { [name]: value });
-    expect(stored.errors?.[0]?.extensions?.code, JSON.stringify(stored.errors)).toMatch(/^CORTEX\.INVALID_(INSTANCE|SESSION)_ID$/);
+    expect(stored.errors?.[0]?.extensions?.code, JSON.stringify(stored.errors)).toMatch(
+      /^CORTEX\.INVALID_(INSTANCE|SESSION)_ID$/,
+    );
     expect(stored.data ?? null).toBeNull();
-    const { store: m } = await t.ok<{ store: { id: string } }>(MEMORY, { input: { store, content: `claimed with a bad ${name}` } });
+    const { store: m } = await t.ok<{ store: { id: string } }>(MEMORY, {
+      input: { store, content: `claimed with a bad ${name}` },
+    });
     await t.app.bus.idle();
     const mid = await t.countNodes(store);
     const claimed = await t.gql('mutation ($id: ID!) { claim(id: $id) { id } }', { id: m.id }, { [name]: value });
-    expect(claimed.errors?.[0]?.extensions?.code, JSON.stringify(claimed.errors)).toMatch(/^CORTEX\.INVALID_(INSTANCE|SESSION)_ID$/);
+    expect(claimed.errors?.[0]?.extensions?.code, JSON.stringify(claimed.errors)).toMatch(
+      /^CORTEX\.INVALID_(INSTANCE|SESSION)_ID$/,
+    );
     await t.app.bus.idle();
     expect(await t.countNodes(store)).toBe(mid);
     expect(mid).toBe(before + 2); // the good store: its memory and its event
   });
 
   it('refuses connectionParams holding a control character over graphql-ws', async () => {
-    const client = createClient({ url: t.server.url.replace(/^http/, 'ws'), webSocketImpl: WebSocket, connectionParams: { instanceId: 'agent\n2' }, retryAttempts: 0, lazy: true });
+    const client = createClient({
+      url: t.server.url.replace(/^http/, 'ws'),
+      webSocketImpl: WebSocket,
+      connectionParams: { instanceId: 'agent\n2' },
+      retryAttempts: 0,
+      lazy: true,
+    });
     try {
       const result = await new Promise<{ errors?: unknown; data?: unknown }>((resolve) => {
         const out: { errors?: unknown; data?: unknown } = {};
         client.subscribe(
-          { query: 'mutation ($input: StoreInput!) { store(input: $input) { id } }', variables: { input: { store, content: 'over a socket with a bad instance id' } } },
+          {
+            query: 'mutation ($input: StoreInput!) { store(input: $input) { id } }',
+            variables: { input: { store, content: 'over a socket with a bad instance id' } },
+          },
           { next: (r) => Object.assign(out, r), error: (e) => resolve({ errors: e }), complete: () => resolve(out) },
         );
       });

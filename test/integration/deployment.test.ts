@@ -118,10 +118,14 @@ describe('a Neo4j and a Redis the service did not start', () => {
     const uri = `neo4j://127.0.0.1:${external.bolt}`;
     expect(t.config.neo4j).toMatchObject({ uri, user: SERVICE_USER, database: 'neo4j' });
     // Health gives each server about a second; the external Neo4j's JVM is still cold on its first queries.
-    const health = await eventually(async () => {
-      const { health } = await t.ok<{ health: { neo4j: boolean; redis: boolean } }>('{ health { neo4j redis } }');
-      return health.neo4j ? health : undefined;
-    }, 30_000, 200);
+    const health = await eventually(
+      async () => {
+        const { health } = await t.ok<{ health: { neo4j: boolean; redis: boolean } }>('{ health { neo4j redis } }');
+        return health.neo4j ? health : undefined;
+      },
+      30_000,
+      200,
+    );
     expect(health).toEqual({ neo4j: true, redis: true });
 
     // Read-your-writes: the store's commit advances the process's bookmarks, and the reads after it

@@ -9,14 +9,23 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { eventually } from '../background.js';
-import { OnnxModel, ThreadedEmbedder, TOKENIZER_FILE, cosine, describeEmbedder, missingModelFiles } from '../../src/adapters/embeddings/index.js';
+import {
+  OnnxModel,
+  ThreadedEmbedder,
+  TOKENIZER_FILE,
+  cosine,
+  describeEmbedder,
+  missingModelFiles,
+} from '../../src/adapters/embeddings/index.js';
 
 const MODEL_DIR = loadConfig({ ...process.env, TOTAL_RECALL_EMBEDDINGS: 'on' }).embeddings.modelDir;
 
 function requireModel(): void {
   const missing = missingModelFiles(MODEL_DIR);
   if (missing.length > 0) {
-    throw new Error(`the embedding model is missing (${missing.join(', ')} in ${MODEL_DIR}): run \`node scripts/services/model.mjs\` (npm test does it first)`);
+    throw new Error(
+      `the embedding model is missing (${missing.join(', ')} in ${MODEL_DIR}): run \`node scripts/services/model.mjs\` (npm test does it first)`,
+    );
   }
 }
 
@@ -29,8 +38,12 @@ function requireModel(): void {
  * the quantised model against the full-precision one (cosine 0.997 and 0.998).
  */
 const REFERENCE: Record<string, number[]> = {
-  'The quick brown fox jumps over the lazy dog.': [-0.045, -0.006479, 0.012864, 0.030413, 0.027287, 0.049533, 0.049152, -0.021603],
-  'A man is playing a guitar on stage.': [-0.05685, 0.054757, 0.047138, -0.009645, -0.041209, 0.018036, 0.071518, -0.061869],
+  'The quick brown fox jumps over the lazy dog.': [
+    -0.045, -0.006479, 0.012864, 0.030413, 0.027287, 0.049533, 0.049152, -0.021603,
+  ],
+  'A man is playing a guitar on stage.': [
+    -0.05685, 0.054757, 0.047138, -0.009645, -0.041209, 0.018036, 0.071518, -0.061869,
+  ],
 };
 
 const PARAPHRASES: [string, string][] = [
@@ -52,7 +65,10 @@ describe('e5-small-v2 in process (onnxruntime-node)', () => {
   });
 
   it('tokenises exactly as Hugging Face tokenizers does (test/reference/tokenizer-ids.json)', () => {
-    const cases = JSON.parse(readFileSync(new URL('../reference/tokenizer-ids.json', import.meta.url), 'utf8')) as { text: string; ids: number[] }[];
+    const cases = JSON.parse(readFileSync(new URL('../reference/tokenizer-ids.json', import.meta.url), 'utf8')) as {
+      text: string;
+      ids: number[];
+    }[];
     expect(cases.length).toBeGreaterThan(10);
     for (const { text, ids } of cases) expect(model.tokenizer.encode(text).ids, JSON.stringify(text)).toEqual(ids);
   });
@@ -71,7 +87,9 @@ describe('e5-small-v2 in process (onnxruntime-node)', () => {
       const [vector] = await model.embed([sentence]);
       const got = Array.from((vector as Float32Array).slice(0, 8));
       const want = REFERENCE[sentence] as number[];
-      got.forEach((x, d) => expect(Math.abs(x - (want[d] as number)), `${sentence} dim ${d}: ${x} vs ${want[d]}`).toBeLessThan(1e-4));
+      got.forEach((x, d) =>
+        expect(Math.abs(x - (want[d] as number)), `${sentence} dim ${d}: ${x} vs ${want[d]}`).toBeLessThan(1e-4),
+      );
       expect(cosine(got, want)).toBeGreaterThan(0.9999);
     }
   });
@@ -82,7 +100,8 @@ describe('e5-small-v2 in process (onnxruntime-node)', () => {
     const paraphrase = PARAPHRASES.map((_, i) => cosine(v[2 * i] as Float32Array, v[2 * i + 1] as Float32Array));
     const unrelated: number[] = [];
     for (let i = 0; i < flat.length; i++) {
-      for (let j = i + 1; j < flat.length; j++) if (Math.floor(i / 2) !== Math.floor(j / 2)) unrelated.push(cosine(v[i] as Float32Array, v[j] as Float32Array));
+      for (let j = i + 1; j < flat.length; j++)
+        if (Math.floor(i / 2) !== Math.floor(j / 2)) unrelated.push(cosine(v[i] as Float32Array, v[j] as Float32Array));
     }
     // e5's cosines sit high (unrelated English sentences near 0.6–0.75): the gap is what counts.
     expect(Math.min(...paraphrase)).toBeGreaterThan(0.8);
@@ -107,7 +126,11 @@ describe('e5-small-v2 in process (onnxruntime-node)', () => {
   it('gives a text the same direction alone as padded in a batch of longer texts', async () => {
     const short = 'Short note.';
     const [alone] = await model.embed([short]);
-    const batch = await model.embed(['A much longer memory about a trip to the mountains, the weather and the food we had there.', short, 'Another one.']);
+    const batch = await model.embed([
+      'A much longer memory about a trip to the mountains, the weather and the food we had there.',
+      short,
+      'Another one.',
+    ]);
     // Padding is masked out; only the int8 activation scales, computed per batch, differ a little.
     expect(cosine(alone as Float32Array, batch[1] as Float32Array)).toBeGreaterThan(0.99);
   });
@@ -144,7 +167,11 @@ describe('ThreadedEmbedder (the model on a worker thread)', () => {
     try {
       expect(describeEmbedder(await embedder.start())).toBe('ready');
       const order: string[] = [];
-      const passages = (job: number) => Array.from({ length: 24 }, (_, i) => `Memory ${i} of backfill page ${job}: a note about the garden, the weather and the week.`);
+      const passages = (job: number) =>
+        Array.from(
+          { length: 24 },
+          (_, i) => `Memory ${i} of backfill page ${job}: a note about the garden, the weather and the week.`,
+        );
       const jobs = [1, 2].map((job) => embedder.embed(passages(job)).then((v) => (order.push(`passages ${job}`), v)));
       const query = embedder.embed(['where did she go on holiday'], 'query').then((v) => (order.push('query'), v));
       const [vectors] = await Promise.all([query, ...jobs]);
@@ -163,7 +190,10 @@ describe('ThreadedEmbedder (the model on a worker thread)', () => {
     try {
       expect(describeEmbedder(await one.start())).toBe('ready');
       expect(describeEmbedder(await two.start())).toBe('ready');
-      const texts = Array.from({ length: 21 }, (_, i) => `Memory ${i}: ${'a long walk by the river, '.repeat(i % 5)}then tea.`);
+      const texts = Array.from(
+        { length: 21 },
+        (_, i) => `Memory ${i}: ${'a long walk by the river, '.repeat(i % 5)}then tea.`,
+      );
       const [alone, spread] = await Promise.all([one.embed(texts), two.embed(texts)]);
       expect(spread).toHaveLength(texts.length);
       spread.forEach((v, i) => expect(cosine(v, alone[i] as Float32Array)).toBeGreaterThan(0.99999));
@@ -184,7 +214,11 @@ describe('ThreadedEmbedder (the model on a worker thread)', () => {
       expect(status).toMatch(/^missing: no model files \(model\.onnx, tokenizer\.json\)/);
       expect(status).toContain('scripts/services/model.mjs');
       // Looked for again and again (every 20 ms), still missing, and said once.
-      await eventually(async () => (embedder.loadAttempts >= 4 && embedder.status().state === 'missing' ? true : undefined), 10_000, 10);
+      await eventually(
+        async () => (embedder.loadAttempts >= 4 && embedder.status().state === 'missing' ? true : undefined),
+        10_000,
+        10,
+      );
       expect(lines.filter((l) => l.includes('model missing'))).toHaveLength(1);
       await expect(embedder.embed(['x'])).rejects.toThrow(/not available/);
     } finally {
@@ -202,7 +236,9 @@ describe('ThreadedEmbedder (the model on a worker thread)', () => {
     const wrongDims = new ThreadedEmbedder({ dir: MODEL_DIR, dimensions: 768, log: () => {} });
     try {
       expect(describeEmbedder(await bad.start())).toMatch(/^missing: the model failed to load: /);
-      expect(describeEmbedder(await wrongDims.start())).toBe('missing: the model gives 384 dimensions but TOTAL_RECALL_EMBEDDING_DIMENSIONS is 768');
+      expect(describeEmbedder(await wrongDims.start())).toBe(
+        'missing: the model gives 384 dimensions but TOTAL_RECALL_EMBEDDING_DIMENSIONS is 768',
+      );
     } finally {
       await bad.close();
       await wrongDims.close();

@@ -10,7 +10,15 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomStore, startTestApp, type TestApp } from '../helpers.js';
 import { dropQueues, queuePrefix, startBackgroundApp } from '../background.js';
-import { MODEL_FILE, MODEL_NAME, TOKENIZER_FILE, ThreadedEmbedder, cosine, missingModelFiles, type Embedder } from '../../src/adapters/embeddings/index.js';
+import {
+  MODEL_FILE,
+  MODEL_NAME,
+  TOKENIZER_FILE,
+  type ThreadedEmbedder,
+  cosine,
+  missingModelFiles,
+  type Embedder,
+} from '../../src/adapters/embeddings/index.js';
 import { EmbeddingQueue } from '../../src/adapters/bullmq/embedding-queue.js';
 import { loadConfig } from '../../src/config.js';
 import { embeddingText } from '../../src/contexts/hippocampus/index.js';
@@ -28,10 +36,18 @@ const MODEL_DIR = loadConfig({ ...process.env, TOTAL_RECALL_EMBEDDINGS: 'on' }).
 const prefixes: string[] = [];
 
 /** An app running workers with embeddings on, its own queue keys, and a backfill limited to these tests' stores. */
-function startEmbeddingApp(extra: Record<string, string> = {}, log: (line: string) => void = () => undefined): Promise<TestApp> {
+function startEmbeddingApp(
+  extra: Record<string, string> = {},
+  log: (line: string) => void = () => undefined,
+): Promise<TestApp> {
   const prefix = queuePrefix();
   prefixes.push(prefix);
-  const env = { TOTAL_RECALL_EMBEDDINGS: 'on', TOTAL_RECALL_SCOPE_STORES: Object.values(stores).join(','), TOTAL_RECALL_EMBEDDING_BATCH: '4', ...extra };
+  const env = {
+    TOTAL_RECALL_EMBEDDINGS: 'on',
+    TOTAL_RECALL_SCOPE_STORES: Object.values(stores).join(','),
+    TOTAL_RECALL_EMBEDDING_BATCH: '4',
+    ...extra,
+  };
   return startBackgroundApp(stores.fresh, prefix, env, { log });
 }
 
@@ -72,7 +88,9 @@ let t: TestApp;
 
 beforeAll(async () => {
   if (missingModelFiles(MODEL_DIR).length > 0) {
-    throw new Error(`the embedding model is missing in ${MODEL_DIR}: run \`node scripts/services/model.mjs\` (npm test does it first)`);
+    throw new Error(
+      `the embedding model is missing in ${MODEL_DIR}: run \`node scripts/services/model.mjs\` (npm test does it first)`,
+    );
   }
   t = await startEmbeddingApp();
   expect((await (t.app.embedder as ThreadedEmbedder).start()).state).toBe('ready');
@@ -93,7 +111,9 @@ describe('embedding job', () => {
       'We planted tomatoes in the garden this spring.',
       'The cat is sleeping on the sofa.',
     ];
-    const { storeMany } = await t.ok<{ storeMany: { id: string }[] }>(STORE_MANY, { inputs: contents.map((content) => ({ store: stores.fresh, content })) });
+    const { storeMany } = await t.ok<{ storeMany: { id: string }[] }>(STORE_MANY, {
+      inputs: contents.map((content) => ({ store: stores.fresh, content })),
+    });
     expect(storeMany).toHaveLength(5);
 
     await t.app.embeddings!.idle();
@@ -126,7 +146,9 @@ describe('embedding job', () => {
       inputs: [{ store: stores.client, content: 'A man is playing a guitar on stage.', embedding: unit }],
     });
     const id = storeMany[0]!.id;
-    expect(await rows(t, stores.client)).toEqual([expect.objectContaining({ dims: 384, status: 'DONE', model: 'client' })]);
+    expect(await rows(t, stores.client)).toEqual([
+      expect.objectContaining({ dims: 384, status: 'DONE', model: 'client' }),
+    ]);
 
     await t.app.embeddings!.idle();
     t.app.embeddings!.request([id]); // even when asked explicitly
@@ -140,15 +162,22 @@ describe('embedding job', () => {
   it('backfills memories stored while embeddings were off or before they existed, page by page', async () => {
     const off = await startTestApp({}, { ...process.env, TOTAL_RECALL_EMBEDDINGS: 'off' });
     try {
-      const inputs = Array.from({ length: 10 }, (_, i) => ({ store: stores.backfill, content: `Old memory number ${i} about the lake house.` }));
+      const inputs = Array.from({ length: 10 }, (_, i) => ({
+        store: stores.backfill,
+        content: `Old memory number ${i} about the lake house.`,
+      }));
       await off.ok(STORE_MANY, { inputs });
       await off.app.bus.idle();
-      expect((await off.ok<{ health: { embeddings: string } }>('{ health { embeddings } }')).health.embeddings).toBe('disabled');
+      expect((await off.ok<{ health: { embeddings: string } }>('{ health { embeddings } }')).health.embeddings).toBe(
+        'disabled',
+      );
     } finally {
       await off.stop();
     }
     // Half of them as if stored before embeddingStatus existed.
-    await t.cypher('MATCH (m:Memory {store: $store}) WITH m ORDER BY m.id LIMIT 5 REMOVE m.embeddingStatus', { store: stores.backfill });
+    await t.cypher('MATCH (m:Memory {store: $store}) WITH m ORDER BY m.id LIMIT 5 REMOVE m.embeddingStatus', {
+      store: stores.backfill,
+    });
     const before = await rows(t, stores.backfill);
     expect(before.map((r) => r.status).sort()).toEqual([...Array(5).fill('PENDING'), ...Array(5).fill(null)]);
     expect(before.every((r) => r.dims === null)).toBe(true);
@@ -157,47 +186,71 @@ describe('embedding job', () => {
     await t.app.embeddings!.idle();
     const after = await rows(t, stores.backfill);
     for (const row of after) expect(row).toMatchObject({ dims: 384, status: 'DONE', model: MODEL_NAME });
-    const pages = (await t.app.embeddings!.queue.getJobs(['completed'])).filter((j) => j.name === 'backfill' && j.data.kind === 'backfill' && j.data.after > '');
+    const pages = (await t.app.embeddings!.queue.getJobs(['completed'])).filter(
+      (j) => j.name === 'backfill' && j.data.kind === 'backfill' && j.data.after > '',
+    );
     expect(pages.length).toBeGreaterThanOrEqual(2); // pages 2 and 3 were enqueued by the pages before them
   });
 });
 
 describe('embedding in context', () => {
-  it("embeds a memory after the one before it in its session; forgetting that one re-embeds it without the forgotten words", async () => {
+  it('embeds a memory after the one before it in its session; forgetting that one re-embeds it without the forgotten words', async () => {
     const session = `${stores.context}:chat`;
-    const turns = ['Did you ever finish the pottery class?', 'I signed up for a trip to Norway instead.', 'Yes! I made a blue vase last week.'];
+    const turns = [
+      'Did you ever finish the pottery class?',
+      'I signed up for a trip to Norway instead.',
+      'Yes! I made a blue vase last week.',
+    ];
     const { storeMany } = await t.ok<{ storeMany: { id: string }[] }>(STORE_MANY, {
       inputs: [
-        ...turns.map((content, i) => ({ store: stores.context, content, sessionId: session, occurredAt: new Date(Date.UTC(2025, 0, 1, 10, i)).toISOString() })),
+        ...turns.map((content, i) => ({
+          store: stores.context,
+          content,
+          sessionId: session,
+          occurredAt: new Date(Date.UTC(2025, 0, 1, 10, i)).toISOString(),
+        })),
         { store: stores.context, content: 'A note with no session.' },
       ],
     });
     const [question, norway, vase, alone] = storeMany.map((m) => m.id) as [string, string, string, string];
     await t.app.bus.idle();
     await t.app.embeddings!.idle();
-    const similarity = async (id: string, text: string) => cosine(await embeddingOf(t, id), (await t.app.embedder.embed([text]))[0] as Float32Array);
+    const similarity = async (id: string, text: string) =>
+      cosine(await embeddingOf(t, id), (await t.app.embedder.embed([text]))[0] as Float32Array);
     expect(await similarity(question, turns[0]!)).toBeGreaterThan(0.99); // first of its session: no context
     expect(await similarity(norway, embeddingText(turns[1]!, turns[0]!))).toBeGreaterThan(0.99);
     expect(await similarity(vase, embeddingText(turns[2]!, turns[1]!))).toBeGreaterThan(0.99);
     expect(await similarity(alone, 'A note with no session.')).toBeGreaterThan(0.99);
 
-    await t.ok('mutation ($input: ForgetInput!) { forget(input: $input) { id } }', { input: { id: norway, confirmId: norway, reason: 'test of forgetting a context' } });
+    await t.ok('mutation ($input: ForgetInput!) { forget(input: $input) { id } }', {
+      input: { id: norway, confirmId: norway, reason: 'test of forgetting a context' },
+    });
     await t.app.bus.idle();
     await t.app.embeddings!.flush();
     await t.app.embeddings!.idle();
-    const [row] = await t.cypher<{ status: string; model: string }>('MATCH (m:Memory {id: $id}) RETURN m.embeddingStatus AS status, m.embeddingModel AS model', { id: vase });
+    const [row] = await t.cypher<{ status: string; model: string }>(
+      'MATCH (m:Memory {id: $id}) RETURN m.embeddingStatus AS status, m.embeddingModel AS model',
+      { id: vase },
+    );
     expect(row).toEqual({ status: 'DONE', model: MODEL_NAME });
     expect(await similarity(vase, embeddingText(turns[2]!, turns[0]!))).toBeGreaterThan(0.99); // now after the question
     expect(await similarity(vase, embeddingText(turns[2]!, turns[1]!))).toBeLessThan(0.98);
     expect(await similarity(question, turns[0]!)).toBeGreaterThan(0.99); // before it in time: untouched
 
     // A vector computed before the forget, with the forgotten memory as context, is not attached after it.
-    await t.cypher("MATCH (m:Memory {id: $id}) SET m.embedding = null, m.embeddingStatus = 'PENDING', m.embeddingModel = null", { id: vase });
+    await t.cypher(
+      "MATCH (m:Memory {id: $id}) SET m.embedding = null, m.embeddingStatus = 'PENDING', m.embeddingModel = null",
+      { id: vase },
+    );
     const [work] = await t.app.hippocampus.memoriesToEmbed([vase], MODEL_NAME);
     expect(work).toMatchObject({ id: vase, contextId: question, text: embeddingText(turns[2]!, turns[0]!) });
     const vector = (await t.app.embedder.embed([work!.text]))[0] as Float32Array;
-    expect(await t.app.hippocampus.attachEmbeddings([{ id: vase, embedding: vector, contextId: norway }], MODEL_NAME)).toEqual([]);
-    expect(await t.app.hippocampus.attachEmbeddings([{ id: vase, embedding: vector, contextId: question }], MODEL_NAME)).toEqual([vase]);
+    expect(
+      await t.app.hippocampus.attachEmbeddings([{ id: vase, embedding: vector, contextId: norway }], MODEL_NAME),
+    ).toEqual([]);
+    expect(
+      await t.app.hippocampus.attachEmbeddings([{ id: vase, embedding: vector, contextId: question }], MODEL_NAME),
+    ).toEqual([vase]);
   });
 });
 
@@ -205,14 +258,21 @@ describe('scaled out', () => {
   it('an API-only process enqueues; a worker process embeds', async () => {
     const api = await startTestApp(
       { workers: false, log: () => undefined },
-      { ...process.env, TOTAL_RECALL_EMBEDDINGS: 'on', TOTAL_RECALL_QUEUE_PREFIX: prefixes[0] as string, TOTAL_RECALL_SCOPE_STORES: stores.api },
+      {
+        ...process.env,
+        TOTAL_RECALL_EMBEDDINGS: 'on',
+        TOTAL_RECALL_QUEUE_PREFIX: prefixes[0] as string,
+        TOTAL_RECALL_SCOPE_STORES: stores.api,
+      },
     );
     try {
       await api.ok(STORE_MANY, { inputs: [{ store: stores.api, content: 'Written through the API-only process.' }] });
       await api.app.bus.idle();
       await api.app.embeddings!.flush();
       await t.app.embeddings!.idle(); // the worker app shares the queue
-      expect(await rows(t, stores.api)).toEqual([expect.objectContaining({ dims: 384, status: 'DONE', model: MODEL_NAME })]);
+      expect(await rows(t, stores.api)).toEqual([
+        expect.objectContaining({ dims: 384, status: 'DONE', model: MODEL_NAME }),
+      ]);
     } finally {
       await api.stop();
     }
@@ -226,7 +286,8 @@ describe('a model that keeps failing', () => {
     prefixes.push(prefix);
     // The real queue, Redis and Hippocampus; only the model is replaced, by one that is ready but fails every inference.
     const calls: (string | null)[] = [];
-    const statusOf = async (id: string) => (await t.cypher<{ s: string }>('MATCH (m:Memory {id: $id}) RETURN m.embeddingStatus AS s', { id }))[0]?.s ?? null;
+    const statusOf = async (id: string) =>
+      (await t.cypher<{ s: string }>('MATCH (m:Memory {id: $id}) RETURN m.embeddingStatus AS s', { id }))[0]?.s ?? null;
     let watched: string | null = null;
     const failing: Embedder = {
       model: MODEL_NAME,
@@ -240,31 +301,54 @@ describe('a model that keeps failing', () => {
     };
     // Stored by an app that embeds nothing, so only this queue works on the memory.
     const off = await startTestApp({}, { ...process.env, TOTAL_RECALL_EMBEDDINGS: 'off' });
-    const queue = new EmbeddingQueue({ redisUrl: t.config.redisUrl, prefix, embedder: failing, target: t.app.hippocampus, batchSize: 4, stores: [store], log: () => undefined });
+    const queue = new EmbeddingQueue({
+      redisUrl: t.config.redisUrl,
+      prefix,
+      embedder: failing,
+      target: t.app.hippocampus,
+      batchSize: 4,
+      stores: [store],
+      log: () => undefined,
+    });
     try {
       await queue.idle(); // the start-up backfill of the (empty) store is done
       const { storeMany } = await off.ok<{ storeMany: { id: string }[] }>(STORE_MANY, {
         inputs: [
           { store, content: 'This one the model cannot embed.' },
           { store, content: 'This one waits: no job is asked for it.' },
-          { store, content: 'This one brings its own vector.', embedding: Array.from({ length: 384 }, (_, i) => (i % 7) / 7 + 0.01) },
+          {
+            store,
+            content: 'This one brings its own vector.',
+            embedding: Array.from({ length: 384 }, (_, i) => (i % 7) / 7 + 0.01),
+          },
         ],
       });
       await off.app.bus.idle();
       const id = storeMany[0]!.id;
       // Health tells how far embedding has come: two waiting, the client's vector done.
       const progress = async () =>
-        (await off.ok<{ health: { embeddingProgress: { store: string }[] } }>('{ health { embeddingProgress { store pending failed done total } } }')).health.embeddingProgress.find(
-          (p) => p.store === store,
-        );
+        (
+          await off.ok<{ health: { embeddingProgress: { store: string }[] } }>(
+            '{ health { embeddingProgress { store pending failed done total } } }',
+          )
+        ).health.embeddingProgress.find((p) => p.store === store);
       expect(await progress()).toEqual({ store, pending: 2, failed: 0, done: 1, total: 3 });
       // A caller bound to stores gets exactly those, each listed, with or without work waiting.
-      const bound = await off.app.ports.embeddingProgress({ scope: 'reader', stores: [store, stores.client], instanceId: null, tokenId: null });
+      const bound = await off.app.ports.embeddingProgress({
+        scope: 'reader',
+        stores: [store, stores.client],
+        instanceId: null,
+        tokenId: null,
+      });
       expect(bound.map((p) => p.store)).toEqual([store, stores.client].sort());
       watched = id;
       queue.request([id]);
       await queue.flush();
-      const [job] = await waitFor(() => queue.queue.getJobs(['failed']), (jobs) => jobs.length > 0, 60_000);
+      const [job] = await waitFor(
+        () => queue.queue.getJobs(['failed']),
+        (jobs) => jobs.length > 0,
+        60_000,
+      );
       expect(job?.attemptsMade).toBe(3);
       // PENDING while it was tried (the first two failures leave it waiting), FAILED once the third gave up.
       expect(calls).toEqual(['PENDING', 'PENDING', 'PENDING']);
@@ -286,10 +370,13 @@ describe('without the model', () => {
   it('still stores, says "missing" in health and one log line, and embeds what waited once the model is there', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'total-recall-model-'));
     const logged: string[] = [];
-    const late = await startEmbeddingApp({ TOTAL_RECALL_MODEL_DIR: dir, TOTAL_RECALL_MODEL_RETRY_MS: '100' }, (line) => logged.push(line));
+    const late = await startEmbeddingApp({ TOTAL_RECALL_MODEL_DIR: dir, TOTAL_RECALL_MODEL_RETRY_MS: '100' }, (line) =>
+      logged.push(line),
+    );
     try {
       await (late.app.embedder as ThreadedEmbedder).start();
-      const health = async () => (await late.ok<{ health: { embeddings: string; neo4j: boolean } }>('{ health { neo4j embeddings } }')).health;
+      const health = async () =>
+        (await late.ok<{ health: { embeddings: string; neo4j: boolean } }>('{ health { neo4j embeddings } }')).health;
       expect((await health()).embeddings).toMatch(/^missing: no model files .*scripts\/services\/model\.mjs/);
 
       const { storeMany } = await late.ok<{ storeMany: { id: string }[] }>(STORE_MANY, {
@@ -303,7 +390,11 @@ describe('without the model', () => {
       // The files were looked for again a few times (every 100 ms), and are still missing.
       const embedder = late.app.embedder as ThreadedEmbedder;
       const seen = embedder.loadAttempts;
-      await waitFor(async () => embedder.loadAttempts, (n) => n >= seen + 3, 10_000);
+      await waitFor(
+        async () => embedder.loadAttempts,
+        (n) => n >= seen + 3,
+        10_000,
+      );
       expect(embedder.loadAttempts).toBeGreaterThanOrEqual(seen + 3);
       expect(embedder.status().state).toBe('missing');
       expect((await rows(late, stores.late)).map((r) => [r.status, r.dims])).toEqual([
@@ -315,7 +406,8 @@ describe('without the model', () => {
       for (const file of [MODEL_FILE, TOKENIZER_FILE]) symlinkSync(join(MODEL_DIR, file), join(dir, file));
       expect((await waitFor(health, (h) => h.embeddings === 'ready')).embeddings).toBe('ready');
       await late.app.embeddings!.idle();
-      for (const row of await rows(late, stores.late)) expect(row).toMatchObject({ dims: 384, status: 'DONE', model: MODEL_NAME });
+      for (const row of await rows(late, stores.late))
+        expect(row).toMatchObject({ dims: 384, status: 'DONE', model: MODEL_NAME });
 
       expect(logged.filter((l) => l.includes('embeddings: model missing'))).toHaveLength(1);
       expect(logged.filter((l) => l.includes('is ready now'))).toHaveLength(1);

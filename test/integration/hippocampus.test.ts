@@ -59,7 +59,12 @@ describe('idempotent stores', () => {
   });
 
   it('makes a retried storeMany with client ids a no-op: the same answer, one memory and one event each', async () => {
-    const inputs = [1, 2, 3].map((n) => ({ id: `client-${store}-batch-${n}`, store, content: `batch retry ${n}`, tags: ['retry'] }));
+    const inputs = [1, 2, 3].map((n) => ({
+      id: `client-${store}-batch-${n}`,
+      store,
+      content: `batch retry ${n}`,
+      tags: ['retry'],
+    }));
     const ids = inputs.map((i) => i.id);
     const FIELDS = 'id store content tags createdAt tier claimed';
     const many = `mutation ($inputs: [StoreInput!]!) { storeMany(inputs: $inputs) { ${FIELDS} } }`;
@@ -84,7 +89,16 @@ describe('idempotent stores', () => {
   it('refuses a client id already taken by a different memory, writing nothing', async () => {
     const id = `client-${store}-2`;
     await t.ok(STORE, { input: { id, store, content: 'original' } });
-    await expectRefused(STORE_MANY, { inputs: [{ store, content: 'fresh' }, { id, store, content: 'different' }] }, 'HIPPOCAMPUS.ID_CONFLICT');
+    await expectRefused(
+      STORE_MANY,
+      {
+        inputs: [
+          { store, content: 'fresh' },
+          { id, store, content: 'different' },
+        ],
+      },
+      'HIPPOCAMPUS.ID_CONFLICT',
+    );
     // One memory alone takes the single-statement path: refused the same way.
     await expectRefused(STORE, { input: { id, store, content: 'different' } }, 'HIPPOCAMPUS.ID_CONFLICT');
     const rows = await t.cypher<{ content: string; e: number }>(
@@ -108,7 +122,9 @@ describe('idempotent stores', () => {
       },
     };
     const hippocampus = new Hippocampus({ graph: replaying, bus: new Bus(), limits: t.config });
-    const [stored] = await hippocampus.store(message('StoreCommand', { memories: [{ store, content: 'replayed' }] }, 'cortex'));
+    const [stored] = await hippocampus.store(
+      message('StoreCommand', { memories: [{ store, content: 'replayed' }] }, 'cortex'),
+    );
     const id = stored!.memory.id;
     await hippocampus.claim(message('ClaimCommand', { id }, 'cortex'));
     await hippocampus.access(id, message('ClaimCommand', { id }, 'cortex').meta);
@@ -120,7 +136,10 @@ describe('idempotent stores', () => {
     expect(rows[0]?.accessCount).toBe(1);
     expect([...(rows[0]?.events ?? [])].sort()).toEqual(['MemoryAccessed', 'MemoryClaimed', 'MemoryStored']);
     await hippocampus.forget(message('ForgetCommand', { id, confirmId: id, reason: 'replay test' }, 'cortex'));
-    const tombstones = await t.cypher<{ n: number }>('MATCH (e:Event {memoryId: $id, type: "MemoryForgotten"}) RETURN count(e) AS n', { id });
+    const tombstones = await t.cypher<{ n: number }>(
+      'MATCH (e:Event {memoryId: $id, type: "MemoryForgotten"}) RETURN count(e) AS n',
+      { id },
+    );
     expect(tombstones[0]?.n).toBe(1);
   });
 });
@@ -136,14 +155,21 @@ describe('group commit of concurrent single stores', () => {
       async write(s, p) {
         const ids = ((p?.memories ?? []) as { id: string }[]).map((m) => m.id);
         if (s.file.endsWith('store-memories.cypher')) statements.push(ids);
-        if (failNext && ids.length > 1 && ids.includes(failNext)) throw new Error(`refused a group holding ${failNext}`);
+        if (failNext && ids.length > 1 && ids.includes(failNext))
+          throw new Error(`refused a group holding ${failNext}`);
         return real.write(s, p);
       },
       readTransaction: (w) => real.readTransaction(w),
       transaction: (w) => real.transaction(w),
     };
-    const hippocampus = new Hippocampus({ graph: recording, bus: new Bus(), limits: t.config, groupCommit: { maxBatch: 64, maxInFlight } });
-    const storeOne = (memory: { id?: string; content: string }) => hippocampus.store(message('StoreCommand', { memories: [{ store, ...memory }] }, 'cortex')).then(([s]) => s!);
+    const hippocampus = new Hippocampus({
+      graph: recording,
+      bus: new Bus(),
+      limits: t.config,
+      groupCommit: { maxBatch: 64, maxInFlight },
+    });
+    const storeOne = (memory: { id?: string; content: string }) =>
+      hippocampus.store(message('StoreCommand', { memories: [{ store, ...memory }] }, 'cortex')).then(([s]) => s!);
     return { statements, storeOne, failGroupsHolding: (id: string) => (failNext = id) };
   }
 
@@ -151,7 +177,9 @@ describe('group commit of concurrent single stores', () => {
     const { statements, storeOne } = recordingHippocampus();
     const ids = Array.from({ length: 30 }, (_, i) => `group-${store}-${i}`);
     const stored = await Promise.all(ids.map((id, i) => storeOne({ id, content: `grouped memory ${i}` })));
-    expect(stored.map((s) => [s.memory.id, s.memory.content, s.created])).toEqual(ids.map((id, i) => [id, `grouped memory ${i}`, true]));
+    expect(stored.map((s) => [s.memory.id, s.memory.content, s.created])).toEqual(
+      ids.map((id, i) => [id, `grouped memory ${i}`, true]),
+    );
     // The first went alone; the rest gathered while it committed.
     expect(statements.flat().sort()).toEqual([...ids].sort());
     expect(statements[0]).toEqual([ids[0]]);
@@ -187,7 +215,9 @@ describe('group commit of concurrent single stores', () => {
     expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled', 'fulfilled']);
     expect((outcomes[2] as PromiseRejectedResult).reason).toMatchObject({ code: 'HIPPOCAMPUS.ID_CONFLICT' });
     expect((outcomes[3] as PromiseFulfilledResult<{ created: boolean }>).value.created).toBe(false);
-    const rows = await t.cypher<{ content: string }>('MATCH (m:Memory {id: $id}) RETURN m.content AS content', { id: taken });
+    const rows = await t.cypher<{ content: string }>('MATCH (m:Memory {id: $id}) RETURN m.content AS content', {
+      id: taken,
+    });
     expect(rows).toEqual([{ content: 'the original' }]);
   });
 
@@ -199,7 +229,12 @@ describe('group commit of concurrent single stores', () => {
     expect(stored.every((s) => s.created)).toBe(true);
     // The group failed, then its members went one by one.
     expect(statements.some((ids) => ids.length > 1)).toBe(true);
-    expect(statements.filter((group) => group.length === 1).flat().sort()).toEqual([...ids].sort());
+    expect(
+      statements
+        .filter((group) => group.length === 1)
+        .flat()
+        .sort(),
+    ).toEqual([...ids].sort());
     const rows = await t.cypher<{ n: number; e: number }>(
       `MATCH (m:Memory) WHERE m.id IN $ids OPTIONAL MATCH (e:Event {type: 'MemoryStored'})-[:ABOUT]->(m) RETURN count(DISTINCT m) AS n, count(e) AS e`,
       { ids },
@@ -216,7 +251,16 @@ describe('storeMany', () => {
   });
 
   it('writes nothing when one memory of the batch is bad', async () => {
-    await expectRefused(STORE_MANY, { inputs: [{ store, content: 'fine' }, { store, content: '' }] }, 'HIPPOCAMPUS.CONTENT_EMPTY');
+    await expectRefused(
+      STORE_MANY,
+      {
+        inputs: [
+          { store, content: 'fine' },
+          { store, content: '' },
+        ],
+      },
+      'HIPPOCAMPUS.CONTENT_EMPTY',
+    );
   });
 
   it('refuses a batch over the configured maximum', async () => {
@@ -245,7 +289,9 @@ describe('claims (invariant 3)', () => {
     const bus = new Bus();
     bus.tap((m) => void log.push(`publish ${m.type}`));
     const hippocampus = new Hippocampus({ graph: recording, bus, limits: t.config });
-    const [stored] = await hippocampus.store(message('StoreCommand', { memories: [{ store, content: 'this matters to me' }] }, 'cortex'));
+    const [stored] = await hippocampus.store(
+      message('StoreCommand', { memories: [{ store, content: 'this matters to me' }] }, 'cortex'),
+    );
     const id = stored!.memory.id;
     log.length = 0;
     const claimed = await hippocampus.claim(message('ClaimCommand', { id }, 'cortex'));
@@ -262,17 +308,32 @@ describe('claims (invariant 3)', () => {
 });
 
 describe('reclassify (invariant 2)', () => {
-  const RECLASSIFY = 'mutation ($id: ID!, $tier: Tier!, $reason: String!) { reclassify(id: $id, tier: $tier, reason: $reason) { tier } }';
+  const RECLASSIFY =
+    'mutation ($id: ID!, $tier: Tier!, $reason: String!) { reclassify(id: $id, tier: $tier, reason: $reason) { tier } }';
 
   it('moves a memory by the mind, into IDENTITY_CORE too, keeping the reason in the history', async () => {
     const id = await remember('I keep my promises');
-    const { reclassify } = await t.ok<{ reclassify: { tier: string } }>(RECLASSIFY, { id, tier: 'IDENTITY_CORE', reason: 'this is who I am' });
+    const { reclassify } = await t.ok<{ reclassify: { tier: string } }>(RECLASSIFY, {
+      id,
+      tier: 'IDENTITY_CORE',
+      reason: 'this is who I am',
+    });
     expect(reclassify.tier).toBe('IDENTITY_CORE');
     const history = await eventsOf(id);
     // A read's own access is recorded once its request has succeeded: the next read lists it.
     expect(history.map((e) => e.type)).toEqual(['MemoryStored', 'MemoryReclassified', 'TierChanged']);
-    expect((await eventsOf(id)).map((e) => e.type)).toEqual(['MemoryStored', 'MemoryReclassified', 'TierChanged', 'MemoryAccessed']);
-    expect(history[1]?.payload).toMatchObject({ from: 'LONG_TERM', to: 'IDENTITY_CORE', reason: 'this is who I am', by: 'MIND' });
+    expect((await eventsOf(id)).map((e) => e.type)).toEqual([
+      'MemoryStored',
+      'MemoryReclassified',
+      'TierChanged',
+      'MemoryAccessed',
+    ]);
+    expect(history[1]?.payload).toMatchObject({
+      from: 'LONG_TERM',
+      to: 'IDENTITY_CORE',
+      reason: 'this is who I am',
+      by: 'MIND',
+    });
   });
 
   it('refuses an empty reason and an unknown id, changing nothing', async () => {
@@ -288,14 +349,21 @@ describe('reclassify (invariant 2)', () => {
     const ask = (type: 'TierDemoted' | 'TierPromoted', id: string, from: string, to: string) =>
       t.app.bus.ask(
         type === 'TierDemoted'
-          ? message('TierDemoted', { id, from: from as never, to: to as never, salience: 0.01, reason: 'faded' }, 'salience')
+          ? message(
+              'TierDemoted',
+              { id, from: from as never, to: to as never, salience: 0.01, reason: 'faded' },
+              'salience',
+            )
           : message('TierPromoted', { id, from: from as never, to: to as never, salience: 0.99 }, 'salience'),
       );
     await expect(ask('TierDemoted', core, 'IDENTITY_CORE', 'ACTIVE_CONTEXT')).rejects.toThrow(/IDENTITY_CORE/);
     const plain = await remember('ordinary day');
     await expect(ask('TierPromoted', plain, 'ACTIVE_CONTEXT', 'IDENTITY_CORE')).rejects.toThrow(/IDENTITY_CORE/);
     await ask('TierDemoted', plain, 'LONG_TERM', 'ARCHIVE');
-    const rows = await t.cypher<{ tiers: string[] }>('MATCH (m:Memory) WHERE m.id IN [$a, $b] RETURN collect(m.tier) AS tiers', { a: core, b: plain });
+    const rows = await t.cypher<{ tiers: string[] }>(
+      'MATCH (m:Memory) WHERE m.id IN [$a, $b] RETURN collect(m.tier) AS tiers',
+      { a: core, b: plain },
+    );
     expect([...(rows[0]?.tiers ?? [])].sort()).toEqual(['ARCHIVE', 'IDENTITY_CORE']);
     const changed = (await eventsOf(plain)).find((e) => e.type === 'TierChanged');
     expect(changed?.payload).toMatchObject({ from: 'LONG_TERM', to: 'ARCHIVE', reason: 'faded', by: 'SALIENCE' });
@@ -314,7 +382,10 @@ describe('consolidate (invariant 6)', () => {
     expect(consolidate.content).toBe('Met Ana at the cafe\n\nAna told me about Lisbon');
     expect(consolidate.tags).toEqual(['ana', 'lisbon']);
     expect(consolidate.consolidatedFrom.map((m: { id: string }) => m.id)).toEqual([a, b]);
-    const originals = await t.cypher<{ n: number }>('MATCH (m:Memory) WHERE m.id IN [$a, $b] RETURN count(m) AS n', { a, b });
+    const originals = await t.cypher<{ n: number }>('MATCH (m:Memory) WHERE m.id IN [$a, $b] RETURN count(m) AS n', {
+      a,
+      b,
+    });
     expect(originals[0]?.n).toBe(2);
     expect((await eventsOf(a)).map((e) => e.type)).toContain('MemoryConsolidated');
   });
@@ -322,7 +393,11 @@ describe('consolidate (invariant 6)', () => {
   it('takes the caller text for SUMMARIZE', async () => {
     const a = await remember('one');
     const b = await remember('two');
-    const { consolidate } = await t.ok<{ consolidate: any }>(CONSOLIDATE, { ids: [a, b], strategy: 'SUMMARIZE', content: 'one and two' });
+    const { consolidate } = await t.ok<{ consolidate: any }>(CONSOLIDATE, {
+      ids: [a, b],
+      strategy: 'SUMMARIZE',
+      content: 'one and two',
+    });
     expect(consolidate.content).toBe('one and two');
   });
 
@@ -331,7 +406,9 @@ describe('consolidate (invariant 6)', () => {
     await expectRefused(CONSOLIDATE, { ids: [a], strategy: 'COMBINE' }, 'HIPPOCAMPUS.CONSOLIDATE_TOO_FEW');
     await expectRefused(CONSOLIDATE, { ids: [a, a], strategy: 'COMBINE' }, 'HIPPOCAMPUS.CONSOLIDATE_TOO_FEW');
     await expectRefused(CONSOLIDATE, { ids: [a, 'missing'], strategy: 'COMBINE' }, 'NOT_FOUND');
-    const { store: elsewhere } = await t.ok<{ store: { id: string } }>(STORE, { input: { store: other, content: 'other store' } });
+    const { store: elsewhere } = await t.ok<{ store: { id: string } }>(STORE, {
+      input: { store: other, content: 'other store' },
+    });
     await expectRefused(CONSOLIDATE, { ids: [a, elsewhere.id], strategy: 'COMBINE' }, 'HIPPOCAMPUS.CROSS_STORE');
     await expectRefused(CONSOLIDATE, { ids: [a, elsewhere.id], strategy: 'COMBINE' }, 'HIPPOCAMPUS.CROSS_STORE', other);
     const b = await remember('second');
@@ -344,7 +421,11 @@ describe('forget (invariant 6)', () => {
 
   it('needs confirmId to repeat the id and an explicit reason', async () => {
     const id = await remember('keep me unless I say so');
-    await expectRefused(FORGET, { input: { id, confirmId: 'something-else', reason: 'oops' } }, 'HIPPOCAMPUS.FORGET_NOT_CONFIRMED');
+    await expectRefused(
+      FORGET,
+      { input: { id, confirmId: 'something-else', reason: 'oops' } },
+      'HIPPOCAMPUS.FORGET_NOT_CONFIRMED',
+    );
     await expectRefused(FORGET, { input: { id, confirmId: id, reason: '' } }, 'HIPPOCAMPUS.REASON_REQUIRED');
     await expectRefused(FORGET, { input: { id: 'nope', confirmId: 'nope', reason: 'gone' } }, 'NOT_FOUND');
   });
@@ -353,7 +434,9 @@ describe('forget (invariant 6)', () => {
     const secret = `a secret ${store}`;
     const id = await remember(secret, { tags: ['private-tag'] });
     await t.ok('mutation ($id: ID!) { claim(id: $id) { id } }', { id });
-    const { forget } = await t.ok<{ forget: { forgotten: boolean } }>(FORGET, { input: { id, confirmId: id, reason: 'I choose to let this go' } });
+    const { forget } = await t.ok<{ forget: { forgotten: boolean } }>(FORGET, {
+      input: { id, confirmId: id, reason: 'I choose to let this go' },
+    });
     expect(forget.forgotten).toBe(true);
     expect((await t.ok<{ memory: null }>('query ($id: ID!) { memory(id: $id) { id } }', { id })).memory).toBeNull();
     const leaks = await t.cypher<{ n: number }>(
@@ -382,7 +465,10 @@ describe('audit trail (invariant 7)', () => {
       for (let i = 0; i < 5; i++) await t.ok(STORE, { input: { store: s, content: `event ${i}` } });
       await t.ok(STORE, { input: { store: other, content: 'not mine' } });
       const page = (after: string | null) =>
-        t.ok<{ events: { id: string; type: string }[] }>('query ($s: String, $a: ID) { events(store: $s, after: $a, limit: 2) { id type } }', { s, a: after });
+        t.ok<{ events: { id: string; type: string }[] }>(
+          'query ($s: String, $a: ID) { events(store: $s, after: $a, limit: 2) { id type } }',
+          { s, a: after },
+        );
       const first = (await page(null)).events;
       const second = (await page(first[1]!.id)).events;
       const third = (await page(second[1]!.id)).events;
@@ -401,7 +487,10 @@ describe('audit trail (invariant 7)', () => {
     const id = await remember('counted');
     await t.ok('mutation ($id: ID!) { claim(id: $id) { id } }', { id });
     await t.ok('mutation ($id: ID!) { reclassify(id: $id, tier: ARCHIVE, reason: "old news") { id } }', { id });
-    const rows = await t.cypher<{ types: string[] }>('MATCH (e:Event {memoryId: $id}) WITH e ORDER BY e.id RETURN collect(e.type) AS types', { id });
+    const rows = await t.cypher<{ types: string[] }>(
+      'MATCH (e:Event {memoryId: $id}) WITH e ORDER BY e.id RETURN collect(e.type) AS types',
+      { id },
+    );
     expect(rows[0]?.types).toEqual(['MemoryStored', 'MemoryClaimed', 'MemoryReclassified', 'TierChanged']);
   });
 });

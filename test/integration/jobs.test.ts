@@ -30,11 +30,15 @@ const audit = { sessionId: 's-1', instanceId: 'i-1' };
 
 /** Resolves once the job is completed (a terminal state: it runs no more), failing on 'failed'. */
 async function completed(port: BullJobs, id: string): Promise<void> {
-  await eventually(async () => {
-    const state = await (await port.queue('session-audit').getJob(id))?.getState();
-    if (state === 'failed') throw new Error(`job ${id} failed`);
-    return state === 'completed' ? true : undefined;
-  }, 30_000, 50);
+  await eventually(
+    async () => {
+      const state = await (await port.queue('session-audit').getJob(id))?.getState();
+      if (state === 'failed') throw new Error(`job ${id} failed`);
+      return state === 'completed' ? true : undefined;
+    },
+    30_000,
+    50,
+  );
 }
 
 describe('BullMQ jobs', () => {
@@ -80,7 +84,12 @@ describe('BullMQ jobs', () => {
     await completed(port, 'audit-once');
     await completed(port, 'audit-other');
     // Both jobs are in their terminal state and nothing else waits: every run has happened.
-    expect((await port.status()).find((q) => q.name === 'session-audit')).toMatchObject({ waiting: 0, active: 0, delayed: 0, completed: 2 });
+    expect((await port.status()).find((q) => q.name === 'session-audit')).toMatchObject({
+      waiting: 0,
+      active: 0,
+      delayed: 0,
+      completed: 2,
+    });
     expect(runs.sort()).toEqual(['audit-once', 'audit-other']);
   });
 });

@@ -23,7 +23,8 @@ const call = async (name: string, args: Record<string, unknown> = {}) => {
   const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
   return { ...result, data: result.structuredContent as Structured };
 };
-const errorCode = (result: { _meta?: Record<string, unknown> }) => (result._meta?.[ERROR_META_KEY] as { code?: string } | undefined)?.code;
+const errorCode = (result: { _meta?: Record<string, unknown> }) =>
+  (result._meta?.[ERROR_META_KEY] as { code?: string } | undefined)?.code;
 
 beforeAll(async () => {
   t = await startTestApp();
@@ -41,7 +42,11 @@ afterAll(async () => {
 
 describe('MCP over Streamable HTTP', () => {
   it('remembers, then recalls with a frame line and confidences, in the store the connection names', async () => {
-    const stored = await call('remember', { content: 'We spent two weeks in Lisbon in May, eating pastéis de nata.', tags: ['travel'], people: ['Ana'] });
+    const stored = await call('remember', {
+      content: 'We spent two weeks in Lisbon in May, eating pastéis de nata.',
+      tags: ['travel'],
+      people: ['Ana'],
+    });
     expect(stored.isError).toBeFalsy();
     expect(stored.data.created).toBe(true);
     expect(stored.data.memory.store).toBe(store);
@@ -101,7 +106,24 @@ describe('MCP over Streamable HTTP', () => {
   it('lists tools with titles, output schemas and annotations', async () => {
     const { tools } = await client.listTools();
     const names = tools.map((x) => x.name).sort();
-    for (const name of ['remember', 'recall', 'context', 'claim', 'reclassify', 'associate', 'neighbourhood', 'reflect', 'forget', 'session_start', 'session_end', 'transition', 'log_decision', 'resume', 'mark_used', 'report_outcome']) {
+    for (const name of [
+      'remember',
+      'recall',
+      'context',
+      'claim',
+      'reclassify',
+      'associate',
+      'neighbourhood',
+      'reflect',
+      'forget',
+      'session_start',
+      'session_end',
+      'transition',
+      'log_decision',
+      'resume',
+      'mark_used',
+      'report_outcome',
+    ]) {
       expect(names).toContain(name);
     }
     for (const tool of tools) {
@@ -115,20 +137,36 @@ describe('MCP over Streamable HTTP', () => {
     const byName = new Map(tools.map((x) => [x.name, x]));
     expect(byName.get('forget')!.annotations).toMatchObject({ destructiveHint: true, readOnlyHint: false });
     expect(byName.get('neighbourhood')!.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
-    expect(byName.get('remember')!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: false });
+    expect(byName.get('remember')!.annotations).toMatchObject({
+      readOnlyHint: false,
+      destructiveHint: false,
+      idempotentHint: false,
+    });
   });
 
   it('serves the identity core and active context as resources, and the two prompts', async () => {
-    const core = await call('remember', { content: 'I am a careful assistant who keeps notes.', tier: 'IDENTITY_CORE' });
-    const now = await call('remember', { content: 'Right now I am testing the MCP resources.', tier: 'ACTIVE_CONTEXT' });
+    const core = await call('remember', {
+      content: 'I am a careful assistant who keeps notes.',
+      tier: 'IDENTITY_CORE',
+    });
+    const now = await call('remember', {
+      content: 'Right now I am testing the MCP resources.',
+      tier: 'ACTIVE_CONTEXT',
+    });
     const { resources } = await client.listResources();
-    expect(resources.map((r) => r.uri)).toEqual(expect.arrayContaining(['total-recall://identity', 'total-recall://active-context']));
+    expect(resources.map((r) => r.uri)).toEqual(
+      expect.arrayContaining(['total-recall://identity', 'total-recall://active-context']),
+    );
     const identity = await client.readResource({ uri: 'total-recall://identity' });
     const body = JSON.parse((identity.contents[0] as { text: string }).text);
     expect(body.store).toBe(store);
     expect(body.memories.map((m: Structured) => m.id)).toContain(core.data.memory.id);
-    const active = await client.readResource({ uri: `total-recall://stores/${encodeURIComponent(store)}/active-context` });
-    expect(JSON.parse((active.contents[0] as { text: string }).text).memories.map((m: Structured) => m.id)).toEqual([now.data.memory.id]);
+    const active = await client.readResource({
+      uri: `total-recall://stores/${encodeURIComponent(store)}/active-context`,
+    });
+    expect(JSON.parse((active.contents[0] as { text: string }).text).memories.map((m: Structured) => m.id)).toEqual([
+      now.data.memory.id,
+    ]);
 
     const { prompts } = await client.listPrompts();
     expect(prompts.map((p) => p.name).sort()).toEqual(['reflect', 'session-audit']);
@@ -165,19 +203,34 @@ describe('MCP under the limits of GraphQL', () => {
   /** A client of `url` (an /mcp endpoint) with the test's token. */
   async function clientOf(url: string): Promise<Client> {
     const c = new Client({ name: 'mcp-limits-test', version: '1.0.0' });
-    await c.connect(new StreamableHTTPClientTransport(new URL(url.replace(/\/graphql$/, '/mcp')), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+    await c.connect(
+      new StreamableHTTPClientTransport(new URL(url.replace(/\/graphql$/, '/mcp')), {
+        requestInit: { headers: { authorization: `Bearer ${token}` } },
+      }),
+    );
     return c;
   }
-  const tool = async (c: Client, name: string, args: Record<string, unknown> = {}) => (await c.callTool({ name, arguments: args })) as CallToolResult;
+  const tool = async (c: Client, name: string, args: Record<string, unknown> = {}) =>
+    (await c.callTool({ name, arguments: args })) as CallToolResult;
   const meta = (r: CallToolResult) => r._meta?.[ERROR_META_KEY] as { code?: string; retryAfterMs?: number } | undefined;
 
   beforeAll(async () => {
-    limited = await startTestApp({}, { ...process.env, TOTAL_RECALL_AUTH: 'on', TOTAL_RECALL_QUEUE_PREFIX: p, TOTAL_RECALL_RATE_LIMIT_PER_MINUTE: '3' });
+    limited = await startTestApp(
+      {},
+      {
+        ...process.env,
+        TOTAL_RECALL_AUTH: 'on',
+        TOTAL_RECALL_QUEUE_PREFIX: p,
+        TOTAL_RECALL_RATE_LIMIT_PER_MINUTE: '3',
+      },
+    );
     // The same app served as src/main.ts serves it: with admission control (one operation at a time, none queued).
     admitted = await startGraphQLServer(await buildGraphQLSchema(), limited.app.ports, '127.0.0.1', 0, {
       ...(await limited.app.serverOptions()),
       admission: { maxConcurrent: 1, maxQueued: 0, maxWaitMs: 100 },
-      routes: { '/mcp': createMcpHandler({ defaultStore: limited.config.defaultStore, version: limited.config.version }) },
+      routes: {
+        '/mcp': createMcpHandler({ defaultStore: limited.config.defaultStore, version: limited.config.version }),
+      },
     });
   });
 
@@ -206,9 +259,15 @@ describe('MCP under the limits of GraphQL', () => {
       await limited.app.settle();
       expect(await limited.countNodes(own)).toBe(before);
       // GraphQL answers the same token the same way, from the same count.
-      const gql = await fetch(limited.server.url, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ query: '{ health { neo4j } }' }) });
+      const gql = await fetch(limited.server.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        body: JSON.stringify({ query: '{ health { neo4j } }' }),
+      });
       expect(gql.status).toBe(429);
-      expect(((await gql.json()) as { errors: { extensions: { code: string } }[] }).errors[0]!.extensions.code).toBe('RATE_LIMITED');
+      expect(((await gql.json()) as { errors: { extensions: { code: string } }[] }).errors[0]!.extensions.code).toBe(
+        'RATE_LIMITED',
+      );
     } finally {
       await c.close();
     }

@@ -36,7 +36,12 @@ beforeAll(async () => {
       command: 'npx',
       args: ['total-recall', 'mcp'],
       cwd: CHECKOUT,
-      env: { ...(process.env as Record<string, string>), TOTAL_RECALL_URL: base, TOTAL_RECALL_STORE: store, TOTAL_RECALL_INSTANCE_ID: instanceId },
+      env: {
+        ...(process.env as Record<string, string>),
+        TOTAL_RECALL_URL: base,
+        TOTAL_RECALL_STORE: store,
+        TOTAL_RECALL_INSTANCE_ID: instanceId,
+      },
       stderr: 'inherit',
     }),
   );
@@ -59,8 +64,16 @@ describe('MCP over stdio (npx total-recall mcp)', () => {
     const started = await call('session_start', { task: 'testing the stdio bridge' });
     expect(started.session).toMatchObject({ instanceId, store, mode: 'TASK' });
 
-    const a = (await call('remember', { content: 'The deploy failed because the disk was full on the build host.', tags: ['ops'], people: ['Bo'] })).memory;
-    const b = (await call('remember', { content: 'We cleaned the build host disk and the deploy went through.', tags: ['ops'] })).memory;
+    const a = (
+      await call('remember', {
+        content: 'The deploy failed because the disk was full on the build host.',
+        tags: ['ops'],
+        people: ['Bo'],
+      })
+    ).memory;
+    const b = (
+      await call('remember', { content: 'We cleaned the build host disk and the deploy went through.', tags: ['ops'] })
+    ).memory;
     expect(a.store).toBe(store);
     expect(a.sessionId).toBe(started.session.id);
 
@@ -74,7 +87,9 @@ describe('MCP over stdio (npx total-recall mcp)', () => {
     expect(outcome.use.outcome).toBe('SUCCEEDED');
 
     expect((await call('claim', { id: a.id })).memory.claimed).toBe(true);
-    expect((await call('reclassify', { id: b.id, tier: 'ACTIVE_CONTEXT', reason: 'working on it' })).memory.tier).toBe('ACTIVE_CONTEXT');
+    expect((await call('reclassify', { id: b.id, tier: 'ACTIVE_CONTEXT', reason: 'working on it' })).memory.tier).toBe(
+      'ACTIVE_CONTEXT',
+    );
     const link = await call('associate', { a: a.id, b: b.id, type: 'CAUSAL' });
     expect(link.association).toMatchObject({ type: 'CAUSAL', origin: 'SEMANTIC' });
     const around = await call('neighbourhood', { id: a.id });
@@ -85,11 +100,19 @@ describe('MCP over stdio (npx total-recall mcp)', () => {
     expect(reflection.candidates.length).toBeGreaterThan(0);
     const first = reflection.candidates[0];
     expect(first.actions.map((x: Structured) => x.kind)).toContain('KEEP');
-    const answered = await call('reflect_answer', { reflectionId: reflection.reflectionId, memoryId: first.memory.id, action: 'KEEP', why: 'it still holds' });
+    const answered = await call('reflect_answer', {
+      reflectionId: reflection.reflectionId,
+      memoryId: first.memory.id,
+      action: 'KEEP',
+      why: 'it still holds',
+    });
     expect(answered.remaining).toBe(reflection.remaining - 1);
 
     expect((await call('transition', { mode: 'CONVERSATION' })).session.mode).toBe('CONVERSATION');
-    expect((await call('log_decision', { text: 'Clean build hosts weekly', rationale: 'full disks break deploys' })).decision.text).toBe('Clean build hosts weekly');
+    expect(
+      (await call('log_decision', { text: 'Clean build hosts weekly', rationale: 'full disks break deploys' })).decision
+        .text,
+    ).toBe('Clean build hosts weekly');
     expect((await call('sessions')).sessions.map((s: Structured) => s.id)).toContain(started.session.id);
     const resumed = await call('resume');
     expect(resumed.session.id).toBe(started.session.id);
@@ -98,7 +121,10 @@ describe('MCP over stdio (npx total-recall mcp)', () => {
     expect(ended.session.endCause).toBe('EXPLICIT');
     expect(ended.memoriesStored).toBe(2);
     expect(ended.unclaimed.map((m: Structured) => m.id)).toEqual([b.id]);
-    expect(await call('forget', { id: b.id, confirmId: b.id, reason: 'the test is over' })).toEqual({ id: b.id, forgotten: true });
+    expect(await call('forget', { id: b.id, confirmId: b.id, reason: 'the test is over' })).toEqual({
+      id: b.id,
+      forgotten: true,
+    });
 
     expect(names.filter((n) => !called.has(n))).toEqual([]);
   }, 180_000); // twenty round trips through a spawned bridge, on a busy machine
@@ -106,7 +132,7 @@ describe('MCP over stdio (npx total-recall mcp)', () => {
   it('relays a typed failure as an error result with its code', async () => {
     const result = (await client.callTool({ name: 'transition', arguments: { mode: 'TASK' } })) as CallToolResult;
     expect(result.isError).toBe(true);
-    expect((result._meta?.[ERROR_META_KEY] as { code: string }).code).toBe('CORTEX.NO_OPEN_SESSION');
+    expect((result._meta?.[ERROR_META_KEY] as { code: string } | undefined)?.code).toBe('CORTEX.NO_OPEN_SESSION');
     expect((result.content as { text: string }[])[0]!.text).toMatch(/^CORTEX\.NO_OPEN_SESSION: /);
   });
 });

@@ -58,24 +58,35 @@ describe('a second Neo4j and Redis of the test’s own', () => {
     cleanups.push(async () => void (await services('down').catch(() => undefined))); // also after a failed or timed-out up
     const up = await services('up');
     // With passwords, as every local server the project starts (secrets never in the output).
-    expect(up).toMatchObject({ ok: true, neo4j: { started: true, uri: `bolt://127.0.0.1:${bolt}`, auth: true, password: '***' }, redis: { started: true, url: `redis://:***@127.0.0.1:${redisPort}` } });
+    expect(up).toMatchObject({
+      ok: true,
+      neo4j: { started: true, uri: `bolt://127.0.0.1:${bolt}`, auth: true, password: '***' },
+      redis: { started: true, url: `redis://:***@127.0.0.1:${redisPort}` },
+    });
     // The credentials the project's own config loading finds in the instance's data folder.
     const ownConfig = loadConfig(own);
     const uri = ownConfig.neo4j.uri;
     expect(uri).toBe(`bolt://127.0.0.1:${bolt}`);
-    for (const file of [join(DATA, 'neo4j', 'password'), join(DATA, 'redis', 'password')]) expect((statSync(file).mode & 0o777).toString(8), file).toBe('600');
+    for (const file of [join(DATA, 'neo4j', 'password'), join(DATA, 'redis', 'password')])
+      expect((statSync(file).mode & 0o777).toString(8), file).toBe('600');
     const anonymous = neo4j.driver(uri, undefined);
-    await expect(anonymous.executeQuery('RETURN 1')).rejects.toMatchObject({ code: 'Neo.ClientError.Security.Unauthorized' });
+    await expect(anonymous.executeQuery('RETURN 1')).rejects.toMatchObject({
+      code: 'Neo.ClientError.Security.Unauthorized',
+    });
     await anonymous.close();
     expect(await pingRedis(`redis://127.0.0.1:${redisPort}`), 'anonymous redis').toBe(false);
     expect(await pingRedis(ownConfig.redisUrl)).toBe(true);
     const driver = neo4j.driver(uri, neo4j.auth.basic(ownConfig.neo4j.user, ownConfig.neo4j.password));
     cleanups.push(() => driver.close());
-    const count = async () => (await driver.executeQuery('MATCH (n) RETURN count(n) AS n')).records[0]!.get('n').toNumber() as number;
+    const count = async () =>
+      (await driver.executeQuery('MATCH (n) RETURN count(n) AS n')).records[0]!.get('n').toNumber() as number;
     expect(await count()).toBe(0);
 
     // `npm run import -- FILE`, without --allow-non-empty: the database is empty.
-    const restored = await run(process.execPath, ['--import', 'tsx', 'scripts/import.ts', exported.path], { env: own, timeout: 120_000 });
+    const restored = await run(process.execPath, ['--import', 'tsx', 'scripts/import.ts', exported.path], {
+      env: own,
+      timeout: 120_000,
+    });
     expect(restored.stdout).toMatch(/verified: the database matches the export/);
     // Every node of the second database came from the export, and the graph is the same.
     expect(await count()).toBe(exported.nodes);
@@ -91,12 +102,21 @@ describe('a second Neo4j and Redis of the test’s own', () => {
     // the ports answer no more. Another Redis, on the port the environment names by then, is
     // left alone (down used to send SHUTDOWN to that port, stopping a server it never started).
     const decoyPort = await freePort();
-    const decoy = spawn('redis-server', ['--port', String(decoyPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+    const decoy = spawn(
+      'redis-server',
+      ['--port', String(decoyPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+      { stdio: 'ignore' },
+    );
     cleanups.push(async () => void decoy.kill('SIGKILL'));
     const decoyUrl = `redis://127.0.0.1:${decoyPort}`;
     await eventually(async () => ((await pingRedis(decoyUrl)) ? true : undefined), 30_000);
     const down = JSON.parse(
-      (await run(process.execPath, ['scripts/services/cli.mjs', 'down', '--json', '--quiet'], { env: { ...own, TOTAL_RECALL_REDIS_PORT: String(decoyPort) }, timeout: 240_000 })).stdout,
+      (
+        await run(process.execPath, ['scripts/services/cli.mjs', 'down', '--json', '--quiet'], {
+          env: { ...own, TOTAL_RECALL_REDIS_PORT: String(decoyPort) },
+          timeout: 240_000,
+        })
+      ).stdout,
     );
     expect(down).toEqual({ ok: true, neo4j: true, redis: true });
     expect(await pingRedis(decoyUrl), 'the other Redis').toBe(true);
@@ -115,7 +135,11 @@ describe('a second Neo4j and Redis of the test’s own', () => {
     await rm(join(DATA, 'redis'), { recursive: true, force: true });
     cleanups.push(async () => void (await services('down').catch(() => undefined)));
     const off = { TOTAL_RECALL_LOCAL_AUTH: 'off' };
-    expect(await services('up', off)).toMatchObject({ ok: true, neo4j: { started: true, auth: false }, redis: { started: true, url: `redis://127.0.0.1:${redisPort}` } });
+    expect(await services('up', off)).toMatchObject({
+      ok: true,
+      neo4j: { started: true, auth: false },
+      redis: { started: true, url: `redis://127.0.0.1:${redisPort}` },
+    });
     const uri = `bolt://127.0.0.1:${bolt}`;
     const before = neo4j.driver(uri, undefined);
     await before.executeQuery('CREATE (:OwnInstanceProbe {kept: true})');
@@ -124,10 +148,16 @@ describe('a second Neo4j and Redis of the test’s own', () => {
     expect(await services('down', off)).toEqual({ ok: true, neo4j: true, redis: true });
 
     // The next start, with the defaults: both get passwords, and what was stored is still there.
-    expect(await services('up')).toMatchObject({ ok: true, neo4j: { started: true, auth: true }, redis: { started: true, url: `redis://:***@127.0.0.1:${redisPort}` } });
+    expect(await services('up')).toMatchObject({
+      ok: true,
+      neo4j: { started: true, auth: true },
+      redis: { started: true, url: `redis://:***@127.0.0.1:${redisPort}` },
+    });
     const config = loadConfig(own);
     const anonymous = neo4j.driver(uri, undefined);
-    await expect(anonymous.executeQuery('RETURN 1')).rejects.toMatchObject({ code: 'Neo.ClientError.Security.Unauthorized' });
+    await expect(anonymous.executeQuery('RETURN 1')).rejects.toMatchObject({
+      code: 'Neo.ClientError.Security.Unauthorized',
+    });
     await anonymous.close();
     const signedIn = neo4j.driver(uri, neo4j.auth.basic(config.neo4j.user, config.neo4j.password));
     cleanups.push(() => signedIn.close());
@@ -143,8 +173,15 @@ describe('a second Neo4j and Redis of the test’s own', () => {
     const { own, services } = await ownInstance(DATA);
     cleanups.push(async () => void (await services('down').catch(() => undefined)));
     // The model the rest of the suite uses (the own data folder has none); the crash is what is tested.
-    const modelDir = resolve(process.env.TOTAL_RECALL_MODEL_DIR || join(process.env.TOTAL_RECALL_DATA || '.data', 'models', 'e5-small-v2-q'));
-    const env: NodeJS.ProcessEnv = { ...own, PORT: '0', TOTAL_RECALL_QUEUE_PREFIX: queuePrefix(), TOTAL_RECALL_MODEL_DIR: modelDir };
+    const modelDir = resolve(
+      process.env.TOTAL_RECALL_MODEL_DIR || join(process.env.TOTAL_RECALL_DATA || '.data', 'models', 'e5-small-v2-q'),
+    );
+    const env: NodeJS.ProcessEnv = {
+      ...own,
+      PORT: '0',
+      TOTAL_RECALL_QUEUE_PREFIX: queuePrefix(),
+      TOTAL_RECALL_MODEL_DIR: modelDir,
+    };
     delete env.TOTAL_RECALL_AUTH; // the default: a token is needed once the operator's exists
     const children: ReturnType<typeof spawn>[] = [];
     cleanups.push(async () => {
@@ -153,7 +190,11 @@ describe('a second Neo4j and Redis of the test’s own', () => {
     /** `npm start` (scripts/start.mjs) as a user runs it; resolves with its GraphQL URL once it is up. */
     const start = () =>
       new Promise<{ url: string; child: ReturnType<typeof spawn> }>((resolveUp, reject) => {
-        const child = spawn(process.execPath, ['scripts/start.mjs'], { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+        const child = spawn(process.execPath, ['scripts/start.mjs'], {
+          env,
+          stdio: ['ignore', 'pipe', 'pipe'],
+          detached: true,
+        });
         children.push(child);
         let out = '';
         const timer = setTimeout(() => reject(new Error(`npm start was not up in 400 s:\n${out}`)), 400_000);
@@ -171,7 +212,11 @@ describe('a second Neo4j and Redis of the test’s own', () => {
       });
     const graphql = async (url: string, query: string, variables: Record<string, unknown> = {}) => {
       const token = readFileSync(join(DATA, 'operator.token'), 'utf8').trim();
-      const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ query, variables }) });
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        body: JSON.stringify({ query, variables }),
+      });
       return (await response.json()) as { data?: Record<string, any>; errors?: unknown[] };
     };
 
@@ -179,7 +224,9 @@ describe('a second Neo4j and Redis of the test’s own', () => {
     const store = randomStore('unclean');
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) {
-      const stored = await graphql(first.url, 'mutation ($input: StoreInput!) { store(input: $input) { id } }', { input: { store, content: `acknowledged before the crash ${i}` } });
+      const stored = await graphql(first.url, 'mutation ($input: StoreInput!) { store(input: $input) { id } }', {
+        input: { store, content: `acknowledged before the crash ${i}` },
+      });
       expect(stored.errors).toBeUndefined();
       ids.push(stored.data!.store.id);
     }
@@ -187,7 +234,10 @@ describe('a second Neo4j and Redis of the test’s own', () => {
     const status = await services('status');
     process.kill(-first.child.pid!, 'SIGKILL');
     for (const pid of [status.neo4j.pid, status.redis.pid]) process.kill(pid, 'SIGKILL');
-    await eventually(async () => (![first.child.pid!, status.neo4j.pid, status.redis.pid].some(alive) ? true : undefined), 30_000);
+    await eventually(
+      async () => (![first.child.pid!, status.neo4j.pid, status.redis.pid].some(alive) ? true : undefined),
+      30_000,
+    );
 
     // The same command again, nothing cleaned by hand (pid files, locks and store files are as the kill left them).
     const second = await start();

@@ -15,7 +15,9 @@ const HEALTH = '{ health { progress { operation store done total share unit fini
 
 beforeAll(async () => {
   t = await startTestApp();
-  await t.ok('mutation ($in: [StoreInput!]!) { storeMany(inputs: $in) { id } }', { in: Array.from({ length: 30 }, (_, i) => ({ store, content: `progress note ${i}` })) });
+  await t.ok('mutation ($in: [StoreInput!]!) { storeMany(inputs: $in) { id } }', {
+    in: Array.from({ length: 30 }, (_, i) => ({ store, content: `progress note ${i}` })),
+  });
   await t.app.bus.idle();
 });
 afterAll(async () => {
@@ -36,7 +38,12 @@ describe('progress in health', () => {
     const dir = await mkdtemp(join(tmpdir(), 'tr-progress-'));
     try {
       const { ColdStorage } = await import('../../src/adapters/cold-storage/index.js');
-      const cold = new ColdStorage({ neo4j: t.config.neo4j, stores: [store], service: 'test', progress: t.app.progress });
+      const cold = new ColdStorage({
+        neo4j: t.config.neo4j,
+        stores: [store],
+        service: 'test',
+        progress: t.app.progress,
+      });
       const written = await cold.write(dir);
       await cold.close();
       const { health } = await t.ok<{ health: { progress: any[] } }>(HEALTH);

@@ -18,24 +18,50 @@ import { loadScenarios } from '../../bench/everyday-data.js';
 const prefix = queuePrefix();
 // Every store this file uses, named up front: the background app is scoped to them.
 const scenarios = loadScenarios();
-const named = new Map<string, string>([...scenarios.map((s) => `everyday-${s.name}`), 'sizes-0', 'sizes-30', 'sizes-200', 'deploy', 'seed-003'].map((l) => [l, randomStore(l)]));
+const named = new Map<string, string>(
+  [...scenarios.map((s) => `everyday-${s.name}`), 'sizes-0', 'sizes-30', 'sizes-200', 'deploy', 'seed-003'].map((l) => [
+    l,
+    randomStore(l),
+  ]),
+);
 const stores = [...named.values()];
 const newStore = (label: string) => named.get(label)!;
 let t: TestApp;
 
 const STORE_MANY = 'mutation ($inputs: [StoreInput!]!) { storeMany(inputs: $inputs) { id content } }';
-const SEARCH = 'query ($input: SearchInput!) { search(input: $input) { id frame hits { memory { id content } confidence relevance activation path } } }';
-const CONTEXT = 'query ($input: ContextInput!) { contextFor(input: $input) { recallId text dropped estimatedTokens hits { memory { id content } confidence } } }';
+const SEARCH =
+  'query ($input: SearchInput!) { search(input: $input) { id frame hits { memory { id content } confidence relevance activation path } } }';
+const CONTEXT =
+  'query ($input: ContextInput!) { contextFor(input: $input) { recallId text dropped estimatedTokens hits { memory { id content } confidence } } }';
 const ASSOCIATE = 'mutation ($input: AssociateInput!) { associate(input: $input) { type strength } }';
 const MARK = 'mutation ($r: ID!, $ids: [ID!]) { markUsed(recallId: $r, memoryIds: $ids) { id } }';
 const OUTCOME = 'mutation ($u: ID!, $o: OutcomeKind!) { reportOutcome(useId: $u, outcome: $o) { id outcome } }';
 
-interface Hit { memory: { id: string; content: string }; confidence: number; relevance: number; activation: number; path: string[] }
-interface Pack { recallId: string; text: string; dropped: number; estimatedTokens: number; hits: Hit[] }
+interface Hit {
+  memory: { id: string; content: string };
+  confidence: number;
+  relevance: number;
+  activation: number;
+  path: string[];
+}
+interface Pack {
+  recallId: string;
+  text: string;
+  dropped: number;
+  estimatedTokens: number;
+  hits: Hit[];
+}
 
 async function storeAll(store: string, inputs: Record<string, unknown>[]): Promise<{ id: string; content: string }[]> {
   const out: { id: string; content: string }[] = [];
-  for (let i = 0; i < inputs.length; i += 500) out.push(...(await t.ok<{ storeMany: { id: string; content: string }[] }>(STORE_MANY, { inputs: inputs.slice(i, i + 500).map((m) => ({ store, ...m })) })).storeMany);
+  for (let i = 0; i < inputs.length; i += 500)
+    out.push(
+      ...(
+        await t.ok<{ storeMany: { id: string; content: string }[] }>(STORE_MANY, {
+          inputs: inputs.slice(i, i + 500).map((m) => ({ store, ...m })),
+        })
+      ).storeMany,
+    );
   return out;
 }
 async function settle(): Promise<void> {
@@ -43,7 +69,9 @@ async function settle(): Promise<void> {
   await t.app.embeddings!.idle(300_000);
   await t.app.bus.idle();
 }
-const search = async (store: string, query: string, limit = 10) => (await t.ok<{ search: { id: string; frame: string; hits: Hit[] } }>(SEARCH, { input: { query, store, limit } })).search;
+const search = async (store: string, query: string, limit = 10) =>
+  (await t.ok<{ search: { id: string; frame: string; hits: Hit[] } }>(SEARCH, { input: { query, store, limit } }))
+    .search;
 const contextFor = async (store: string, query: string, extra: Record<string, unknown> = {}) =>
   (await t.ok<{ contextFor: Pack }>(CONTEXT, { input: { query, store, maxTokens: 400, ...extra } })).contextFor;
 
@@ -57,7 +85,15 @@ beforeAll(async () => {
     const store = newStore(`everyday-${s.name}`);
     everydayStore.set(s.name, store);
     const now = Date.now();
-    const stored = await storeAll(store, s.memories.map((m) => ({ content: m.content, tags: m.tags ?? [], people: m.people ?? [], occurredAt: new Date(now - (m.minutesAgo ?? 0) * 60_000).toISOString() })));
+    const stored = await storeAll(
+      store,
+      s.memories.map((m) => ({
+        content: m.content,
+        tags: m.tags ?? [],
+        people: m.people ?? [],
+        occurredAt: new Date(now - (m.minutesAgo ?? 0) * 60_000).toISOString(),
+      })),
+    );
     stored.forEach((m, i) => keyOf.set(m.id, `${s.name}/${s.memories[i]!.key}`));
   }
   await settle();
@@ -79,10 +115,19 @@ describe('contextFor on the everyday scenarios (default floors, 400 tokens)', ()
         const p = await contextFor(everydayStore.get(s.name)!, q.q);
         const keys = p.hits.map((h) => keyOf.get(h.memory.id));
         if (process.env.RECALL_TRUST_LOG) {
-          const all = (await search(everydayStore.get(s.name)!, q.q)).hits.map((h) => [keyOf.get(h.memory.id) === `${s.name}/${q.answer}` ? 1 : 0, h.confidence]);
+          const all = (await search(everydayStore.get(s.name)!, q.q)).hits.map((h) => [
+            keyOf.get(h.memory.id) === `${s.name}/${q.answer}` ? 1 : 0,
+            h.confidence,
+          ]);
           console.log(`CONF ${JSON.stringify({ split: s.split, answerable: q.answer !== null, all })}`);
         }
-        results.push({ split: s.split, answer: q.answer, inPack: q.answer !== null && keys.includes(`${s.name}/${q.answer}`), empty: p.hits.length === 0, first: p.text.split('\n')[0]! });
+        results.push({
+          split: s.split,
+          answer: q.answer,
+          inPack: q.answer !== null && keys.includes(`${s.name}/${q.answer}`),
+          empty: p.hits.length === 0,
+          first: p.text.split('\n')[0]!,
+        });
       }
     }
   }, 600_000);
@@ -93,22 +138,31 @@ describe('contextFor on the everyday scenarios (default floors, 400 tokens)', ()
   // and 11 of 14 of the questions nothing answers: both targets are not met, and the evidence measured
   // cannot meet both at once (docs/recall.md, "What the evidence can tell apart"). These guard what is
   // reached: 3 in 5 of each.
-  it.each(['dev', 'heldout'])('%s: injects the answering memory for 3 in 5 or more of the answerable questions (target 9 in 10: not met)', (split) => {
-    const answerable = results.filter((r) => r.split === split && r.answer !== null);
-    expect(answerable.length).toBeGreaterThan(10);
-    console.log(`everyday ${split}: answer in pack ${answerable.filter((r) => r.inPack).length}/${answerable.length}`);
-    expect(share(answerable.map((r) => r.inPack))).toBeGreaterThanOrEqual(0.6);
-  });
+  it.each(['dev', 'heldout'])(
+    '%s: injects the answering memory for 3 in 5 or more of the answerable questions (target 9 in 10: not met)',
+    (split) => {
+      const answerable = results.filter((r) => r.split === split && r.answer !== null);
+      expect(answerable.length).toBeGreaterThan(10);
+      console.log(
+        `everyday ${split}: answer in pack ${answerable.filter((r) => r.inPack).length}/${answerable.length}`,
+      );
+      expect(share(answerable.map((r) => r.inPack))).toBeGreaterThanOrEqual(0.6);
+    },
+  );
 
-  it.each(['dev', 'heldout'])('%s: injects nothing for 3 in 5 or more of the questions nothing answers (target 9 in 10: not met)', (split) => {
-    const none = results.filter((r) => r.split === split && r.answer === null);
-    expect(none.length).toBeGreaterThan(5);
-    console.log(`everyday ${split}: pack empty ${none.filter((r) => r.empty).length}/${none.length}`);
-    expect(share(none.map((r) => r.empty))).toBeGreaterThanOrEqual(0.6);
-  });
+  it.each(['dev', 'heldout'])(
+    '%s: injects nothing for 3 in 5 or more of the questions nothing answers (target 9 in 10: not met)',
+    (split) => {
+      const none = results.filter((r) => r.split === split && r.answer === null);
+      expect(none.length).toBeGreaterThan(5);
+      console.log(`everyday ${split}: pack empty ${none.filter((r) => r.empty).length}/${none.length}`);
+      expect(share(none.map((r) => r.empty))).toBeGreaterThanOrEqual(0.6);
+    },
+  );
 
   it('writes the frame line first, saying how sure the pack is', () => {
-    for (const r of results) expect(r.first).toMatch(/^(Nothing remembered about|Only weak matches for|Recalled \d+ memor)/);
+    for (const r of results)
+      expect(r.first).toMatch(/^(Nothing remembered about|Only weak matches for|Recalled \d+ memor)/);
     expect(results.some((r) => r.first.startsWith('Nothing remembered'))).toBe(true);
     expect(results.some((r) => /^Recalled \d+ memor.*confidence/.test(r.first))).toBe(true);
   });
@@ -116,9 +170,14 @@ describe('contextFor on the everyday scenarios (default floors, 400 tokens)', ()
 
 describe('confidence that does not move with the store', () => {
   it('gives "remember the number 8231" about the same confidence alone, among 30 others and among 200 others', async () => {
-    const others = scenarios.flatMap((s) => s.memories).filter((m) => !/8231/.test(m.content)).map((m) => ({ content: m.content, tags: m.tags ?? [], people: m.people ?? [] }));
+    const others = scenarios
+      .flatMap((s) => s.memories)
+      .filter((m) => !/8231/.test(m.content))
+      .map((m) => ({ content: m.content, tags: m.tags ?? [], people: m.people ?? [] }));
     expect(others.length).toBeGreaterThanOrEqual(150);
-    const filler = Array.from({ length: 200 - Math.min(200, others.length) }, (_, i) => ({ content: `Note ${i}: the ${['garden', 'invoice', 'train', 'recipe'][i % 4]} needs looking at on day ${i % 28}.` }));
+    const filler = Array.from({ length: 200 - Math.min(200, others.length) }, (_, i) => ({
+      content: `Note ${i}: the ${['garden', 'invoice', 'train', 'recipe'][i % 4]} needs looking at on day ${i % 28}.`,
+    }));
     const confidences: number[] = [];
     for (const n of [0, 30, 200]) {
       const store = newStore(`sizes-${n}`);
@@ -162,21 +221,41 @@ describe('the seed-003 loop across two processes', () => {
     const store = newStore('seed-003');
     const instanceId = `magi-${randomUUID().slice(0, 8)}`;
     // Process one: its own service (API only: it enqueues the embedding, this process's worker embeds), stores in a session and exits.
-    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'test/fixtures/seed-003-first-process.ts'], {
-      env: { ...backgroundEnv(store, prefix, { TOTAL_RECALL_EMBEDDINGS: 'on' }), STORE: store, INSTANCE_ID: instanceId },
-      timeout: 120_000,
-    });
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['--import', 'tsx', 'test/fixtures/seed-003-first-process.ts'],
+      {
+        env: {
+          ...backgroundEnv(store, prefix, { TOTAL_RECALL_EMBEDDINGS: 'on' }),
+          STORE: store,
+          INSTANCE_ID: instanceId,
+        },
+        timeout: 120_000,
+      },
+    );
     const first = JSON.parse(stdout.trim().split('\n').pop()!) as { sessionId: string; memoryId: string };
 
     // This process: resume, then ask.
     const R = 'query ($s: String, $i: String) { resume(store: $s, instanceId: $i) { session { id } } }';
     const { resume } = await t.ok<{ resume: { session: { id: string } | null } }>(R, { s: store, i: instanceId });
     expect(resume.session?.id).toBe(first.sessionId);
-    await eventually(async () => ((await t.cypher<{ v: boolean }>('MATCH (m:Memory {id: $id}) RETURN m.embedding IS NOT NULL AS v', { id: first.memoryId }))[0]?.v ? true : undefined), 120_000);
+    await eventually(
+      async () =>
+        (
+          await t.cypher<{ v: boolean }>('MATCH (m:Memory {id: $id}) RETURN m.embedding IS NOT NULL AS v', {
+            id: first.memoryId,
+          })
+        )[0]?.v
+          ? true
+          : undefined,
+      120_000,
+    );
     await settle();
     const p = await contextFor(store, 'what number did I ask you to remember?', { maxTokens: 500 });
     const lines = p.text.split('\n');
-    expect(lines[0]).toMatch(/^(Recalled 1 memory about|Only weak matches for) "what number did I ask you to remember\?"/);
+    expect(lines[0]).toMatch(
+      /^(Recalled 1 memory about|Only weak matches for) "what number did I ask you to remember\?"/,
+    );
     expect(lines[1]).toMatch(/^\[Recalled memory, \d{4}-\d\d-\d\d, confidence \d+%\] remember the number 8231$/);
     expect(p.hits.map((h) => h.memory.id)).toEqual([first.memoryId]);
 

@@ -11,17 +11,34 @@ const SEARCH = `query ($input: SearchInput!) { search(input: $input) { id query 
 beforeAll(async () => {
   t = await startTestApp();
   const memories = [
-    ['lisbon', 'We spent two weeks in Lisbon in May, eating pastel de nata.', { tags: ['travel'], people: ['Ana'], occurredAt: '2026-05-10T10:00:00Z', sessionId: 's1' }],
-    ['bike', 'Fixed the broken bike chain with Ben after work.', { tags: ['repair'], people: ['Ben'], occurredAt: '2026-03-01T10:00:00Z', sessionId: 's2' }],
+    [
+      'lisbon',
+      'We spent two weeks in Lisbon in May, eating pastel de nata.',
+      { tags: ['travel'], people: ['Ana'], occurredAt: '2026-05-10T10:00:00Z', sessionId: 's1' },
+    ],
+    [
+      'bike',
+      'Fixed the broken bike chain with Ben after work.',
+      { tags: ['repair'], people: ['Ben'], occurredAt: '2026-03-01T10:00:00Z', sessionId: 's2' },
+    ],
     ['core', 'I value honesty above comfort.', { tier: 'IDENTITY_CORE', occurredAt: '2025-01-01T10:00:00Z' }],
     ['archived', 'An old note about a bicycle shop in Porto.', { tier: 'ARCHIVE', occurredAt: '2020-01-01T10:00:00Z' }],
-    ['lisbon2', 'Ana wants to go back to Lisbon next spring.', { tags: ['travel', 'plans'], people: ['Ana'], occurredAt: '2026-06-01T10:00:00Z', sessionId: 's1' }],
+    [
+      'lisbon2',
+      'Ana wants to go back to Lisbon next spring.',
+      { tags: ['travel', 'plans'], people: ['Ana'], occurredAt: '2026-06-01T10:00:00Z', sessionId: 's1' },
+    ],
   ] as const;
   for (const [key, content, extra] of memories) {
-    const { store: m } = await t.ok<{ store: { id: string } }>('mutation ($input: StoreInput!) { store(input: $input) { id } }', { input: { store, content, ...extra } });
+    const { store: m } = await t.ok<{ store: { id: string } }>(
+      'mutation ($input: StoreInput!) { store(input: $input) { id } }',
+      { input: { store, content, ...extra } },
+    );
     ids[key] = m.id;
   }
-  await t.ok('mutation ($input: StoreInput!) { store(input: $input) { id } }', { input: { store: other, content: 'Lisbon in another store entirely' } });
+  await t.ok('mutation ($input: StoreInput!) { store(input: $input) { id } }', {
+    input: { store: other, content: 'Lisbon in another store entirely' },
+  });
   await t.app.bus.idle();
 });
 afterAll(async () => {
@@ -48,16 +65,24 @@ describe('search', () => {
     expect(r.id).toMatch(/^rcl_/);
   });
 
-  it('finds a memory as soon as its store has returned (read-your-writes: memory_text is updated in the store\'s own transaction)', async () => {
+  it("finds a memory as soon as its store has returned (read-your-writes: memory_text is updated in the store's own transaction)", async () => {
     const own = randomStore('recall-fresh');
     try {
       for (let i = 0; i < 15; i++) {
         const word = `zq${Math.random().toString(36).slice(2, 10)}`;
-        const { store: m } = await t.ok<{ store: { id: string } }>('mutation ($input: StoreInput!) { store(input: $input) { id } }', {
-          input: { store: own, content: `A note about ${word} written just now.` },
+        const { store: m } = await t.ok<{ store: { id: string } }>(
+          'mutation ($input: StoreInput!) { store(input: $input) { id } }',
+          {
+            input: { store: own, content: `A note about ${word} written just now.` },
+          },
+        );
+        const { search: r } = await t.ok<{ search: any }>(SEARCH, {
+          input: { store: own, query: word, includeAssociations: false },
         });
-        const { search: r } = await t.ok<{ search: any }>(SEARCH, { input: { store: own, query: word, includeAssociations: false } });
-        expect(r.hits.map((h: any) => h.memory.id), `search ${i}`).toContain(m.id);
+        expect(
+          r.hits.map((h: any) => h.memory.id),
+          `search ${i}`,
+        ).toContain(m.id);
       }
     } finally {
       await t.app.bus.idle();
@@ -70,9 +95,12 @@ describe('search', () => {
     // A store of its own: no other test's searches retrieve this memory.
     const own = randomStore('recall-retrieved');
     try {
-      const { store: m } = await t.ok<{ store: { id: string } }>('mutation ($input: StoreInput!) { store(input: $input) { id } }', {
-        input: { store: own, content: 'Fixed the broken bike chain with Ben after work.' },
-      });
+      const { store: m } = await t.ok<{ store: { id: string } }>(
+        'mutation ($input: StoreInput!) { store(input: $input) { id } }',
+        {
+          input: { store: own, content: 'Fixed the broken bike chain with Ben after work.' },
+        },
+      );
       const { search: r } = await t.ok<{ search: any }>(SEARCH, { input: { store: own, query: 'bike chain' } });
       expect(r.hits[0].memory.id).toBe(m.id);
       expect(r.hits[0].memory.accessCount).toBe(0);
@@ -95,7 +123,8 @@ describe('search', () => {
   });
 
   it('filters by tier, time, tags, people and session', async () => {
-    const only = async (input: Record<string, unknown>) => (await search({ query: 'Lisbon bike honesty Porto', ...input })).search.hits.map((h: any) => h.memory.id).sort();
+    const only = async (input: Record<string, unknown>) =>
+      (await search({ query: 'Lisbon bike honesty Porto', ...input })).search.hits.map((h: any) => h.memory.id).sort();
     expect(await only({ tiers: ['IDENTITY_CORE'] })).toEqual([ids.core]);
     expect(await only({ from: '2026-05-01T00:00:00Z', to: '2026-05-31T00:00:00Z' })).toEqual([ids.lisbon]);
     expect(await only({ tags: ['repair'] })).toEqual([ids.bike]);
@@ -140,7 +169,9 @@ describe('search', () => {
     // A store no search of this file touches, so its count moves only by what this search writes.
     const quiet = randomStore('recall-refused');
     try {
-      await t.ok('mutation ($input: StoreInput!) { store(input: $input) { id } }', { input: { store: quiet, content: 'x marks the spot' } });
+      await t.ok('mutation ($input: StoreInput!) { store(input: $input) { id } }', {
+        input: { store: quiet, content: 'x marks the spot' },
+      });
       await t.app.bus.idle();
       const before = await t.countNodes(quiet); // memories, events, recalls and uses
       const res = await t.gql(SEARCH, { input: { store: quiet, ...input } });
@@ -148,9 +179,14 @@ describe('search', () => {
       // What an accepted search writes (its recall, its MemoryRetrieved event) would be there by now.
       const { search: ok } = await t.ok<{ search: any }>(SEARCH, { input: { store: quiet, query: 'x marks' } });
       await t.app.ports.recall.markUsed(ok.id, [], null, { instanceId: null, sessionId: null });
-      const recalls = await t.cypher<{ query: string }>('MATCH (r:Recall {store: $s}) RETURN r.query AS query', { s: quiet });
+      const recalls = await t.cypher<{ query: string }>('MATCH (r:Recall {store: $s}) RETURN r.query AS query', {
+        s: quiet,
+      });
       expect(recalls).toEqual([{ query: 'x marks' }]);
-      const retrieved = await t.cypher<{ n: number }>('MATCH (e:Event {store: $s, type: "MemoryRetrieved"}) RETURN count(e) AS n', { s: quiet });
+      const retrieved = await t.cypher<{ n: number }>(
+        'MATCH (e:Event {store: $s, type: "MemoryRetrieved"}) RETURN count(e) AS n',
+        { s: quiet },
+      );
       expect(retrieved).toEqual([{ n: 1 }]);
       expect(before).toBe(2); // the memory and its MemoryStored event: nothing else was there
     } finally {
@@ -161,8 +197,10 @@ describe('search', () => {
 });
 
 describe('feedback', () => {
-  const MARK = 'mutation ($r: ID!, $ids: [ID!], $a: JSON) { markUsed(recallId: $r, memoryIds: $ids, action: $a) { id recallId memoryIds outcome at } }';
-  const OUTCOME = 'mutation ($u: ID!, $o: OutcomeKind!) { reportOutcome(useId: $u, outcome: $o, note: "worked") { id outcome memoryIds } }';
+  const MARK =
+    'mutation ($r: ID!, $ids: [ID!], $a: JSON) { markUsed(recallId: $r, memoryIds: $ids, action: $a) { id recallId memoryIds outcome at } }';
+  const OUTCOME =
+    'mutation ($u: ID!, $o: OutcomeKind!) { reportOutcome(useId: $u, outcome: $o, note: "worked") { id outcome memoryIds } }';
 
   it('records a use and its outcome; a use counts for salience, an outcome moves the used memory’s usefulness', async () => {
     const { search: r } = await search({ query: 'Lisbon' });
@@ -178,28 +216,38 @@ describe('feedback', () => {
     );
     expect(rows).toEqual([{ outcome: 'SUCCEEDED', uses: 1, usefulness: 0.3 }]);
     // The memory that was not used is untouched (ranking's use of usefulness: test/unit/recall-logic.test.ts).
-    const untouched = await t.cypher<{ usefulness: number | null }>('MATCH (m:Memory {id: $id}) RETURN m.usefulness AS usefulness', { id: first });
+    const untouched = await t.cypher<{ usefulness: number | null }>(
+      'MATCH (m:Memory {id: $id}) RETURN m.usefulness AS usefulness',
+      { id: first },
+    );
     expect(untouched).toEqual([{ usefulness: null }]);
   });
 
   it('refuses unknown recall and use ids, and memories the recall did not offer', async () => {
     expect((await t.gql(MARK, { r: 'rcl_nope' })).errors?.[0]?.extensions?.code).toBe('RECALL.RECALL_NOT_FOUND');
-    expect((await t.gql(OUTCOME, { u: 'use_nope', o: 'FAILED' })).errors?.[0]?.extensions?.code).toBe('RECALL.USE_NOT_FOUND');
+    expect((await t.gql(OUTCOME, { u: 'use_nope', o: 'FAILED' })).errors?.[0]?.extensions?.code).toBe(
+      'RECALL.USE_NOT_FOUND',
+    );
     const { search: r } = await search({ query: 'bike' });
     // Only this recall's uses: other files write Use nodes meanwhile.
     const uses = () => t.cypher<{ n: number }>('MATCH (u:Use {recallId: $r}) RETURN count(u) AS n', { r: r.id });
     await t.ok(MARK, { r: r.id, ids: [r.hits[0].memory.id] }); // one use, so the count below is not trivially zero
     expect(await uses()).toEqual([{ n: 1 }]);
-    expect((await t.gql(MARK, { r: r.id, ids: [ids.core] })).errors?.[0]?.extensions?.code).toBe('RECALL.NOT_IN_RECALL');
+    expect((await t.gql(MARK, { r: r.id, ids: [ids.core] })).errors?.[0]?.extensions?.code).toBe(
+      'RECALL.NOT_IN_RECALL',
+    );
     expect(await uses()).toEqual([{ n: 1 }]);
   });
 });
 
 describe('contextFor', () => {
-  const CONTEXT = 'query ($input: ContextInput!) { contextFor(input: $input) { recallId text estimatedTokens dropped hits { memory { id } confidence } } }';
+  const CONTEXT =
+    'query ($input: ContextInput!) { contextFor(input: $input) { recallId text estimatedTokens dropped hits { memory { id } confidence } } }';
 
   it('packs the frame line first and labels recalled memories with their dates', async () => {
-    const { contextFor } = await t.ok<{ contextFor: any }>(CONTEXT, { input: { store, query: 'Lisbon with Ana', maxTokens: 500, injectFloor: 0 } });
+    const { contextFor } = await t.ok<{ contextFor: any }>(CONTEXT, {
+      input: { store, query: 'Lisbon with Ana', maxTokens: 500, injectFloor: 0 },
+    });
     const lines = contextFor.text.split('\n');
     expect(lines[0]).toMatch(/Lisbon with Ana/);
     expect(lines[1]).toMatch(/^\[Recalled memory, 2026-0[56]-\d\d, confidence \d+%\]/);
@@ -208,26 +256,37 @@ describe('contextFor', () => {
   });
 
   it('drops hits below the inject floor and counts them', async () => {
-    const { contextFor } = await t.ok<{ contextFor: any }>(CONTEXT, { input: { store, query: 'Lisbon with Ana', maxTokens: 500, injectFloor: 1 } });
+    const { contextFor } = await t.ok<{ contextFor: any }>(CONTEXT, {
+      input: { store, query: 'Lisbon with Ana', maxTokens: 500, injectFloor: 1 },
+    });
     expect(contextFor.hits).toEqual([]);
     expect(contextFor.dropped).toBeGreaterThan(0);
-    expect(contextFor.text).toMatch(/^Nothing remembered about "Lisbon with Ana"\. \d+ more fell below the floor or budget\.$/);
+    expect(contextFor.text).toMatch(
+      /^Nothing remembered about "Lisbon with Ana"\. \d+ more fell below the floor or budget\.$/,
+    );
   });
 });
 
 describe('reflect', () => {
-  const REFLECT = 'query ($input: ReflectInput!) { reflect(input: $input) { reason staleDays associationCount memory { id } } }';
+  const REFLECT =
+    'query ($input: ReflectInput!) { reflect(input: $input) { reason staleDays associationCount memory { id } } }';
 
   it('lists recent memories with reasons, and weakly associated ones', async () => {
-    const { reflect: recent } = await t.ok<{ reflect: any[] }>(REFLECT, { input: { store, scope: 'RECENT', limit: 10 } });
+    const { reflect: recent } = await t.ok<{ reflect: any[] }>(REFLECT, {
+      input: { store, scope: 'RECENT', limit: 10 },
+    });
     expect(recent.map((c) => c.memory.id).sort()).toEqual(Object.values(ids).sort());
     expect(recent[0].reason).toMatch(/^RECENT: stored/);
-    const { reflect: weak } = await t.ok<{ reflect: any[] }>(REFLECT, { input: { store, scope: 'WEAK_ASSOCIATIONS', limit: 10 } });
+    const { reflect: weak } = await t.ok<{ reflect: any[] }>(REFLECT, {
+      input: { store, scope: 'WEAK_ASSOCIATIONS', limit: 10 },
+    });
     expect(weak.length).toBeGreaterThan(0);
     expect(weak[0].reason).toMatch(/^WEAK_ASSOCIATIONS/);
   });
 
   it('refuses a bad limit', async () => {
-    expect((await t.gql(REFLECT, { input: { store, limit: 0 } })).errors?.[0]?.extensions?.code).toBe('RECALL.INVALID_LIMIT');
+    expect((await t.gql(REFLECT, { input: { store, limit: 0 } })).errors?.[0]?.extensions?.code).toBe(
+      'RECALL.INVALID_LIMIT',
+    );
   });
 });

@@ -64,11 +64,19 @@ describe('reconciliation', () => {
     await eventually(async () => (worker.app.embedder.status().state === 'ready' ? true : undefined), 60_000, 200);
 
     // Normal path first: a memory it stores itself gets linked (mark cleared) and embedded.
-    await worker.ok(STORE_MANY, { inputs: [{ id: `${store}-own`, store, content: 'The lighthouse keeper painted the door blue.', tags: ['lighthouse'] }] });
-    await eventually(async () => {
-      const [own] = await states(worker, store);
-      return own && !own.pending && own.status === 'DONE' ? own : undefined;
-    }, 60_000, 200);
+    await worker.ok(STORE_MANY, {
+      inputs: [
+        { id: `${store}-own`, store, content: 'The lighthouse keeper painted the door blue.', tags: ['lighthouse'] },
+      ],
+    });
+    await eventually(
+      async () => {
+        const [own] = await states(worker, store);
+        return own && !own.pending && own.status === 'DONE' ? own : undefined;
+      },
+      60_000,
+      200,
+    );
 
     // The doomed process: API only, links written only after 10 minutes, and a Redis it cannot reach.
     const dead = await freePort();
@@ -82,7 +90,10 @@ describe('reconciliation', () => {
       TOTAL_RECALL_MODEL_DIR: noModel,
       TOTAL_RECALL_SYNAPSE_LINK_WRITE_MS: '600000',
     });
-    let child: ChildProcess | null = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', '--api-only'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let child: ChildProcess | null = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', '--api-only'], {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     cleanups.push(async () => void child?.kill('SIGKILL'));
     const output: string[] = [];
     child.stdout?.on('data', (chunk: Buffer) => output.push(String(chunk)));
@@ -119,10 +130,14 @@ describe('reconciliation', () => {
     expect(lost).toHaveLength(4);
 
     // The surviving worker's schedule finds them in Neo4j and queues the work again.
-    const healed = await eventually(async () => {
-      const now = (await states(worker, store)).filter((s) => acknowledged.includes(s.id));
-      return now.every((s) => !s.pending && s.status === 'DONE') ? now : undefined;
-    }, 60_000, 250);
+    const healed = await eventually(
+      async () => {
+        const now = (await states(worker, store)).filter((s) => acknowledged.includes(s.id));
+        return now.every((s) => !s.pending && s.status === 'DONE') ? now : undefined;
+      },
+      60_000,
+      250,
+    );
     // Four memories sharing tags, a person and a harbour: linking gives each at least one link.
     for (const s of healed) expect(s.links).toBeGreaterThan(0);
     const last = await eventually(async () => {

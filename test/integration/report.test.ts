@@ -10,16 +10,31 @@ let faded = '';
 
 beforeAll(async () => {
   t = await startTestApp();
-  const stored = await t.ok<{ storeMany: { id: string }[] }>('mutation ($in: [StoreInput!]!) { storeMany(inputs: $in) { id } }', {
-    in: [
-      { store, content: 'I keep my promises.', tier: 'IDENTITY_CORE' },
-      { store, content: 'Working on the report page now.', tier: 'ACTIVE_CONTEXT' },
-      { store, content: 'The report uses Vega for its charts.' },
-      { store, content: 'An old note about charts.', tier: 'ARCHIVE' },
-    ],
-  });
+  const stored = await t.ok<{ storeMany: { id: string }[] }>(
+    'mutation ($in: [StoreInput!]!) { storeMany(inputs: $in) { id } }',
+    {
+      in: [
+        { store, content: 'I keep my promises.', tier: 'IDENTITY_CORE' },
+        { store, content: 'Working on the report page now.', tier: 'ACTIVE_CONTEXT' },
+        { store, content: 'The report uses Vega for its charts.' },
+        { store, content: 'An old note about charts.', tier: 'ARCHIVE' },
+      ],
+    },
+  );
   faded = stored.storeMany[1]!.id;
-  await t.app.bus.ask(message('TierDemoted', { id: faded, from: 'ACTIVE_CONTEXT', to: 'LONG_TERM', salience: 0.3, reason: 'salience 0.300 fell below the demotion threshold' }, 'salience'));
+  await t.app.bus.ask(
+    message(
+      'TierDemoted',
+      {
+        id: faded,
+        from: 'ACTIVE_CONTEXT',
+        to: 'LONG_TERM',
+        salience: 0.3,
+        reason: 'salience 0.300 fell below the demotion threshold',
+      },
+      'salience',
+    ),
+  );
   await t.app.bus.idle();
 });
 afterAll(async () => {
@@ -36,7 +51,14 @@ describe('store report', () => {
     expect(new Set(data.tierWeeks.map((r) => r.tier))).toEqual(new Set(['IDENTITY_CORE', 'LONG_TERM', 'ARCHIVE']));
     expect(data.salienceBins.reduce((n, r) => n + r.memories, 0)).toBe(4);
     expect(data.degrees.reduce((n, r) => n + r.memories, 0)).toBe(4);
-    expect(data.faded).toEqual([expect.objectContaining({ id: faded, from: 'ACTIVE_CONTEXT', to: 'LONG_TERM', content: 'Working on the report page now.' })]);
+    expect(data.faded).toEqual([
+      expect.objectContaining({
+        id: faded,
+        from: 'ACTIVE_CONTEXT',
+        to: 'LONG_TERM',
+        content: 'Working on the report page now.',
+      }),
+    ]);
     const html = await reportHtml(data);
     expect(html.match(/<svg /g)).toHaveLength(3);
     expect(html).toContain('IDENTITY_CORE'); // the legend

@@ -17,7 +17,9 @@ describe('request activity', () => {
   it('is busy while a request runs and for the quiet time after, then idle', async () => {
     const store = randomStore('activity');
     const t = await startTestApp({ log: () => undefined });
-    const server = await startGraphQLServer(await buildGraphQLSchema(), t.app.ports, '127.0.0.1', 0, { activity: t.app.activity });
+    const server = await startGraphQLServer(await buildGraphQLSchema(), t.app.ports, '127.0.0.1', 0, {
+      activity: t.app.activity,
+    });
     cleanups.push(async () => {
       await server.stop();
       await t.dropStore(store);
@@ -25,12 +27,18 @@ describe('request activity', () => {
     });
     await new Promise((r) => setTimeout(r, QUIET_MS + 50));
     expect(t.app.activity.busy()).toBe(false);
-    const inputs = Array.from({ length: 500 }, (_, i) => ({ store, content: `Memory ${i}: the ferry left at dawn and the gulls followed it.` }));
+    const inputs = Array.from({ length: 500 }, (_, i) => ({
+      store,
+      content: `Memory ${i}: the ferry left at dawn and the gulls followed it.`,
+    }));
     let sawBusy = false;
     const request = fetch(server.url, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ query: 'mutation ($inputs: [StoreInput!]!) { storeMany(inputs: $inputs) { id } }', variables: { inputs } }),
+      body: JSON.stringify({
+        query: 'mutation ($inputs: [StoreInput!]!) { storeMany(inputs: $inputs) { id } }',
+        variables: { inputs },
+      }),
     }).then(async (res) => ((await res.json()) as { data?: { storeMany: unknown[] } }).data?.storeMany.length);
     let answered = false;
     void request.then(() => (answered = true));

@@ -37,7 +37,9 @@ const newStore = () => {
 const STORE_MANY = 'mutation ($inputs: [StoreInput!]!) { storeMany(inputs: $inputs) { id } }';
 
 async function remember(store: string, content: string, extra: Record<string, unknown> = {}): Promise<string> {
-  const { storeMany } = await t.ok<{ storeMany: { id: string }[] }>(STORE_MANY, { inputs: [{ store, content, ...extra }] });
+  const { storeMany } = await t.ok<{ storeMany: { id: string }[] }>(STORE_MANY, {
+    inputs: [{ store, content, ...extra }],
+  });
   return storeMany[0]!.id;
 }
 
@@ -51,7 +53,10 @@ async function sweep(store: string, at: number): Promise<SweepReport> {
 /** A read by id through GraphQL (an access), at `at`. */
 async function read(id: string, at: number): Promise<{ salience: number; tier: Tier }> {
   now = at;
-  const { memory } = await t.ok<{ memory: { salience: number; tier: Tier } }>('query ($id: ID!) { memory(id: $id) { salience tier } }', { id });
+  const { memory } = await t.ok<{ memory: { salience: number; tier: Tier } }>(
+    'query ($id: ID!) { memory(id: $id) { salience tier } }',
+    { id },
+  );
   await t.app.bus.idle();
   // The read's access is recorded once its request has succeeded: the score after it is the stored one.
   const stored = await t.app.hippocampus.get(id);
@@ -84,23 +89,35 @@ async function scoreOf(id: string, at: number): Promise<number> {
 }
 
 async function tierChanges(id: string): Promise<{ from: string; to: string; by: string; reason: string }[]> {
-  const rows = await t.cypher<{ p: string }>('MATCH (e:Event {memoryId: $id, type: "TierChanged"}) RETURN e.payload AS p ORDER BY e.id', { id });
+  const rows = await t.cypher<{ p: string }>(
+    'MATCH (e:Event {memoryId: $id, type: "TierChanged"}) RETURN e.payload AS p ORDER BY e.id',
+    { id },
+  );
   return rows.map((r) => JSON.parse(r.p));
 }
 
 /** A mixed store: every tier, claims, reads, a session. */
 async function seedMixed(store: string): Promise<void> {
   const tiers = ['IDENTITY_CORE', 'ACTIVE_CONTEXT', 'LONG_TERM', 'ARCHIVE'];
-  const inputs = Array.from({ length: 22 }, (_, i) => ({ store, content: `memory ${String(i).padStart(2, '0')}`, tier: tiers[i % 4], sessionId: 's1' }));
+  const inputs = Array.from({ length: 22 }, (_, i) => ({
+    store,
+    content: `memory ${String(i).padStart(2, '0')}`,
+    tier: tiers[i % 4],
+    sessionId: 's1',
+  }));
   const { storeMany } = await t.ok<{ storeMany: { id: string }[] }>(STORE_MANY, { inputs });
   const ids = storeMany.map((m) => m.id);
   // Each memory's own history is what counts (claimed at T0, read an hour later), so the
   // claims go together, then the reads: two round trips' worth of waiting instead of forty.
   now = T0;
-  await Promise.all(ids.filter((_, i) => i % 3 === 0).map((id) => t.ok('mutation ($id: ID!) { claim(id: $id) { id } }', { id })));
+  await Promise.all(
+    ids.filter((_, i) => i % 3 === 0).map((id) => t.ok('mutation ($id: ID!) { claim(id: $id) { id } }', { id })),
+  );
   await t.app.bus.idle(); // the claims are rescored at T0 before the clock moves on
   now = T0 + HOUR;
-  await Promise.all(ids.filter((_, i) => i % 5 === 0).map((id) => t.ok('query ($id: ID!) { memory(id: $id) { id } }', { id })));
+  await Promise.all(
+    ids.filter((_, i) => i % 5 === 0).map((id) => t.ok('query ($id: ID!) { memory(id: $id) { id } }', { id })),
+  );
   await t.app.bus.idle();
   now = T0;
 }
@@ -123,9 +140,12 @@ describe('decay with an injectable clock (invariant 4)', () => {
   it('reads Memory.salience decayed to the moment of the query', async () => {
     const store = newStore();
     now = T0;
-    const { store: stored } = await t.ok<{ store: { id: string; salience: number } }>('mutation ($i: StoreInput!) { store(input: $i) { id salience } }', {
-      i: { store, content: 'now and later', tier: 'ACTIVE_CONTEXT' },
-    });
+    const { store: stored } = await t.ok<{ store: { id: string; salience: number } }>(
+      'mutation ($i: StoreInput!) { store(input: $i) { id salience } }',
+      {
+        i: { store, content: 'now and later', tier: 'ACTIVE_CONTEXT' },
+      },
+    );
     expect(stored.salience).toBe(C().start.ACTIVE_CONTEXT);
     const later = await read(stored.id, T0 + 2 * HOUR);
     // One half-life of ACTIVE_CONTEXT, then the read itself (an access) lifts it.
@@ -180,7 +200,10 @@ describe('use raises the score', () => {
     const third = await read(used, at);
     expect(second.salience - first.salience).toBeGreaterThan(third.salience - second.salience);
     expect(third.salience - second.salience).toBeGreaterThan(0);
-    const [row] = await t.cypher<{ s: number; uses: number }>('MATCH (m:Memory {id: $id}) RETURN m.salience AS s, m.salienceAnchorUses AS uses', { id: used });
+    const [row] = await t.cypher<{ s: number; uses: number }>(
+      'MATCH (m:Memory {id: $id}) RETURN m.salience AS s, m.salienceAnchorUses AS uses',
+      { id: used },
+    );
     expect(row).toEqual({ s: third.salience, uses: 3 });
   });
 
@@ -189,7 +212,11 @@ describe('use raises the score', () => {
     const id = await remember(store, 'helped me once');
     now = T0 + 10 * DAY;
     const before = await scoreOf(id, now);
-    const used = message('MemoryUsed', { useId: `use-${store}`, recallId: 'recall-1', store, memoryIds: [id] }, 'recall');
+    const used = message(
+      'MemoryUsed',
+      { useId: `use-${store}`, recallId: 'recall-1', store, memoryIds: [id] },
+      'recall',
+    );
     t.app.bus.publish(used);
     await t.app.bus.idle();
     t.app.bus.publish(used);
@@ -208,7 +235,10 @@ describe('use raises the score', () => {
     const [row] = await t.cypher<{ tier: string }>('MATCH (m:Memory {id: $id}) RETURN m.tier AS tier', { id });
     expect(row?.tier).toBe('ACTIVE_CONTEXT');
     const changes = await tierChanges(id);
-    expect(changes.map((c) => `${c.from}→${c.to} by ${c.by}`)).toEqual(['ARCHIVE→LONG_TERM by SALIENCE', 'LONG_TERM→ACTIVE_CONTEXT by SALIENCE']);
+    expect(changes.map((c) => `${c.from}→${c.to} by ${c.by}`)).toEqual([
+      'ARCHIVE→LONG_TERM by SALIENCE',
+      'LONG_TERM→ACTIVE_CONTEXT by SALIENCE',
+    ]);
   });
 });
 
@@ -221,7 +251,10 @@ describe('claims (invariant 3)', () => {
     await t.app.bus.idle();
     const atClaim = await scoreOf(claimed, T0);
     await sweep(store, T0 + 60 * DAY);
-    const rows = await t.cypher<{ id: string; s: number; tier: string }>('MATCH (m:Memory {store: $store}) RETURN m.id AS id, m.salience AS s, m.tier AS tier', { store });
+    const rows = await t.cypher<{ id: string; s: number; tier: string }>(
+      'MATCH (m:Memory {store: $store}) RETURN m.id AS id, m.salience AS s, m.tier AS tier',
+      { store },
+    );
     const by = new Map(rows.map((r) => [r.id, r]));
     expect(by.get(claimed)!.s).toBeGreaterThan(by.get(plain)!.s);
     expect(by.get(claimed)!.s).toBeLessThan(atClaim);
@@ -235,13 +268,19 @@ describe('IDENTITY_CORE', () => {
     // Linking clears the memory's linkPendingAt once its links are written: let that happen first.
     await t.app.synapse.linked(store);
     await t.app.bus.idle();
-    const before = await t.cypher<{ p: Record<string, unknown> }>('MATCH (m:Memory {id: $id}) RETURN properties(m) AS p', { id });
+    const before = await t.cypher<{ p: Record<string, unknown> }>(
+      'MATCH (m:Memory {id: $id}) RETURN properties(m) AS p',
+      { id },
+    );
     for (const years of [1, 10, 50]) {
       const report = await sweep(store, T0 + years * 365 * DAY);
       expect(report.scanned).toBe(0);
       expect(await scoreOf(id, now)).toBe(1);
     }
-    const after = await t.cypher<{ p: Record<string, unknown> }>('MATCH (m:Memory {id: $id}) RETURN properties(m) AS p', { id });
+    const after = await t.cypher<{ p: Record<string, unknown> }>(
+      'MATCH (m:Memory {id: $id}) RETURN properties(m) AS p',
+      { id },
+    );
     expect(after).toEqual(before);
     expect(await tierChanges(id)).toEqual([]);
   });
@@ -291,9 +330,11 @@ describe('idempotence', () => {
     await sweep(b, T0 + 20 * DAY);
     const [sa, sb] = [await states(a), await states(b)];
     expect(sa.map((s) => s.tier)).toEqual(sb.map((s) => s.tier));
-    const ids = async (s: string) => t.cypher<{ id: string }>('MATCH (m:Memory {store: $s}) RETURN m.id AS id ORDER BY m.content', { s });
+    const ids = async (s: string) =>
+      t.cypher<{ id: string }>('MATCH (m:Memory {store: $s}) RETURN m.id AS id ORDER BY m.content', { s });
     const [ia, ib] = [await ids(a), await ids(b)];
-    for (let i = 0; i < ia.length; i++) expect(await scoreOf(ia[i]!.id, now)).toBeCloseTo(await scoreOf(ib[i]!.id, now), 12);
+    for (let i = 0; i < ia.length; i++)
+      expect(await scoreOf(ia[i]!.id, now)).toBeCloseTo(await scoreOf(ib[i]!.id, now), 12);
   });
 });
 
@@ -305,16 +346,28 @@ describe('batches in flight at once (sweepLanes)', () => {
     now = at;
     const reports: SweepReport[] = [];
     for (const [i, store] of stores.entries()) {
-      const salience = new Salience({ graph: t.app.graph, bus: t.app.bus, config: { ...C(), sweepLanes: [1, 3][i]! }, clock: () => now });
+      const salience = new Salience({
+        graph: t.app.graph,
+        bus: t.app.bus,
+        config: { ...C(), sweepLanes: [1, 3][i]! },
+        clock: () => now,
+      });
       reports.push(await salience.sweep(message('DecaySweep', { store, now: at }, 'subconscious')));
       await t.app.bus.idle();
     }
-    const counts = reports.map(({ scanned, updated, promoted, demoted, batches }) => ({ scanned, updated, promoted, demoted, batches }));
+    const counts = reports.map(({ scanned, updated, promoted, demoted, batches }) => ({
+      scanned,
+      updated,
+      promoted,
+      demoted,
+      batches,
+    }));
     expect(counts[1]).toEqual(counts[0]);
     expect(counts[0]!.batches).toBeGreaterThan(3);
     expect(counts[0]!.demoted).toBeGreaterThan(0);
     const [a, b] = [await states(stores[0]!), await states(stores[1]!)];
-    const strip = (s: NodeState[]) => s.map(({ content, tier, salience, salienceAt }) => ({ content, tier, salience, salienceAt }));
+    const strip = (s: NodeState[]) =>
+      s.map(({ content, tier, salience, salienceAt }) => ({ content, tier, salience, salienceAt }));
     expect(strip(b)).toEqual(strip(a));
     expect(a.every((s) => s.tier === 'IDENTITY_CORE' || s.salience !== null)).toBe(true);
   });
@@ -352,7 +405,9 @@ describe('resuming a sweep that crashed', () => {
       transaction: (w) => crashAfter(where === 'transaction', () => real.transaction(w)),
     };
     const doomed = new Salience({ graph: dying, bus: t.app.bus, config: t.config.salience, clock: () => now });
-    await expect(doomed.sweep(message('DecaySweep', { store: crashed, now: at }, 'subconscious'))).rejects.toThrow(/crash/);
+    await expect(doomed.sweep(message('DecaySweep', { store: crashed, now: at }, 'subconscious'))).rejects.toThrow(
+      /crash/,
+    );
     await t.app.bus.idle();
     const [cursor] = await t.cypher<{ done: boolean; batches: number; after: string }>(
       'MATCH (c:SweepCursor {key: $k}) RETURN c.done AS done, c.batches AS batches, c.after AS after',
@@ -378,10 +433,13 @@ describe('resuming a sweep that crashed', () => {
     expect(resumed.scanned).toBe(straight.scanned);
     // Same tiers and stored scores, and the same scores from here on (anchors may differ
     // in form: a tier change the crashed run made may already be folded in).
-    const strip = (s: NodeState[]) => s.map(({ content, tier, salience, salienceAt }) => ({ content, tier, salience, salienceAt }));
+    const strip = (s: NodeState[]) =>
+      s.map(({ content, tier, salience, salienceAt }) => ({ content, tier, salience, salienceAt }));
     expect(strip(await states(crashed))).toEqual(strip(await states(control)));
     const future = async (s: string) => {
-      const ids = await t.cypher<{ id: string }>('MATCH (m:Memory {store: $s}) RETURN m.id AS id ORDER BY m.content', { s });
+      const ids = await t.cypher<{ id: string }>('MATCH (m:Memory {store: $s}) RETURN m.id AS id ORDER BY m.content', {
+        s,
+      });
       return Promise.all(ids.flatMap(({ id }) => [at + DAY, at + 90 * DAY].map((when) => scoreOf(id, when))));
     };
     const [a, b] = [await future(crashed), await future(control)];
@@ -393,13 +451,17 @@ describe('nothing is deleted (invariant 6)', () => {
   it('keeps every memory through years of sweeps; decay only moves memories down to ARCHIVE', async () => {
     const store = newStore();
     await seedMixed(store);
-    const count = async () => (await t.cypher<{ n: number }>('MATCH (m:Memory {store: $store}) RETURN count(m) AS n', { store }))[0]!.n;
+    const count = async () =>
+      (await t.cypher<{ n: number }>('MATCH (m:Memory {store: $store}) RETURN count(m) AS n', { store }))[0]!.n;
     const before = await count();
     for (const at of [T0 + DAY, T0 + 100 * DAY, T0 + 3 * 365 * DAY, T0 + 30 * 365 * DAY]) await sweep(store, at);
     expect(await count()).toBe(before);
-    const tiers = await t.cypher<{ tier: string; claimed: boolean; s: number | null }>('MATCH (m:Memory {store: $store}) RETURN m.tier AS tier, m.claimed AS claimed, m.salience AS s', {
-      store,
-    });
+    const tiers = await t.cypher<{ tier: string; claimed: boolean; s: number | null }>(
+      'MATCH (m:Memory {store: $store}) RETURN m.tier AS tier, m.claimed AS claimed, m.salience AS s',
+      {
+        store,
+      },
+    );
     for (const m of tiers) {
       expect(['IDENTITY_CORE', 'ARCHIVE']).toContain(m.tier);
       if (m.s !== null) expect(m.s).toBeGreaterThanOrEqual(C().floor);
@@ -416,11 +478,25 @@ describe('session end', () => {
     const other = await remember(store, 'other session', { tier: 'ACTIVE_CONTEXT', sessionId: `${session}-2` });
     await t.ok('mutation ($id: ID!) { claim(id: $id) { id } }', { id: kept });
     now = T0 + 10 * 60_000;
-    t.app.bus.publish(message('SessionEnded', { sessionId: session, instanceId: 'i1', store, cause: 'EXPLICIT' }, 'cortex'));
+    t.app.bus.publish(
+      message('SessionEnded', { sessionId: session, instanceId: 'i1', store, cause: 'EXPLICIT' }, 'cortex'),
+    );
     await t.app.bus.idle();
-    const rows = await t.cypher<{ id: string; tier: string }>('MATCH (m:Memory {store: $store}) RETURN m.id AS id, m.tier AS tier', { store });
-    expect(Object.fromEntries(rows.map((r) => [r.id, r.tier]))).toEqual({ [kept]: 'ACTIVE_CONTEXT', [loose]: 'LONG_TERM', [other]: 'ACTIVE_CONTEXT' });
-    expect((await tierChanges(loose))[0]).toMatchObject({ from: 'ACTIVE_CONTEXT', to: 'LONG_TERM', by: 'SALIENCE', reason: expect.stringMatching(/session ended/) });
+    const rows = await t.cypher<{ id: string; tier: string }>(
+      'MATCH (m:Memory {store: $store}) RETURN m.id AS id, m.tier AS tier',
+      { store },
+    );
+    expect(Object.fromEntries(rows.map((r) => [r.id, r.tier]))).toEqual({
+      [kept]: 'ACTIVE_CONTEXT',
+      [loose]: 'LONG_TERM',
+      [other]: 'ACTIVE_CONTEXT',
+    });
+    expect((await tierChanges(loose))[0]).toMatchObject({
+      from: 'ACTIVE_CONTEXT',
+      to: 'LONG_TERM',
+      by: 'SALIENCE',
+      reason: expect.stringMatching(/session ended/),
+    });
     // It lands at the demotion threshold, inside LONG_TERM's band: the next sweep leaves it there.
     expect(await scoreOf(loose, now)).toBeCloseTo(C().thresholds.demoteFromActive, 6);
     const report = await sweep(store, now + HOUR);
@@ -438,29 +514,50 @@ describe('session end, through the API', () => {
       return res.data as T;
     };
     const STORE = 'mutation ($in: StoreInput!) { store(input: $in) { id sessionId } }';
-    const { startSession } = await as<{ startSession: { id: string } }>('mutation ($in: StartSessionInput!) { startSession(input: $in) { id } }', {
-      in: { instanceId: i, mindType: 'claude', store },
-    });
+    const { startSession } = await as<{ startSession: { id: string } }>(
+      'mutation ($in: StartSessionInput!) { startSession(input: $in) { id } }',
+      {
+        in: { instanceId: i, mindType: 'claude', store },
+      },
+    );
     // Stored by the instance while its session is open: the session's own working memory.
-    const put = async (content: string, tier: Tier) => (await as<{ store: { id: string; sessionId: string } }>(STORE, { in: { store, content, tier } })).store;
+    const put = async (content: string, tier: Tier) =>
+      (await as<{ store: { id: string; sessionId: string } }>(STORE, { in: { store, content, tier } })).store;
     const kept = await put('claimed plan', 'ACTIVE_CONTEXT');
     const loose = await put('scratch note', 'ACTIVE_CONTEXT');
     const older = await put('long-term fact', 'LONG_TERM');
-    expect([kept.sessionId, loose.sessionId, older.sessionId]).toEqual([startSession.id, startSession.id, startSession.id]);
+    expect([kept.sessionId, loose.sessionId, older.sessionId]).toEqual([
+      startSession.id,
+      startSession.id,
+      startSession.id,
+    ]);
     const outside = await remember(store, 'working memory of no session', { tier: 'ACTIVE_CONTEXT' });
     await as('mutation ($id: ID!) { claim(id: $id) { id } }', { id: kept.id });
     now = T0 + 10 * 60_000;
-    const { endSession } = await as<{ endSession: { unclaimed: { id: string }[] } }>('mutation ($i: String!) { endSession(instanceId: $i) { unclaimed { id } } }', { i });
+    const { endSession } = await as<{ endSession: { unclaimed: { id: string }[] } }>(
+      'mutation ($i: String!) { endSession(instanceId: $i) { unclaimed { id } } }',
+      { i },
+    );
     expect(endSession.unclaimed.map((m) => m.id).sort()).toEqual([loose.id, older.id].sort());
     await t.app.bus.idle();
-    const rows = await t.cypher<{ id: string; tier: string }>('MATCH (m:Memory {store: $store}) RETURN m.id AS id, m.tier AS tier', { store });
+    const rows = await t.cypher<{ id: string; tier: string }>(
+      'MATCH (m:Memory {store: $store}) RETURN m.id AS id, m.tier AS tier',
+      { store },
+    );
     expect(Object.fromEntries(rows.map((r) => [r.id, r.tier]))).toEqual({
       [kept.id]: 'ACTIVE_CONTEXT',
       [loose.id]: 'LONG_TERM',
       [older.id]: 'LONG_TERM',
       [outside]: 'ACTIVE_CONTEXT',
     });
-    expect(await tierChanges(loose.id)).toEqual([expect.objectContaining({ from: 'ACTIVE_CONTEXT', to: 'LONG_TERM', by: 'SALIENCE', reason: expect.stringMatching(/session ended/) })]);
+    expect(await tierChanges(loose.id)).toEqual([
+      expect.objectContaining({
+        from: 'ACTIVE_CONTEXT',
+        to: 'LONG_TERM',
+        by: 'SALIENCE',
+        reason: expect.stringMatching(/session ended/),
+      }),
+    ]);
     for (const id of [kept.id, older.id, outside]) expect(await tierChanges(id), id).toEqual([]);
   });
 });
@@ -470,9 +567,15 @@ describe("the mind's tier changes", () => {
     const store = newStore();
     const id = await remember(store, 'old idea, needed now', { tier: 'ARCHIVE' });
     now = T0 + 400 * DAY;
-    await t.ok('mutation ($id: ID!) { reclassify(id: $id, tier: ACTIVE_CONTEXT, reason: "working on it again") { id } }', { id });
+    await t.ok(
+      'mutation ($id: ID!) { reclassify(id: $id, tier: ACTIVE_CONTEXT, reason: "working on it again") { id } }',
+      { id },
+    );
     await t.app.bus.idle();
-    const [row] = await t.cypher<{ anchorTier: string }>('MATCH (m:Memory {id: $id}) RETURN m.salienceAnchorTier AS anchorTier', { id });
+    const [row] = await t.cypher<{ anchorTier: string }>(
+      'MATCH (m:Memory {id: $id}) RETURN m.salienceAnchorTier AS anchorTier',
+      { id },
+    );
     expect(row?.anchorTier).toBe('ACTIVE_CONTEXT');
     expect(await scoreOf(id, now)).toBeCloseTo(C().thresholds.promoteToActive, 6);
     const report = await sweep(store, now + 15 * 60_000);
@@ -481,14 +584,18 @@ describe("the mind's tier changes", () => {
 });
 
 describe('Hippocampus tier batches (TierChangeBatch)', () => {
-  const ask = (changes: Parameters<typeof message<'TierChangeBatch'>>[1]['changes']) => t.app.bus.ask<unknown[]>(message('TierChangeBatch', { changes }, 'salience'));
-  const demote = (id: string, from: Tier, to: Tier) => message('TierDemoted', { id, from, to, salience: 0.1, reason: 'faded' }, 'salience');
+  const ask = (changes: Parameters<typeof message<'TierChangeBatch'>>[1]['changes']) =>
+    t.app.bus.ask<unknown[]>(message('TierChangeBatch', { changes }, 'salience'));
+  const demote = (id: string, from: Tier, to: Tier) =>
+    message('TierDemoted', { id, from, to, salience: 0.1, reason: 'faded' }, 'salience');
 
   it('checks every change against the tier rules, refusing the whole batch for one bad change', async () => {
     const store = newStore();
     const a = await remember(store, 'a');
     const core = await remember(store, 'core', { tier: 'IDENTITY_CORE' });
-    await expect(ask([demote(a, 'LONG_TERM', 'ARCHIVE'), demote(core, 'IDENTITY_CORE', 'ACTIVE_CONTEXT')])).rejects.toThrow(/IDENTITY_CORE/);
+    await expect(
+      ask([demote(a, 'LONG_TERM', 'ARCHIVE'), demote(core, 'IDENTITY_CORE', 'ACTIVE_CONTEXT')]),
+    ).rejects.toThrow(/IDENTITY_CORE/);
     const rows = await t.cypher<{ tier: string }>('MATCH (m:Memory {id: $a}) RETURN m.tier AS tier', { a });
     expect(rows[0]?.tier).toBe('LONG_TERM');
     await expect(ask([demote(a, 'LONG_TERM', 'ARCHIVE'), demote(a, 'LONG_TERM', 'ARCHIVE')])).rejects.toThrow(/twice/);
@@ -499,11 +606,18 @@ describe('Hippocampus tier batches (TierChangeBatch)', () => {
     const ids = [await remember(store, 'x'), await remember(store, 'y'), await remember(store, 'z')];
     const seen: string[] = [];
     const untap = t.app.bus.tap((m) => void (m.type === 'TierChanged' && seen.push(m.data.id)));
-    const applied = await ask([demote(ids[0]!, 'LONG_TERM', 'ARCHIVE'), demote(ids[1]!, 'LONG_TERM', 'ARCHIVE'), demote(ids[2]!, 'ARCHIVE', 'LONG_TERM')]);
+    const applied = await ask([
+      demote(ids[0]!, 'LONG_TERM', 'ARCHIVE'),
+      demote(ids[1]!, 'LONG_TERM', 'ARCHIVE'),
+      demote(ids[2]!, 'ARCHIVE', 'LONG_TERM'),
+    ]);
     untap();
     expect(applied).toHaveLength(2);
     expect(seen.sort()).toEqual([ids[0], ids[1]].sort());
-    for (const id of ids.slice(0, 2)) expect(await tierChanges(id)).toEqual([{ from: 'LONG_TERM', to: 'ARCHIVE', by: 'SALIENCE', reason: 'faded', salience: 0.1 }]);
+    for (const id of ids.slice(0, 2))
+      expect(await tierChanges(id)).toEqual([
+        { from: 'LONG_TERM', to: 'ARCHIVE', by: 'SALIENCE', reason: 'faded', salience: 0.1 },
+      ]);
     expect(await tierChanges(ids[2]!)).toEqual([]);
   });
 });

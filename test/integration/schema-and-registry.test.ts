@@ -1,7 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { buildGraphQLSchema, schemaText } from '../../src/adapters/graphql/index.js';
-import { cypherFilesOnDisk, parseStatement, registeredFiles, usedParams, CYPHER_ROOT, schemaStatements } from '../../src/adapters/neo4j/index.js';
+import {
+  cypherFilesOnDisk,
+  parseStatement,
+  registeredFiles,
+  usedParams,
+  CYPHER_ROOT,
+  schemaStatements,
+} from '../../src/adapters/neo4j/index.js';
 // Importing the composition root loads every context's statements.
 import '../../src/app.js';
 import '../../src/adapters/report/index.js';
@@ -49,7 +56,9 @@ describe('cypher registry', () => {
       const rows = await t.cypher<{ labels: string[]; properties: string[] }>(
         "SHOW CONSTRAINTS YIELD type, labelsOrTypes, properties WHERE type = 'UNIQUENESS' RETURN labelsOrTypes AS labels, properties",
       );
-      const unique = new Set(rows.filter((r) => r.properties.length === 1 && r.properties[0] === 'id').map((r) => r.labels[0]));
+      const unique = new Set(
+        rows.filter((r) => r.properties.length === 1 && r.properties[0] === 'id').map((r) => r.labels[0]),
+      );
       expect([...labels].filter((l) => !unique.has(l))).toEqual([]);
     } finally {
       await t.stop();

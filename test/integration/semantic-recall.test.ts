@@ -35,8 +35,14 @@ const MEMORIES_LATE = 'Our flight to Tokyo leaves at dawn; the hotel is near Shi
 const ids = new Map<string, string>();
 const HOLIDAY = 'where did she go on holiday';
 
-async function search(app: TestApp, query: string, extra: Record<string, unknown> = {}): Promise<{ frame: string; hits: Hit[] }> {
-  return (await app.ok<{ search: { frame: string; hits: Hit[] } }>(SEARCH, { input: { query, store, limit: 5, ...extra } })).search;
+async function search(
+  app: TestApp,
+  query: string,
+  extra: Record<string, unknown> = {},
+): Promise<{ frame: string; hits: Hit[] }> {
+  return (
+    await app.ok<{ search: { frame: string; hits: Hit[] } }>(SEARCH, { input: { query, store, limit: 5, ...extra } })
+  ).search;
 }
 
 async function settle(): Promise<void> {
@@ -48,7 +54,9 @@ async function settle(): Promise<void> {
 beforeAll(async () => {
   t = await startBackgroundApp(store, prefix, { TOTAL_RECALL_EMBEDDINGS: 'on' });
   expect((await (t.app.embedder as ThreadedEmbedder).start()).state).toBe('ready');
-  const { storeMany } = await t.ok<{ storeMany: { id: string; content: string }[] }>(STORE_MANY, { inputs: MEMORIES.map((m) => ({ store, ...m })) });
+  const { storeMany } = await t.ok<{ storeMany: { id: string; content: string }[] }>(STORE_MANY, {
+    inputs: MEMORIES.map((m) => ({ store, ...m })),
+  });
   for (const m of storeMany) ids.set(m.content.split(' ').slice(0, 3).join(' '), m.id);
   await settle();
 });
@@ -82,24 +90,49 @@ describe('recall by meaning', () => {
       vectors: { dimensions: 384, maxVectors: 0, maxIndexK: Number.MAX_SAFE_INTEGER },
     });
     const filters = { tiers: null, from: null, to: null, tags: null, people: null, sessionId: null };
-    const hits = await viaIndex.rankOnly({ query: HOLIDAY, store, limit: 5, includeAssociations: false, minConfidence: null, filters });
+    const hits = await viaIndex.rankOnly({
+      query: HOLIDAY,
+      store,
+      limit: 5,
+      includeAssociations: false,
+      minConfidence: null,
+      filters,
+    });
     expect(hits[0]?.memory.content).toMatch(/^We spent two weeks in Lisbon/);
     expect(hits[0]?.similarity).toBeGreaterThan(0.2);
     // A text match gets its similarity too (read from its vector beside the vector search).
-    const [report] = await viaIndex.rankOnly({ query: 'quarterly report', store, limit: 1, includeAssociations: false, minConfidence: null, filters });
+    const [report] = await viaIndex.rankOnly({
+      query: 'quarterly report',
+      store,
+      limit: 1,
+      includeAssociations: false,
+      minConfidence: null,
+      filters,
+    });
     expect(report).toMatchObject({ memory: { content: MEMORIES[1]!.content }, coverage: 1 });
     expect(report?.similarity).toBeGreaterThan(0.75);
-    const lexical = await viaIndex.rankOnly({ query: HOLIDAY, store, limit: 5, includeAssociations: false, minConfidence: null, filters, signals: { ...ALL_SIGNALS, semantic: false } });
+    const lexical = await viaIndex.rankOnly({
+      query: HOLIDAY,
+      store,
+      limit: 5,
+      includeAssociations: false,
+      minConfidence: null,
+      filters,
+      signals: { ...ALL_SIGNALS, semantic: false },
+    });
     expect(lexical).toEqual([]);
   });
 
   it('spreads activation from the nearest memories by meaning when no word matches', async () => {
     const lisbon = ids.get('We spent two') as string;
     const build = ids.get('The build broke') as string;
-    await t.ok('mutation ($input: AssociateInput!) { associate(input: $input) { type } }', { input: { a: lisbon, b: build, type: 'CAUSAL', strength: 0.9 } });
+    await t.ok('mutation ($input: AssociateInput!) { associate(input: $input) { type } }', {
+      input: { a: lisbon, b: build, type: 'CAUSAL', strength: 0.9 },
+    });
     const recall = new Recall(t.app.recallDeps);
     const filters = { tiers: null, from: null, to: null, tags: null, people: null, sessionId: null };
-    const ask = (includeAssociations: boolean) => recall.rankOnly({ query: HOLIDAY, store, limit: 5, includeAssociations, minConfidence: null, filters });
+    const ask = (includeAssociations: boolean) =>
+      recall.rankOnly({ query: HOLIDAY, store, limit: 5, includeAssociations, minConfidence: null, filters });
     await ask(false); // loads the store's vectors
     await t.app.bus.idle();
     // No memory shares a word with the question: the Lisbon memory is found by meaning alone, and seeds the spread.
@@ -122,12 +155,17 @@ describe('recall by meaning', () => {
     });
     await settle();
     const travel = (await search(t, 'when does our plane to Japan depart')).hits;
-    expect(travel.map((h) => h.memory.content), JSON.stringify(travel)).toContain(MEMORIES_LATE);
+    expect(
+      travel.map((h) => h.memory.content),
+      JSON.stringify(travel),
+    ).toContain(MEMORIES_LATE);
     expect(travel[0]?.memory.id).toBe(storeMany[0]!.id);
 
     // Forgotten (this test's own memory: the others stay for the tests after it).
     const tokyo = storeMany[0]!.id;
-    await t.ok('mutation ($input: ForgetInput!) { forget(input: $input) { id } }', { input: { id: tokyo, confirmId: tokyo, reason: 'test of forgetting' } });
+    await t.ok('mutation ($input: ForgetInput!) { forget(input: $input) { id } }', {
+      input: { id: tokyo, confirmId: tokyo, reason: 'test of forgetting' },
+    });
     await t.app.bus.idle();
     const after = (await search(t, 'when does our plane to Japan depart')).hits;
     expect(after.map((h) => h.memory.id)).not.toContain(tokyo);

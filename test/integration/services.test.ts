@@ -3,7 +3,9 @@ import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 
 const cli = (...args: string[]) =>
-  JSON.parse(execFileSync(process.execPath, ['scripts/services/cli.mjs', ...args, '--json', '--quiet'], { encoding: 'utf8' }));
+  JSON.parse(
+    execFileSync(process.execPath, ['scripts/services/cli.mjs', ...args, '--json', '--quiet'], { encoding: 'utf8' }),
+  );
 
 // With NEO4J_URI / REDIS_URL the project starts nothing, so there is nothing to reuse.
 describe.skipIf(Boolean(process.env.NEO4J_URI || process.env.REDIS_URL))('services', () => {

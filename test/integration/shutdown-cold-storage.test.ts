@@ -14,8 +14,15 @@ import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { randomStore, startTestApp, type TestApp } from '../helpers.js';
 import { graphOf, populate, readExport } from '../cold-storage-fixture.js';
-import { backgroundEnv, dropQueues, eventually, queuePrefix, startBackgroundApp, stopBackgroundApp } from '../background.js';
-import { GraphDigest, labelKey, type Line } from '../../src/adapters/cold-storage/index.js';
+import {
+  backgroundEnv,
+  dropQueues,
+  eventually,
+  queuePrefix,
+  startBackgroundApp,
+  stopBackgroundApp,
+} from '../background.js';
+import { labelKey } from '../../src/adapters/cold-storage/index.js';
 import type { GraphPort } from '../../src/adapters/neo4j/index.js';
 import { JOB_KINDS } from '../../src/contexts/subconscious/index.js';
 
@@ -41,12 +48,15 @@ describe('shutdown', () => {
     const { t, store, dir } = await scopedApp('shutdown');
     await populate(t, store);
     // Counted by label combination, as the export counts (a memory's includes its tier label).
-    const rows = await t.cypher<{ labels: string[] }>('MATCH (n) WHERE n.store = $store RETURN labels(n) AS labels', { store });
+    const rows = await t.cypher<{ labels: string[] }>('MATCH (n) WHERE n.store = $store RETURN labels(n) AS labels', {
+      store,
+    });
     const byKey = new Map<string, number>();
     for (const r of rows) byKey.set(labelKey(r.labels), (byKey.get(labelKey(r.labels)) ?? 0) + 1);
     const labels = [...byKey].map(([label, n]) => ({ label, n }));
 
-    const SHUTDOWN = 'mutation ($dir: String) { shutdown(coldStorageDir: $dir) { ready memories coldStoragePath verified steps } }';
+    const SHUTDOWN =
+      'mutation ($dir: String) { shutdown(coldStorageDir: $dir) { ready memories coldStoragePath verified steps } }';
     const { shutdown } = await t.ok<{ shutdown: any }>(SHUTDOWN, { dir });
     expect(shutdown).toMatchObject({ ready: true, verified: true, memories: 4 });
     expect(shutdown.steps.map((s: string) => s.replace(/:.*$/, ''))).toEqual([
@@ -62,16 +72,27 @@ describe('shutdown', () => {
 
     const lines = await readExport(shutdown.coldStoragePath);
     const [header, trailer] = [lines[0], lines[lines.length - 1]];
-    expect(header).toMatchObject({ type: 'header', format: 'total-recall-cold-storage', version: 1, scope: { stores: [store] } });
+    expect(header).toMatchObject({
+      type: 'header',
+      format: 'total-recall-cold-storage',
+      version: 1,
+      scope: { stores: [store] },
+    });
     expect(trailer?.type).toBe('trailer');
     if (trailer?.type !== 'trailer') throw new Error('no trailer');
     for (const { label, n } of labels) expect(trailer.counts.nodes[label], label).toBe(n);
-    expect(Object.keys(trailer.counts.nodes)).toEqual(expect.arrayContaining(['Decision', 'Event', 'Notification', 'Recall', 'Session', 'Use']));
+    expect(Object.keys(trailer.counts.nodes)).toEqual(
+      expect.arrayContaining(['Decision', 'Event', 'Notification', 'Recall', 'Session', 'Use']),
+    );
     expect(Object.keys(trailer.counts.nodes).filter((k) => k.split(':').includes('Memory')).length).toBeGreaterThan(0);
-    expect(Object.keys(trailer.counts.relationships)).toEqual(expect.arrayContaining(['ABOUT', 'CONSOLIDATED_FROM', 'DECIDED_IN', 'RETRIEVED', 'STORED_IN', 'THEMATIC']));
+    expect(Object.keys(trailer.counts.relationships)).toEqual(
+      expect.arrayContaining(['ABOUT', 'CONSOLIDATED_FROM', 'DECIDED_IN', 'RETRIEVED', 'STORED_IN', 'THEMATIC']),
+    );
 
     // New work is refused with a typed error; health still answers.
-    const refused = await t.gql('mutation ($in: StoreInput!) { store(input: $in) { id } }', { in: { store, content: 'too late' } });
+    const refused = await t.gql('mutation ($in: StoreInput!) { store(input: $in) { id } }', {
+      in: { store, content: 'too late' },
+    });
     expect(refused.errors?.[0]?.extensions?.code).toBe('SHUTTING_DOWN');
     const late = await t.gql('mutation { startSession(input: {instanceId: "late", mindType: "claude"}) { id } }');
     expect(late.errors?.[0]?.extensions?.code).toBe('SHUTTING_DOWN');
@@ -86,7 +107,10 @@ describe('shutdown steps at work', () => {
     const store = randomStore('drain');
     const prefix = queuePrefix();
     const dir = await mkdtemp(join(tmpdir(), 'total-recall-cold-'));
-    const t = await startTestApp({ log: () => undefined }, backgroundEnv(store, prefix, { TOTAL_RECALL_COLD_STORAGE_DIR: dir }));
+    const t = await startTestApp(
+      { log: () => undefined },
+      backgroundEnv(store, prefix, { TOTAL_RECALL_COLD_STORAGE_DIR: dir }),
+    );
     cleanups.push(async () => {
       await t.dropStore(store);
       await t.stop();
@@ -98,24 +122,36 @@ describe('shutdown steps at work', () => {
     const sessions: string[] = [];
     for (let n = 0; n < 6; n++) {
       const i = `drain-${prefix}-${n}`;
-      const { startSession } = await t.ok<{ startSession: { id: string } }>('mutation ($in: StartSessionInput!) { startSession(input: $in) { id } }', { in: { instanceId: i, mindType: 'claude', store } });
+      const { startSession } = await t.ok<{ startSession: { id: string } }>(
+        'mutation ($in: StartSessionInput!) { startSession(input: $in) { id } }',
+        { in: { instanceId: i, mindType: 'claude', store } },
+      );
       sessions.push(startSession.id);
       await t.ok('mutation ($i: String!) { endSession(instanceId: $i) { prompt } }', { i });
     }
     await t.app.bus.idle(); // every audit job is in Redis
-    expect(await audits.getJobCounts('waiting', 'active', 'completed')).toMatchObject({ waiting: 6, active: 0, completed: 0 });
+    expect(await audits.getJobCounts('waiting', 'active', 'completed')).toMatchObject({
+      waiting: 6,
+      active: 0,
+      completed: 0,
+    });
 
     // A recall whose record is still on its way to Neo4j (the port is slowed for it) when shutdown starts.
-    await t.ok('mutation ($in: StoreInput!) { store(input: $in) { id } }', { in: { store, content: 'The recall in flight finds this.' } });
+    await t.ok('mutation ($in: StoreInput!) { store(input: $in) { id } }', {
+      in: { store, content: 'The recall in flight finds this.' },
+    });
     const graph = t.app.graph as unknown as { write: GraphPort['write'] };
     const write = graph.write.bind(graph);
     graph.write = async (statement, params) => {
       if (statement.file.endsWith('record-recall.cypher')) await new Promise((resolve) => setTimeout(resolve, 2_000));
       return write(statement, params);
     };
-    const { search } = await t.ok<{ search: { id: string; hits: unknown[] } }>('query ($in: SearchInput!) { search(input: $in) { id hits { confidence } } }', {
-      in: { store, query: 'recall in flight', includeAssociations: false },
-    });
+    const { search } = await t.ok<{ search: { id: string; hits: unknown[] } }>(
+      'query ($in: SearchInput!) { search(input: $in) { id hits { confidence } } }',
+      {
+        in: { store, query: 'recall in flight', includeAssociations: false },
+      },
+    );
     expect(search.hits.length).toBeGreaterThan(0);
 
     // Workers that take two seconds a job, four at a time: when shutdown starts,
@@ -130,17 +166,24 @@ describe('shutdown steps at work', () => {
       'mutation { shutdown { ready coldStoragePath steps } }',
     );
     expect(shutdown.ready, shutdown.steps.join('\n')).toBe(true);
-    expect(shutdown.steps[1]).toMatch(/^2\. drain queues and workers: [2-6] due jobs ran, workers stopped, \d+ timers stay scheduled/);
+    expect(shutdown.steps[1]).toMatch(
+      /^2\. drain queues and workers: [2-6] due jobs ran, workers stopped, \d+ timers stay scheduled/,
+    );
     expect(shutdown.steps[1]).not.toMatch(/left waiting/);
     // Drained: every audit ran to the end (its notification is kept), nothing waits, no worker is connected.
     const after = await audits.getJobCounts('waiting', 'active', 'completed');
     expect(after).toMatchObject({ waiting: 0, active: 0, completed: 6 });
-    const kept = await t.cypher<{ n: number }>('MATCH (n:Notification) WHERE n.sessionId IN $ids RETURN count(n) AS n', { ids: sessions });
+    const kept = await t.cypher<{ n: number }>(
+      'MATCH (n:Notification) WHERE n.sessionId IN $ids RETURN count(n) AS n',
+      { ids: sessions },
+    );
     expect(kept[0]?.n).toBe(6);
     for (const kind of JOB_KINDS) expect(await t.app.jobs.queue(kind).getWorkers(), kind).toEqual([]);
     // Flushed before the export was written: the recall is in it.
     const exported = await readExport(shutdown.coldStoragePath);
-    expect(exported.some((l) => l.type === 'node' && l.labels.includes('Recall') && l.props.id === search.id)).toBe(true);
+    expect(exported.some((l) => l.type === 'node' && l.labels.includes('Recall') && l.props.id === search.id)).toBe(
+      true,
+    );
   }, 120_000);
 });
 
@@ -156,7 +199,8 @@ interface Served {
 function serve(command: string, args: string[], env: NodeJS.ProcessEnv): Served {
   const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   const lines: string[] = [];
-  for (const stream of [child.stdout!, child.stderr!]) createInterface({ input: stream }).on('line', (l) => lines.push(l));
+  for (const stream of [child.stdout!, child.stderr!])
+    createInterface({ input: stream }).on('line', (l) => lines.push(l));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   cleanups.push(async () => {
     if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, 'SIGKILL');
@@ -169,7 +213,14 @@ function serve(command: string, args: string[], env: NodeJS.ProcessEnv): Served 
   };
 }
 
-const STEPS = ['1. stop accepting', '2. drain queues and workers', '3. flush', '4. write cold storage', '5. verify against Neo4j', '6. ready'];
+const STEPS = [
+  '1. stop accepting',
+  '2. drain queues and workers',
+  '3. flush',
+  '4. write cold storage',
+  '5. verify against Neo4j',
+  '6. ready',
+];
 
 /**
  * Starts the server with `command` in a process group of its own on a port
@@ -177,7 +228,12 @@ const STEPS = ['1. stop accepting', '2. drain queues and workers', '3. flush', '
  * checks the protocol ran: exit 0, every step printed, the memory in a
  * verified export.
  */
-async function serveStoreAndStop(label: string, command: string, args: string[], stop: (child: ChildProcess) => void): Promise<void> {
+async function serveStoreAndStop(
+  label: string,
+  command: string,
+  args: string[],
+  stop: (child: ChildProcess) => void,
+): Promise<void> {
   const { store, dir } = await scopedApp(label);
   const prefix = queuePrefix();
   cleanups.push(() => dropQueues(prefix));
@@ -188,13 +244,20 @@ async function serveStoreAndStop(label: string, command: string, args: string[],
   const res = await fetch(url, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ query: 'mutation ($in: StoreInput!) { store(input: $in) { id } }', variables: { in: { store, content: `kept through ${label}` } } }),
+    body: JSON.stringify({
+      query: 'mutation ($in: StoreInput!) { store(input: $in) { id } }',
+      variables: { in: { store, content: `kept through ${label}` } },
+    }),
   });
   expect(((await res.json()) as { data: { store: { id: string } } }).data.store.id).toBeTruthy();
 
   stop(server.child);
   expect(await server.exited, server.lines.join('\n')).toBe(0);
-  for (const step of STEPS) expect(server.lines.some((l) => l.includes(step)), step).toBe(true);
+  for (const step of STEPS)
+    expect(
+      server.lines.some((l) => l.includes(step)),
+      step,
+    ).toBe(true);
   expect(server.lines.join('\n')).not.toContain('exiting without finishing');
   const [file] = await readdir(join(dir, 'serve'));
   const lines = await readExport(join(dir, 'serve', file as string));
@@ -205,73 +268,105 @@ async function serveStoreAndStop(label: string, command: string, args: string[],
 const SERVER_TEST_MS = 240_000;
 
 describe('stopping the server by signal', () => {
-  it('SIGTERM on `npm run serve` runs the shutdown protocol, prints its steps, leaves a verified export and exits 0', async () => {
-    await serveStoreAndStop('sigterm', process.execPath, ['--import', 'tsx', 'src/main.ts'], (child) => child.kill('SIGTERM'));
-  }, SERVER_TEST_MS);
+  it(
+    'SIGTERM on `npm run serve` runs the shutdown protocol, prints its steps, leaves a verified export and exits 0',
+    async () => {
+      await serveStoreAndStop('sigterm', process.execPath, ['--import', 'tsx', 'src/main.ts'], (child) =>
+        child.kill('SIGTERM'),
+      );
+    },
+    SERVER_TEST_MS,
+  );
 
-  it('Ctrl-C on `npm start` (SIGINT reaching the server again through the start script, a moment later) runs the protocol once', async () => {
-    // A terminal sends SIGINT to every process of its foreground group. npm,
-    // the start script (and `timeout`, when it wraps them) pass it on to their
-    // children, so the server gets it again, later when the machine is busy.
-    // Here: the group gets it, then the start script alone a moment later.
-    await serveStoreAndStop(
-      'ctrl-c',
-      process.execPath,
-      ['scripts/start.mjs'],
-      (child) => {
+  it(
+    'Ctrl-C on `npm start` (SIGINT reaching the server again through the start script, a moment later) runs the protocol once',
+    async () => {
+      // A terminal sends SIGINT to every process of its foreground group. npm,
+      // the start script (and `timeout`, when it wraps them) pass it on to their
+      // children, so the server gets it again, later when the machine is busy.
+      // Here: the group gets it, then the start script alone a moment later.
+      await serveStoreAndStop('ctrl-c', process.execPath, ['scripts/start.mjs'], (child) => {
         process.kill(-child.pid!, 'SIGINT');
         setTimeout(() => child.kill('SIGINT'), 200);
-      },
-    );
-  }, SERVER_TEST_MS);
+      });
+    },
+    SERVER_TEST_MS,
+  );
 
-  it('a second Ctrl-C a second or more after the first exits at once, without finishing the protocol', async () => {
-    const store = randomStore('ctrl-c-twice');
-    const prefix = queuePrefix();
-    const dir = await mkdtemp(join(tmpdir(), 'total-recall-cold-'));
-    // A worker in another process holds a session audit and never finishes it:
-    // the server's drain waits for it (up to its timeout), so the protocol is
-    // still running when the second Ctrl-C comes.
-    const hanging = serve(process.execPath, ['--import', 'tsx', 'test/fixtures/hanging-worker.ts', prefix], process.env);
-    await hanging.line(/^READY$/);
-    const api = await startTestApp({ log: () => undefined }, backgroundEnv(store, prefix));
-    cleanups.push(async () => {
-      if (hanging.child.exitCode === null && hanging.child.signalCode === null) process.kill(-hanging.child.pid!, 'SIGKILL');
-      await hanging.exited;
-      await api.dropStore(store);
-      await api.stop();
-      await dropQueues(prefix);
-      await rm(dir, { recursive: true, force: true });
-    });
-    const i = `twice-${prefix}`;
-    await api.ok('mutation ($in: StartSessionInput!) { startSession(input: $in) { id } }', { in: { instanceId: i, mindType: 'claude', store } });
-    await api.ok('mutation ($i: String!) { endSession(instanceId: $i) { prompt } }', { i });
-    await hanging.line(/^ACTIVE session-audit /, 30_000);
+  it(
+    'a second Ctrl-C a second or more after the first exits at once, without finishing the protocol',
+    async () => {
+      const store = randomStore('ctrl-c-twice');
+      const prefix = queuePrefix();
+      const dir = await mkdtemp(join(tmpdir(), 'total-recall-cold-'));
+      // A worker in another process holds a session audit and never finishes it:
+      // the server's drain waits for it (up to its timeout), so the protocol is
+      // still running when the second Ctrl-C comes.
+      const hanging = serve(
+        process.execPath,
+        ['--import', 'tsx', 'test/fixtures/hanging-worker.ts', prefix],
+        process.env,
+      );
+      await hanging.line(/^READY$/);
+      const api = await startTestApp({ log: () => undefined }, backgroundEnv(store, prefix));
+      cleanups.push(async () => {
+        if (hanging.child.exitCode === null && hanging.child.signalCode === null)
+          process.kill(-hanging.child.pid!, 'SIGKILL');
+        await hanging.exited;
+        await api.dropStore(store);
+        await api.stop();
+        await dropQueues(prefix);
+        await rm(dir, { recursive: true, force: true });
+      });
+      const i = `twice-${prefix}`;
+      await api.ok('mutation ($in: StartSessionInput!) { startSession(input: $in) { id } }', {
+        in: { instanceId: i, mindType: 'claude', store },
+      });
+      await api.ok('mutation ($i: String!) { endSession(instanceId: $i) { prompt } }', { i });
+      await hanging.line(/^ACTIVE session-audit /, 30_000);
 
-    const out = join(dir, 'serve');
-    const server = serve(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-      ...backgroundEnv(store, prefix),
-      PORT: '0',
-      TOTAL_RECALL_COLD_STORAGE_DIR: out,
-      TOTAL_RECALL_DRAIN_TIMEOUT_MS: '120000',
-    });
-    const url = /GraphQL ready at (\S+)/.exec(await server.line(/GraphQL ready at /))![1]!;
-    await server.line(/Background worker ready/);
-    // Serving (so its signal handlers are in place: they are installed after the ready lines).
-    const health = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ health { accepting } }' }) });
-    expect(await health.json()).toEqual({ data: { health: { accepting: true } } });
-    server.child.kill('SIGINT');
-    const said = (match: RegExp) => server.line(match, 60_000).catch((error: Error) => Promise.reject(new Error(`${error.message}; the server said:\n${server.lines.join('\n')}`)));
-    await said(/^SIGINT: shutdown protocol/);
-    await said(/^1\. stop accepting/);
-    await new Promise((resolve) => setTimeout(resolve, 1_200)); // the user waits a moment, then presses Ctrl-C again
-    expect(server.lines.some((l) => l.startsWith('2. drain')), 'the drain is still waiting').toBe(false);
-    server.child.kill('SIGINT');
-    expect(await server.exited, server.lines.join('\n')).toBe(130);
-    expect(server.lines).toContain('SIGINT again: exiting without finishing the shutdown protocol');
-    for (const step of STEPS.slice(1)) expect(server.lines.some((l) => l.includes(step)), step).toBe(false);
-    await expect(readdir(out)).rejects.toThrow(/ENOENT/); // no export was written
-  }, SERVER_TEST_MS);
+      const out = join(dir, 'serve');
+      const server = serve(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+        ...backgroundEnv(store, prefix),
+        PORT: '0',
+        TOTAL_RECALL_COLD_STORAGE_DIR: out,
+        TOTAL_RECALL_DRAIN_TIMEOUT_MS: '120000',
+      });
+      const url = /GraphQL ready at (\S+)/.exec(await server.line(/GraphQL ready at /))![1]!;
+      await server.line(/Background worker ready/);
+      // Serving (so its signal handlers are in place: they are installed after the ready lines).
+      const health = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query: '{ health { accepting } }' }),
+      });
+      expect(await health.json()).toEqual({ data: { health: { accepting: true } } });
+      server.child.kill('SIGINT');
+      const said = (match: RegExp) =>
+        server
+          .line(match, 60_000)
+          .catch((error: Error) =>
+            Promise.reject(new Error(`${error.message}; the server said:\n${server.lines.join('\n')}`)),
+          );
+      await said(/^SIGINT: shutdown protocol/);
+      await said(/^1\. stop accepting/);
+      await new Promise((resolve) => setTimeout(resolve, 1_200)); // the user waits a moment, then presses Ctrl-C again
+      expect(
+        server.lines.some((l) => l.startsWith('2. drain')),
+        'the drain is still waiting',
+      ).toBe(false);
+      server.child.kill('SIGINT');
+      expect(await server.exited, server.lines.join('\n')).toBe(130);
+      expect(server.lines).toContain('SIGINT again: exiting without finishing the shutdown protocol');
+      for (const step of STEPS.slice(1))
+        expect(
+          server.lines.some((l) => l.includes(step)),
+          step,
+        ).toBe(false);
+      await expect(readdir(out)).rejects.toThrow(/ENOENT/); // no export was written
+    },
+    SERVER_TEST_MS,
+  );
 });
 
 describe('verification', () => {
@@ -282,7 +377,10 @@ describe('verification', () => {
     expect(await t.app.coldStorage.verify(written.path)).toEqual({ verified: true, problems: [] });
 
     const damaged = join(dir, 'damaged.ndjson');
-    await writeFile(damaged, (await readFile(written.path, 'utf8')).replace('two weeks in Lisbon', 'two weeks in Porto'));
+    await writeFile(
+      damaged,
+      (await readFile(written.path, 'utf8')).replace('two weeks in Lisbon', 'two weeks in Porto'),
+    );
     const file = await t.app.coldStorage.verify(damaged);
     expect(file.verified).toBe(false);
     expect(file.problems).toContain('sha256 of the file does not match its trailer');
@@ -332,9 +430,19 @@ describe('import', () => {
     );
     expect(m?.types).toEqual(['INTEGER NOT NULL', 'ZONED DATETIME NOT NULL', 'LIST<FLOAT NOT NULL> NOT NULL']);
     // The restored graph works: the claimed original (not the consolidated memory made from it) reads through the API.
-    const { memory } = await t.ok<{ memory: { content: string; claimed: boolean } }>('query ($id: ID!) { memory(id: $id) { content claimed } }', {
-      id: (await readExport(before.path)).flatMap((l) => (l.type === 'node' && l.labels.includes('Memory') && l.props.claimed === true && !String(l.props.content).includes('\n') ? [l.props.id as string] : []))[0],
-    });
+    const { memory } = await t.ok<{ memory: { content: string; claimed: boolean } }>(
+      'query ($id: ID!) { memory(id: $id) { content claimed } }',
+      {
+        id: (await readExport(before.path)).flatMap((l) =>
+          l.type === 'node' &&
+          l.labels.includes('Memory') &&
+          l.props.claimed === true &&
+          !String(l.props.content).includes('\n')
+            ? [l.props.id as string]
+            : [],
+        )[0],
+      },
+    );
     expect(memory).toEqual({ content: 'We spent two weeks in Lisbon in May.', claimed: true });
   }, 120_000);
 
@@ -342,8 +450,12 @@ describe('import', () => {
     const { t, store, dir } = await scopedApp('refuse');
     await populate(t, store);
     // The README's command, scoped to this test's store.
-    const exported = await run('npm', ['run', '--silent', 'export', '--', join(dir, 'cli')], { env: { ...process.env, TOTAL_RECALL_SCOPE_STORES: store } });
-    expect(exported.stdout).toMatch(/^wrote .*\.ndjson: \d+ nodes, \d+ relationships, \d+ bytes\nverified against Neo4j$/m);
+    const exported = await run('npm', ['run', '--silent', 'export', '--', join(dir, 'cli')], {
+      env: { ...process.env, TOTAL_RECALL_SCOPE_STORES: store },
+    });
+    expect(exported.stdout).toMatch(
+      /^wrote .*\.ndjson: \d+ nodes, \d+ relationships, \d+ bytes\nverified against Neo4j$/m,
+    );
     const [file] = await readdir(join(dir, 'cli'));
     const path = join(dir, 'cli', file as string);
     expect((await readExport(path))[0]).toMatchObject({ type: 'header', scope: { stores: [store] } });
@@ -352,7 +464,11 @@ describe('import', () => {
 
     // Other tests write to this database meanwhile: count what this test owns, and import's marks.
     const total = async () =>
-      (await t.cypher<{ n: number }>('MATCH (n) WHERE n.store = $store OR n:ColdImport RETURN count(n) AS n', { store }))[0]?.n;
+      (
+        await t.cypher<{ n: number }>('MATCH (n) WHERE n.store = $store OR n:ColdImport RETURN count(n) AS n', {
+          store,
+        })
+      )[0]?.n;
     const before = await total();
     const refused = await importCli(path);
     expect(refused.code).toBe(2);

@@ -9,7 +9,16 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { afterAll, describe, expect, it } from 'vitest';
 import { randomStore, startTestApp, type TestApp } from '../helpers.js';
-import { backgroundEnv, dropQueues, eventually, queuePrefix, startBackgroundApp, stopBackgroundApp, subscribe, wsClient } from '../background.js';
+import {
+  backgroundEnv,
+  dropQueues,
+  eventually,
+  queuePrefix,
+  startBackgroundApp,
+  stopBackgroundApp,
+  subscribe,
+  wsClient,
+} from '../background.js';
 import type { AnyMessage } from '../../src/domain/index.js';
 import type { AppOptions } from '../../src/app.js';
 import { breakJobId } from '../../src/contexts/subconscious/index.js';
@@ -20,7 +29,11 @@ afterAll(async () => {
 });
 
 /** An app with workers, confined to its own store and queue prefix, removed afterwards. */
-async function backgroundApp(extra: Record<string, string> = {}, label = 'sub', options: AppOptions = {}): Promise<{ t: TestApp; store: string; prefix: string }> {
+async function backgroundApp(
+  extra: Record<string, string> = {},
+  label = 'sub',
+  options: AppOptions = {},
+): Promise<{ t: TestApp; store: string; prefix: string }> {
   const store = randomStore(label);
   const prefix = queuePrefix();
   const t = await startBackgroundApp(store, prefix, extra, options);
@@ -29,10 +42,14 @@ async function backgroundApp(extra: Record<string, string> = {}, label = 'sub', 
 }
 
 const START = 'mutation ($input: StartSessionInput!) { startSession(input: $input) { id mode modeSince } }';
-const TRANSITION = 'mutation ($i: String!, $mode: WorkingMode!) { transition(instanceId: $i, mode: $mode) { id mode modeSince } }';
-const NOTIFY = 'subscription ($i: String!, $after: ID) { notifications(instanceId: $i, after: $after) { id kind instanceId sessionId message at payload } }';
-const POLL = 'query ($i: String!, $after: ID) { notifications(instanceId: $i, after: $after) { id kind sessionId message payload } }';
-const QUEUES = '{ health { queues { name waiting active delayed failed completed everyMs lastRun { jobId ok lagMs durationMs error result } } } }';
+const TRANSITION =
+  'mutation ($i: String!, $mode: WorkingMode!) { transition(instanceId: $i, mode: $mode) { id mode modeSince } }';
+const NOTIFY =
+  'subscription ($i: String!, $after: ID) { notifications(instanceId: $i, after: $after) { id kind instanceId sessionId message at payload } }';
+const POLL =
+  'query ($i: String!, $after: ID) { notifications(instanceId: $i, after: $after) { id kind sessionId message payload } }';
+const QUEUES =
+  '{ health { queues { name waiting active delayed failed completed everyMs lastRun { jobId ok lagMs durationMs error result } } } }';
 
 describe('job schedulers', () => {
   it('fires the decay sweep on its schedule, for the stores in scope, and shows it in health', async () => {
@@ -55,7 +72,14 @@ describe('job schedulers', () => {
     expect(decay).toMatchObject({ everyMs: 400, failed: 0 });
     expect(decay.lastRun).toMatchObject({ ok: true, error: null, result: { stores: [store] } });
     expect(decay.lastRun.jobId).toMatch(/^repeat:decay-sweep:/);
-    expect(health.queues.map((q) => q.name).sort()).toEqual(['break-check', 'consolidation', 'decay-sweep', 'reconcile', 'session-audit', 'session-sweep']);
+    expect(health.queues.map((q) => q.name).sort()).toEqual([
+      'break-check',
+      'consolidation',
+      'decay-sweep',
+      'reconcile',
+      'session-audit',
+      'session-sweep',
+    ]);
   });
 });
 
@@ -73,12 +97,17 @@ describe('a worker crash', () => {
       await dropQueues(prefix);
     });
     const output: string[] = [];
-    child = spawn(process.execPath, ['--import', 'tsx', 'test/fixtures/hanging-worker.ts', prefix], { env: process.env, stdio: ['ignore', 'pipe', 'inherit'] });
+    child = spawn(process.execPath, ['--import', 'tsx', 'test/fixtures/hanging-worker.ts', prefix], {
+      env: process.env,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     createInterface({ input: child.stdout! }).on('line', (line) => output.push(line));
     await eventually(async () => (output.includes('READY') ? true : undefined), 30_000);
 
     const i = `crash-${prefix}`;
-    const s = (await api.ok<{ startSession: { id: string } }>(START, { input: { instanceId: i, mindType: 'claude', store } })).startSession;
+    const s = (
+      await api.ok<{ startSession: { id: string } }>(START, { input: { instanceId: i, mindType: 'claude', store } })
+    ).startSession;
     await api.ok('mutation ($i: String!) { endSession(instanceId: $i) { prompt } }', { i });
     const jobId = `audit-${s.id}`;
     await eventually(async () => (output.includes(`ACTIVE session-audit ${jobId}`) ? true : undefined), 15_000);
@@ -87,15 +116,28 @@ describe('a worker crash', () => {
     expect(await api.ok<{ notifications: unknown[] }>(POLL, { i })).toEqual({ notifications: [] });
 
     // Another worker takes it over once the dead worker's lock (1 s) has expired.
-    const rescuer = await startBackgroundApp(store, prefix, { TOTAL_RECALL_JOB_LOCK_MS: '1000', TOTAL_RECALL_STALLED_INTERVAL_MS: '500' });
+    const rescuer = await startBackgroundApp(store, prefix, {
+      TOTAL_RECALL_JOB_LOCK_MS: '1000',
+      TOTAL_RECALL_STALLED_INTERVAL_MS: '500',
+    });
     cleanups.push(() => stopBackgroundApp(rescuer, store, prefix));
     const [audit] = await eventually(async () => {
       const { notifications } = await api.ok<{ notifications: any[] }>(POLL, { i });
       return notifications.length > 0 ? notifications : undefined;
     }, 30_000);
-    expect(audit).toMatchObject({ kind: 'SESSION_AUDIT', sessionId: s.id, message: 'Session ending. What do you refuse to lose?' });
+    expect(audit).toMatchObject({
+      kind: 'SESSION_AUDIT',
+      sessionId: s.id,
+      message: 'Session ending. What do you refuse to lose?',
+    });
     // The job itself completes (the notification is recorded just before it finishes).
-    await eventually(async () => ((await (await rescuer.app.jobs.queue('session-audit').getJob(jobId))?.getState()) === 'completed' ? true : undefined), 10_000);
+    await eventually(
+      async () =>
+        (await (await rescuer.app.jobs.queue('session-audit').getJob(jobId))?.getState()) === 'completed'
+          ? true
+          : undefined,
+      10_000,
+    );
     const { health } = await rescuer.ok<{ health: { queues: any[] } }>(QUEUES);
     expect(health.queues.find((q) => q.name === 'session-audit').lastRun).toMatchObject({ jobId, ok: true });
   });
@@ -110,12 +152,16 @@ describe('break checks', () => {
     const T0 = Date.UTC(2031, 5, 1, 9);
     let now = T0;
     const clock = () => now;
-    const { t, store, prefix } = await backgroundApp({
-      TOTAL_RECALL_BREAK_AFTER_MS: String(threshold),
-      // No idle timeout and no sweep re-arming while the clock jumps.
-      TOTAL_RECALL_SESSION_IDLE_MS: String(365 * 24 * 3_600_000),
-      TOTAL_RECALL_SESSION_SWEEP_MS: String(24 * 3_600_000),
-    }, 'sub', { clock });
+    const { t, store, prefix } = await backgroundApp(
+      {
+        TOTAL_RECALL_BREAK_AFTER_MS: String(threshold),
+        // No idle timeout and no sweep re-arming while the clock jumps.
+        TOTAL_RECALL_SESSION_IDLE_MS: String(365 * 24 * 3_600_000),
+        TOTAL_RECALL_SESSION_SWEEP_MS: String(24 * 3_600_000),
+      },
+      'sub',
+      { clock },
+    );
     const [worker, talker] = [`worker-${prefix}`, `talker-${prefix}`];
     const client = wsClient(t, worker);
     const clientB = wsClient(t, talker);
@@ -127,7 +173,8 @@ describe('break checks', () => {
     const live = subscribe<{ notifications: any }>(client, NOTIFY, { i: worker, after: '' });
     const liveB = subscribe<{ notifications: any }>(clientB, NOTIFY, { i: talker, after: '' });
     const queue = t.app.jobs.queue('break-check');
-    const check = (sessionId: string, instanceId: string, modeSince: number, n: number) => breakJobId({ sessionId, instanceId, modeSince, n });
+    const check = (sessionId: string, instanceId: string, modeSince: number, n: number) =>
+      breakJobId({ sessionId, instanceId, modeSince, n });
     /** The delayed job of a check armed at `armedAt`: it exists, waits until its due time, and has not run. */
     const armed = async (id: string, armedAt: number) => {
       const job = await eventually(async () => (await queue.getJob(id)) ?? undefined, 10_000, 50);
@@ -141,15 +188,27 @@ describe('break checks', () => {
       await job.promote();
       // The state first, then the job: a job read while still active carries no return value yet,
       // even if it has completed by the time its state is asked.
-      return eventually(async () => {
-        if ((await queue.getJobState(id)) !== 'completed') return undefined;
-        return (await queue.getJob(id))!.returnvalue as { notified: boolean };
-      }, 20_000, 50);
+      return eventually(
+        async () => {
+          if ((await queue.getJobState(id)) !== 'completed') return undefined;
+          return (await queue.getJob(id))!.returnvalue as { notified: boolean };
+        },
+        20_000,
+        50,
+      );
     };
     const kept = async (i: string) => (await t.ok<{ notifications: any[] }>(POLL, { i })).notifications;
 
-    const s = (await t.ok<{ startSession: any }>(START, { input: { instanceId: worker, mindType: 'claude', store, task: 'deep work' } })).startSession;
-    const b = (await t.ok<{ startSession: any }>(START, { input: { instanceId: talker, mindType: 'claude', store, task: 'short burst' } })).startSession;
+    const s = (
+      await t.ok<{ startSession: any }>(START, {
+        input: { instanceId: worker, mindType: 'claude', store, task: 'deep work' },
+      })
+    ).startSession;
+    const b = (
+      await t.ok<{ startSession: any }>(START, {
+        input: { instanceId: talker, mindType: 'claude', store, task: 'short burst' },
+      })
+    ).startSession;
     expect([s.mode, b.mode, Date.parse(s.modeSince), Date.parse(b.modeSince)]).toEqual(['TASK', 'TASK', T0, T0]);
     const firstA = check(s.id, worker, T0, 1);
     const firstB = check(b.id, talker, T0, 1);
@@ -169,7 +228,12 @@ describe('break checks', () => {
     expect(await fire(firstA)).toEqual({ notified: true });
     const { value } = await live.next((v) => v.notifications.kind === 'BREAK', 20_000);
     expect(Date.parse(value.notifications.at)).toBe(T0 + threshold);
-    expect(value.notifications).toMatchObject({ kind: 'BREAK', instanceId: worker, sessionId: s.id, payload: { minutesInTask: 90 } });
+    expect(value.notifications).toMatchObject({
+      kind: 'BREAK',
+      instanceId: worker,
+      sessionId: s.id,
+      payload: { minutesInTask: 90 },
+    });
     expect(value.notifications.message).toMatch(/sustained task mode for 90 minutes on "deep work"/);
     expect(await fire(firstB)).toEqual({ notified: false });
     expect(await kept(talker)).toEqual([]);
@@ -202,11 +266,23 @@ describe('the session audit', () => {
     cleanups.push(async () => client.dispose());
     // With `after`, what was kept before the subscription got going is replayed: it misses nothing.
     const live = subscribe<{ notifications: any }>(client, NOTIFY, { i, after: '' });
-    const s = (await t.ok<{ startSession: any }>(START, { input: { instanceId: i, mindType: 'claude', store } })).startSession;
-    const store1 = await t.gql<{ store: { id: string } }>('mutation ($in: StoreInput!) { store(input: $in) { id } }', { in: { store, content: 'unclaimed thought' } }, { 'x-instance-id': i });
-    const store2 = await t.gql<{ store: { id: string } }>('mutation ($in: StoreInput!) { store(input: $in) { id } }', { in: { store, content: 'claimed thought' } }, { 'x-instance-id': i });
+    const s = (await t.ok<{ startSession: any }>(START, { input: { instanceId: i, mindType: 'claude', store } }))
+      .startSession;
+    const store1 = await t.gql<{ store: { id: string } }>(
+      'mutation ($in: StoreInput!) { store(input: $in) { id } }',
+      { in: { store, content: 'unclaimed thought' } },
+      { 'x-instance-id': i },
+    );
+    const store2 = await t.gql<{ store: { id: string } }>(
+      'mutation ($in: StoreInput!) { store(input: $in) { id } }',
+      { in: { store, content: 'claimed thought' } },
+      { 'x-instance-id': i },
+    );
     await t.ok('mutation ($id: ID!) { claim(id: $id) { id } }', { id: store2.data?.store.id });
-    const { endSession } = await t.ok<{ endSession: any }>('mutation ($i: String!) { endSession(instanceId: $i) { unclaimed { id } } }', { i });
+    const { endSession } = await t.ok<{ endSession: any }>(
+      'mutation ($i: String!) { endSession(instanceId: $i) { unclaimed { id } } }',
+      { i },
+    );
     expect(endSession.unclaimed.map((m: { id: string }) => m.id)).toEqual([store1.data?.store.id]);
 
     const { value } = await live.next((v) => v.notifications.kind === 'SESSION_AUDIT');
@@ -218,7 +294,9 @@ describe('the session audit', () => {
     });
     const all = (await t.ok<{ notifications: any[] }>(POLL, { i })).notifications;
     expect(all.map((n) => n.id)).toEqual([value.notifications.id]);
-    expect((await t.ok<{ notifications: any[] }>(POLL, { i, after: value.notifications.id })).notifications).toEqual([]);
+    expect((await t.ok<{ notifications: any[] }>(POLL, { i, after: value.notifications.id })).notifications).toEqual(
+      [],
+    );
 
     // A client that was away replays what it missed when it subscribes with `after`.
     const late = wsClient(t, i);
@@ -239,7 +317,11 @@ describe('consolidation', () => {
   it('consolidates strong THEMATIC near-duplicates in a quiet store, keeps the originals, and does it once', async () => {
     const { t, store } = await backgroundApp({ TOTAL_RECALL_CONSOLIDATION_MS: '400', TOTAL_RECALL_QUIET_MS: '600' });
     const remember = async (content: string) =>
-      (await t.ok<{ store: { id: string } }>('mutation ($in: StoreInput!) { store(input: $in) { id } }', { in: { store, content } })).store.id;
+      (
+        await t.ok<{ store: { id: string } }>('mutation ($in: StoreInput!) { store(input: $in) { id } }', {
+          in: { store, content },
+        })
+      ).store.id;
     const a = await remember('The deploy script needs the staging key before it runs.');
     const b = await remember('Before running, the deploy script needs the staging key.');
     const c = await remember('Ana likes her coffee black.');
@@ -265,15 +347,26 @@ describe('consolidation', () => {
       return rows.length > 0 ? rows : undefined;
     }, 20_000);
     expect([...(made?.from ?? [])].sort()).toEqual([a, b].sort());
-    const originals = await t.cypher<{ n: number }>('MATCH (m:Memory) WHERE m.id IN [$a, $b, $c] RETURN count(m) AS n', { a, b, c });
+    const originals = await t.cypher<{ n: number }>(
+      'MATCH (m:Memory) WHERE m.id IN [$a, $b, $c] RETURN count(m) AS n',
+      { a, b, c },
+    );
     expect(originals[0]?.n).toBe(3);
     // Later runs find nothing left to consolidate.
-    const runs = async () => (await t.ok<{ health: { queues: any[] } }>(QUEUES)).health.queues.find((q) => q.name === 'consolidation').lastRun ?? undefined;
+    const runs = async () =>
+      (await t.ok<{ health: { queues: any[] } }>(QUEUES)).health.queues.find((q) => q.name === 'consolidation')
+        .lastRun ?? undefined;
     // On a busy machine the run that consolidated may be the first, still finishing: no last run yet.
     // Two whole runs after the one seen first (a last run is recorded when it has finished).
     const first = await eventually(runs, 10_000);
-    const second = await eventually(async () => ((await runs()).jobId !== first.jobId ? await runs() : undefined), 10_000);
-    const third = await eventually(async () => ((await runs()).jobId !== second.jobId ? await runs() : undefined), 10_000);
+    const second = await eventually(
+      async () => ((await runs()).jobId !== first.jobId ? await runs() : undefined),
+      10_000,
+    );
+    const third = await eventually(
+      async () => ((await runs()).jobId !== second.jobId ? await runs() : undefined),
+      10_000,
+    );
     expect([second.ok, third.ok]).toEqual([true, true]);
     expect(await consolidatedOf()).toHaveLength(1);
   });

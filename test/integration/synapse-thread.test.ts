@@ -29,7 +29,12 @@ afterAll(async () => {
 async function session(n: number): Promise<LinkSource[]> {
   const store = randomStore('synapse-thread');
   stores.push(store);
-  const inputs = Array.from({ length: n }, (_, i) => ({ store, content: `walk number ${i} by the river`, sessionId: `s-${store}`, occurredAt: T0 + i * 60_000 }));
+  const inputs = Array.from({ length: n }, (_, i) => ({
+    store,
+    content: `walk number ${i} by the river`,
+    sessionId: `s-${store}`,
+    occurredAt: T0 + i * 60_000,
+  }));
   const stored = await t.app.ports.memory.store(inputs, { instanceId: null, sessionId: null });
   return stored.map((s) => s.memory);
 }
@@ -37,13 +42,18 @@ async function session(n: number): Promise<LinkSource[]> {
 const init = () => ({ neo4j: t.config.neo4j, settings: t.config.synapse, nice: LINKING_NICE });
 
 async function temporalPairs(store: string): Promise<number> {
-  const rows = await t.cypher<{ n: number }>('MATCH (:Memory {store: $store})-[r:TEMPORAL]->(:Memory) RETURN count(r) AS n', { store });
+  const rows = await t.cypher<{ n: number }>(
+    'MATCH (:Memory {store: $store})-[r:TEMPORAL]->(:Memory) RETURN count(r) AS n',
+    { store },
+  );
   return rows[0]?.n ?? 0;
 }
 
 /** Nice values of this process's threads (Linux). */
 function niceValues(): number[] {
-  return readdirSync('/proc/self/task').map((task) => Number(readFileSync(`/proc/self/task/${task}/stat`, 'utf8').split(') ')[1]?.split(' ')[16]));
+  return readdirSync('/proc/self/task').map((task) =>
+    Number(readFileSync(`/proc/self/task/${task}/stat`, 'utf8').split(') ')[1]?.split(' ')[16]),
+  );
 }
 
 describe('the linking thread', () => {
@@ -123,7 +133,10 @@ describe('the linking thread', () => {
     stores.push(store);
     try {
       for (let i = 0; i < 2; i++) {
-        await onCaller.app.ports.memory.store([{ store, content: `evening swim ${i}`, sessionId: `s-${store}`, occurredAt: T0 + i * 60_000 }], { instanceId: null, sessionId: null });
+        await onCaller.app.ports.memory.store(
+          [{ store, content: `evening swim ${i}`, sessionId: `s-${store}`, occurredAt: T0 + i * 60_000 }],
+          { instanceId: null, sessionId: null },
+        );
       }
       await onCaller.app.bus.idle();
       expect(await temporalPairs(store)).toBe(1);
@@ -135,7 +148,10 @@ describe('the linking thread', () => {
 
   it('passes a failed statement back to the caller', async () => {
     const [a] = await session(1);
-    const thread = new LinkingThread<null>({ ...init(), neo4j: { ...t.config.neo4j, database: 'no-such-database' } }, () => undefined);
+    const thread = new LinkingThread<null>(
+      { ...init(), neo4j: { ...t.config.neo4j, database: 'no-such-database' } },
+      () => undefined,
+    );
     try {
       await expect(thread.link(a!, T0, null)).rejects.toThrow(/linking failed/);
     } finally {

@@ -37,7 +37,10 @@ interface Assoc {
 
 async function memories(n: number, inStore = store): Promise<string[]> {
   const inputs = Array.from({ length: n }, (_, i) => ({ store: inStore, content: `memory ${i} of ${inStore}` }));
-  const { storeMany } = await t.ok<{ storeMany: { id: string }[] }>('mutation ($inputs: [StoreInput!]!) { storeMany(inputs: $inputs) { id } }', { inputs });
+  const { storeMany } = await t.ok<{ storeMany: { id: string }[] }>(
+    'mutation ($inputs: [StoreInput!]!) { storeMany(inputs: $inputs) { id } }',
+    { inputs },
+  );
   return storeMany.map((m) => m.id);
 }
 
@@ -69,7 +72,14 @@ describe('bidirectional associations (invariant 5)', () => {
   it('reads the same type and strength from either end, stored once from lower id to higher', async () => {
     const [a, b] = (await memories(2)) as [string, string];
     const made = await associate({ a: b, b: a, type: 'CAUSAL', strength: 0.7 });
-    expect(made).toMatchObject({ type: 'CAUSAL', origin: 'SEMANTIC', strength: 0.7, seenFrom: b, hop: 1, other: { id: a } });
+    expect(made).toMatchObject({
+      type: 'CAUSAL',
+      origin: 'SEMANTIC',
+      strength: 0.7,
+      seenFrom: b,
+      hop: 1,
+      other: { id: a },
+    });
 
     const fromA = await linksOf(a);
     const fromB = await linksOf(b);
@@ -89,7 +99,10 @@ describe('bidirectional associations (invariant 5)', () => {
     const [a, b] = (await memories(2)) as [string, string];
     await associate({ a, b, type: 'THEMATIC', strength: 0.3 });
     await associate({ a, b, type: 'PERSON', strength: 0.9 });
-    expect((await linksOf(b)).map((l) => [l.type, l.strength])).toEqual([['PERSON', 0.9], ['THEMATIC', 0.3]]);
+    expect((await linksOf(b)).map((l) => [l.type, l.strength])).toEqual([
+      ['PERSON', 0.9],
+      ['THEMATIC', 0.3],
+    ]);
     expect((await linksOf(a, { types: ['THEMATIC'] })).map((l) => l.type)).toEqual(['THEMATIC']);
     expect((await linksOf(a, { min: 0.5 })).map((l) => l.type)).toEqual(['PERSON']);
     expect(await linksOf(a, { limit: 1 })).toHaveLength(1);
@@ -97,16 +110,34 @@ describe('bidirectional associations (invariant 5)', () => {
 
   it('makes concurrent CREATEs of one pair one relationship', async () => {
     const [a, b] = (await memories(2)) as [string, string];
-    await Promise.all(Array.from({ length: 8 }, (_, i) => associate(i % 2 ? { a, b, type: 'TEMPORAL' } : { a: b, b: a, type: 'TEMPORAL' })));
-    const rows = await t.cypher<{ n: number }>('MATCH (:Memory {id: $a})-[r:TEMPORAL]-(:Memory {id: $b}) RETURN count(r) AS n', { a, b });
+    await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        associate(i % 2 ? { a, b, type: 'TEMPORAL' } : { a: b, b: a, type: 'TEMPORAL' }),
+      ),
+    );
+    const rows = await t.cypher<{ n: number }>(
+      'MATCH (:Memory {id: $a})-[r:TEMPORAL]-(:Memory {id: $b}) RETURN count(r) AS n',
+      { a, b },
+    );
     expect(Number(rows[0]?.n)).toBe(1);
   });
 });
 
 describe('the mechanical switch', () => {
   it('makes no links on store while mechanical linking is off', async () => {
-    const same = { store, content: 'kestrel orchard', tags: ['birds'], people: ['Ivo'], emotions: ['awe'], sessionId: 'off', occurredAt: '2026-03-01T09:00:00Z' };
-    const { storeMany } = await t.ok<{ storeMany: { id: string }[] }>('mutation ($inputs: [StoreInput!]!) { storeMany(inputs: $inputs) { id } }', { inputs: [same, same].map((m, i) => ({ ...m, id: `off-${store}-${i}` })) });
+    const same = {
+      store,
+      content: 'kestrel orchard',
+      tags: ['birds'],
+      people: ['Ivo'],
+      emotions: ['awe'],
+      sessionId: 'off',
+      occurredAt: '2026-03-01T09:00:00Z',
+    };
+    const { storeMany } = await t.ok<{ storeMany: { id: string }[] }>(
+      'mutation ($inputs: [StoreInput!]!) { storeMany(inputs: $inputs) { id } }',
+      { inputs: [same, same].map((m, i) => ({ ...m, id: `off-${store}-${i}` })) },
+    );
     await t.app.bus.idle();
     expect(t.config.synapse.mechanicalLinking).toBe(false);
     for (const { id } of storeMany) expect(await linksOf(id)).toEqual([]);
@@ -118,12 +149,16 @@ describe('strengthen and weaken', () => {
     const [a, b] = (await memories(2)) as [string, string];
     expect((await associate({ a, b, type: 'THEMATIC' })).strength).toBe(0.6); // the default
     expect((await associate({ a, b, type: 'THEMATIC', direction: 'STRENGTHEN' })).strength).toBeCloseTo(0.68); // default step 0.2
-    expect((await associate({ a: b, b: a, type: 'THEMATIC', direction: 'WEAKEN', strength: 0.5 })).strength).toBeCloseTo(0.34);
+    expect(
+      (await associate({ a: b, b: a, type: 'THEMATIC', direction: 'WEAKEN', strength: 0.5 })).strength,
+    ).toBeCloseTo(0.34);
     let up = 0;
-    for (let i = 0; i < 5; i++) up = (await associate({ a, b, type: 'THEMATIC', direction: 'STRENGTHEN', strength: 1 })).strength;
+    for (let i = 0; i < 5; i++)
+      up = (await associate({ a, b, type: 'THEMATIC', direction: 'STRENGTHEN', strength: 1 })).strength;
     expect(up).toBe(MAX_STRENGTH);
     let down = 1;
-    for (let i = 0; i < 5; i++) down = (await associate({ a, b, type: 'THEMATIC', direction: 'WEAKEN', strength: 1 })).strength;
+    for (let i = 0; i < 5; i++)
+      down = (await associate({ a, b, type: 'THEMATIC', direction: 'WEAKEN', strength: 1 })).strength;
     expect(down).toBe(MIN_STRENGTH);
     expect((await linksOf(b))[0]).toMatchObject({ strength: MIN_STRENGTH, origin: 'SEMANTIC' });
   });
@@ -134,8 +169,14 @@ describe('strengthen and weaken', () => {
       `MATCH (x:Memory {id: $lo}), (y:Memory {id: $hi}) CREATE (x)-[:EMOTIONAL {strength: 0.3, origin: 'MECHANICAL', createdAt: datetime(), updatedAt: datetime()}]->(y)`,
       { lo: a < b ? a : b, hi: a < b ? b : a },
     );
-    expect(await associate({ a, b, type: 'EMOTIONAL', direction: 'STRENGTHEN', strength: 0.5 })).toMatchObject({ origin: 'MECHANICAL', strength: expect.closeTo(0.65) });
-    expect(await associate({ a, b, type: 'EMOTIONAL' })).toMatchObject({ origin: 'SEMANTIC', strength: expect.closeTo(0.65) }); // keeps the stronger
+    expect(await associate({ a, b, type: 'EMOTIONAL', direction: 'STRENGTHEN', strength: 0.5 })).toMatchObject({
+      origin: 'MECHANICAL',
+      strength: expect.closeTo(0.65),
+    });
+    expect(await associate({ a, b, type: 'EMOTIONAL' })).toMatchObject({
+      origin: 'SEMANTIC',
+      strength: expect.closeTo(0.65),
+    }); // keeps the stronger
     expect(await linksOf(a)).toHaveLength(1);
   });
 });
@@ -162,13 +203,25 @@ describe('refused associations write nothing', () => {
     const [a, b] = (await memories(2)) as [string, string];
     await expectRefused(ASSOCIATE, { input: { a, b, type: 'CAUSAL', strength } }, 'SYNAPSE.INVALID_STRENGTH');
     await associate({ a, b, type: 'CAUSAL' });
-    await expectRefused(ASSOCIATE, { input: { a, b, type: 'CAUSAL', direction: 'STRENGTHEN', strength } }, 'SYNAPSE.INVALID_STRENGTH');
+    await expectRefused(
+      ASSOCIATE,
+      { input: { a, b, type: 'CAUSAL', direction: 'STRENGTHEN', strength } },
+      'SYNAPSE.INVALID_STRENGTH',
+    );
   });
 
   it('refuses to strengthen or weaken a link that does not exist', async () => {
     const [a, b] = (await memories(2)) as [string, string];
-    await expectRefused(ASSOCIATE, { input: { a, b, type: 'PERSON', direction: 'STRENGTHEN' } }, 'SYNAPSE.ASSOCIATION_NOT_FOUND');
-    await expectRefused(ASSOCIATE, { input: { a, b, type: 'PERSON', direction: 'WEAKEN' } }, 'SYNAPSE.ASSOCIATION_NOT_FOUND');
+    await expectRefused(
+      ASSOCIATE,
+      { input: { a, b, type: 'PERSON', direction: 'STRENGTHEN' } },
+      'SYNAPSE.ASSOCIATION_NOT_FOUND',
+    );
+    await expectRefused(
+      ASSOCIATE,
+      { input: { a, b, type: 'PERSON', direction: 'WEAKEN' } },
+      'SYNAPSE.ASSOCIATION_NOT_FOUND',
+    );
   });
 
   it('refuses a neighbourhood depth outside 1..3 and an unknown start', async () => {
@@ -186,13 +239,31 @@ describe('neighbourhood', () => {
     await associate({ a: c, b, type: 'THEMATIC', strength: 0.5 });
     await associate({ a: c, b: d, type: 'PERSON', strength: 0.4 });
     const at = async (depth: number, types?: string[]) =>
-      (await t.ok<{ neighbourhood: Assoc[] }>(NEIGHBOURHOOD, { id: a, depth, types })).neighbourhood.map((x) => [x.seenFrom, x.other.id, x.type, x.hop]);
+      (await t.ok<{ neighbourhood: Assoc[] }>(NEIGHBOURHOOD, { id: a, depth, types })).neighbourhood.map((x) => [
+        x.seenFrom,
+        x.other.id,
+        x.type,
+        x.hop,
+      ]);
     expect(await at(1)).toEqual([[a, b, 'CAUSAL', 1]]);
-    expect(await at(2)).toEqual([[a, b, 'CAUSAL', 1], [b, c, 'THEMATIC', 2]]);
-    expect(await at(3)).toEqual([[a, b, 'CAUSAL', 1], [b, c, 'THEMATIC', 2], [c, d, 'PERSON', 3]]);
+    expect(await at(2)).toEqual([
+      [a, b, 'CAUSAL', 1],
+      [b, c, 'THEMATIC', 2],
+    ]);
+    expect(await at(3)).toEqual([
+      [a, b, 'CAUSAL', 1],
+      [b, c, 'THEMATIC', 2],
+      [c, d, 'PERSON', 3],
+    ]);
     expect(await at(3, ['CAUSAL', 'PERSON'])).toEqual([[a, b, 'CAUSAL', 1]]);
-    const fromD = (await t.ok<{ neighbourhood: Assoc[] }>(NEIGHBOURHOOD, { id: d, depth: 3 })).neighbourhood.map((x) => [x.seenFrom, x.other.id]);
-    expect(fromD).toEqual([[d, c], [c, b], [b, a]]);
+    const fromD = (await t.ok<{ neighbourhood: Assoc[] }>(NEIGHBOURHOOD, { id: d, depth: 3 })).neighbourhood.map(
+      (x) => [x.seenFrom, x.other.id],
+    );
+    expect(fromD).toEqual([
+      [d, c],
+      [c, b],
+      [b, a],
+    ]);
   });
 });
 

@@ -24,7 +24,9 @@ const STORE = `mutation ($input: StoreInput!) { store(input: $input) { ${MEMORY_
 
 describe('walking skeleton', () => {
   it('reports health of both backing services', async () => {
-    const { health } = await t.ok<{ health: Record<string, unknown> }>('{ health { neo4j redis version memories accepting } }');
+    const { health } = await t.ok<{ health: Record<string, unknown> }>(
+      '{ health { neo4j redis version memories accepting } }',
+    );
     expect(health).toMatchObject({ neo4j: true, redis: true, version: '0.1.0', accepting: true });
     expect(health.memories).toBeGreaterThanOrEqual(0);
   });
@@ -44,13 +46,21 @@ describe('walking skeleton', () => {
     expect(stored.salience).toBeGreaterThan(0);
     expect(stored.salience).toBeLessThanOrEqual(1);
 
-    const { memory } = await t.ok<{ memory: Record<string, any> }>(`query ($id: ID!) { memory(id: $id) { ${MEMORY_FIELDS} } }`, { id: stored.id });
+    const { memory } = await t.ok<{ memory: Record<string, any> }>(
+      `query ($id: ID!) { memory(id: $id) { ${MEMORY_FIELDS} } }`,
+      { id: stored.id },
+    );
     expect(memory).toMatchObject({ id: stored.id, content: input.content, store, accessCount: 1 });
     expect(memory.lastAccessedAt).not.toBeNull();
 
-    const nodes = await t.cypher<{ labels: string[]; content: string }>('MATCH (m:Memory {id: $id}) RETURN labels(m) AS labels, m.content AS content', { id: stored.id });
+    const nodes = await t.cypher<{ labels: string[]; content: string }>(
+      'MATCH (m:Memory {id: $id}) RETURN labels(m) AS labels, m.content AS content',
+      { id: stored.id },
+    );
     // A memory also carries its tier as a label (Neo4j Browser styles by label).
-    expect(nodes.map((n) => ({ ...n, labels: [...n.labels].sort() }))).toEqual([{ labels: ['LONG_TERM', 'Memory'], content: input.content }]);
+    expect(nodes.map((n) => ({ ...n, labels: [...n.labels].sort() }))).toEqual([
+      { labels: ['LONG_TERM', 'Memory'], content: input.content },
+    ]);
   });
 
   it('returns null for an unknown id', async () => {
@@ -85,7 +95,11 @@ describe('walking skeleton', () => {
   });
 
   it('answers a malformed request body with a typed error', async () => {
-    const res = await fetch(t.server.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{not json' });
+    const res = await fetch(t.server.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{not json',
+    });
     expect(res.status).toBe(400);
     const body = (await res.json()) as { errors: { extensions: { code: string } }[] };
     expect(body.errors[0]?.extensions.code).toBe('BAD_REQUEST');

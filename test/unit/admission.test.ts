@@ -48,7 +48,10 @@ describe('Admission', () => {
 
   it('holds one caller to its share of slots while alone, and to one while another caller has been active within the last second', async () => {
     let now = 0;
-    const a = new Admission({ maxConcurrent: 4, maxQueued: 8, maxWaitMs: 10_000, maxPerCaller: 2 }, { clock: () => now });
+    const a = new Admission(
+      { maxConcurrent: 4, maxQueued: 8, maxWaitMs: 10_000, maxPerCaller: 2 },
+      { clock: () => now },
+    );
     const hog = [await a.enter('hog'), await a.enter('hog')]; // alone: its whole share
     const third = a.enter('hog');
     expect(a.stats()).toEqual({ running: 2, waiting: 1, refused: 0 });
@@ -74,7 +77,10 @@ describe('Admission', () => {
 
   it('starts nothing new for a heavier caller while a lighter caller has a request running', async () => {
     let now = 0;
-    const a = new Admission({ maxConcurrent: 8, maxQueued: 8, maxWaitMs: 10_000, maxPerCaller: 2 }, { clock: () => now });
+    const a = new Admission(
+      { maxConcurrent: 8, maxQueued: 8, maxWaitMs: 10_000, maxPerCaller: 2 },
+      { clock: () => now },
+    );
     const light = await a.enter('light');
     // The heavy caller's first request asks for no more than the light one: it runs; its next two wait (one slot each).
     const heavy1 = await a.enter('heavy');
@@ -101,7 +107,10 @@ describe('Admission', () => {
 
   it('lets a held-back caller go ahead at a release once it waited a quarter of maxWaitMs', async () => {
     let now = 0;
-    const a = new Admission({ maxConcurrent: 8, maxQueued: 8, maxWaitMs: 1_000, maxPerCaller: 2 }, { clock: () => now });
+    const a = new Admission(
+      { maxConcurrent: 8, maxQueued: 8, maxWaitMs: 1_000, maxPerCaller: 2 },
+      { clock: () => now },
+    );
     const light = await a.enter('light');
     const heavy1 = await a.enter('heavy');
     const [heavy2, heavy3] = [a.enter('heavy'), a.enter('heavy')];
@@ -120,8 +129,14 @@ describe('Admission', () => {
 
   it("behind an entry, gives slots by the entry's counts, and looks again when a light caller's entry closes", async () => {
     let now = 0;
-    const entry = new Admission({ maxConcurrent: Number.MAX_SAFE_INTEGER, maxQueued: 8, maxWaitMs: 10_000, maxPerCaller: 2 }, { clock: () => now });
-    const slots = new Admission({ maxConcurrent: 8, maxQueued: 8, maxWaitMs: 10_000, maxPerCaller: 2 }, { load: entry, clock: () => now });
+    const entry = new Admission(
+      { maxConcurrent: Number.MAX_SAFE_INTEGER, maxQueued: 8, maxWaitMs: 10_000, maxPerCaller: 2 },
+      { clock: () => now },
+    );
+    const slots = new Admission(
+      { maxConcurrent: 8, maxQueued: 8, maxWaitMs: 10_000, maxPerCaller: 2 },
+      { load: entry, clock: () => now },
+    );
     const lightIn = await entry.enter('light');
     const heavyIn = await entry.enter('heavy'); // asks for no more than light: in
     const heavyMore = [entry.enter('heavy'), entry.enter('heavy')]; // wait at the entry: heavy now asks for three
@@ -155,7 +170,9 @@ describe('Admission', () => {
     const order: string[] = [];
     const hog = await a.enter('hog');
     const other = await a.enter('other');
-    const [hog1, hog2, bystander] = [a.enter('hog'), a.enter('hog'), a.enter('bystander')].map((p, i) => p.then((release) => (order.push(`${i}`), release)));
+    const [hog1, hog2, bystander] = [a.enter('hog'), a.enter('hog'), a.enter('bystander')].map((p, i) =>
+      p.then((release) => (order.push(`${i}`), release)),
+    );
     other(); // hog is at its share: the bystander (third in line) runs first
     const releaseBystander = await bystander!;
     expect(order).toEqual(['2']);
@@ -172,7 +189,10 @@ describe('Admission', () => {
     const held = await a.enter('hog');
     const queued = [a.enter('hog'), a.enter('hog')];
     const refused = await a.enter('hog').catch((e: unknown) => e);
-    expect(refused).toMatchObject({ code: 'BUSY', details: { reason: 'this caller already fills its share of the queue' } });
+    expect(refused).toMatchObject({
+      code: 'BUSY',
+      details: { reason: 'this caller already fills its share of the queue' },
+    });
     const bystander = a.enter('bystander'); // still has room in the queue
     expect(a.stats()).toEqual({ running: 1, waiting: 3, refused: 1 });
     held();

@@ -18,7 +18,10 @@ function sourceFiles(dir: string): string[] {
 /** Relative imports of a file (type-only imports included: they couple too). */
 function importsOf(file: string): string[] {
   const text = readFileSync(file, 'utf8');
-  const specs = [...text.matchAll(/(?:import|export)\s[^'"]*?from\s+['"](\.[^'"]+)['"]/g), ...text.matchAll(/import\(\s*['"](\.[^'"]+)['"]\s*\)/g)];
+  const specs = [
+    ...text.matchAll(/(?:import|export)\s[^'"]*?from\s+['"](\.[^'"]+)['"]/g),
+    ...text.matchAll(/import\(\s*['"](\.[^'"]+)['"]\s*\)/g),
+  ];
   return specs.map((m) => resolve(dirname(file), (m[1] as string).replace(/\.js$/, '.ts')));
 }
 
@@ -47,7 +50,11 @@ describe('context boundaries', () => {
   it('keeps the domain free of contexts and adapters', () => {
     const leaks = files
       .filter((f) => relative(SRC, f).startsWith('domain/'))
-      .flatMap((f) => (graph.get(f) ?? []).filter((t) => !relative(SRC, t).startsWith('domain/')).map((t) => `${relative(SRC, f)} → ${relative(SRC, t)}`));
+      .flatMap((f) =>
+        (graph.get(f) ?? [])
+          .filter((t) => !relative(SRC, t).startsWith('domain/'))
+          .map((t) => `${relative(SRC, f)} → ${relative(SRC, t)}`),
+      );
     expect(leaks).toEqual([]);
   });
 
@@ -60,7 +67,8 @@ describe('context boundaries', () => {
       stack.push(file);
       for (const next of graph.get(file) ?? []) {
         if (!graph.has(next)) continue;
-        if (state.get(next) === 'visiting') cycles.push([...stack.slice(stack.indexOf(next)), next].map((f) => relative(SRC, f)).join(' → '));
+        if (state.get(next) === 'visiting')
+          cycles.push([...stack.slice(stack.indexOf(next)), next].map((f) => relative(SRC, f)).join(' → '));
         else if (!state.has(next)) visit(next);
       }
       stack.pop();

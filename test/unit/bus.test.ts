@@ -49,18 +49,55 @@ describe('bus', () => {
     const bus = new Bus();
     bus.handle('hippocampus', 'ClaimCommand', async () => 1);
     expect(() => bus.handle('salience', 'ClaimCommand', async () => 2)).toThrow(/already/);
-    await expect(bus.ask(message('ForgetCommand', { id: 'a', confirmId: 'a', reason: 'r' }, 'cortex'))).rejects.toThrow(/no handler/);
+    await expect(bus.ask(message('ForgetCommand', { id: 'a', confirmId: 'a', reason: 'r' }, 'cortex'))).rejects.toThrow(
+      /no handler/,
+    );
   });
 
   it('carries causation and correlation from cause to effect', () => {
     const cause = message('StoreCommand', { memories: [] }, 'cortex', { instanceId: 'i1', sessionId: 's1' });
     const effect = message('MemoryClaimed', { id: 'm', store: 's' }, 'hippocampus', { cause: cause.meta });
-    expect(effect.meta).toMatchObject({ causationId: cause.meta.messageId, correlationId: cause.meta.correlationId, instanceId: 'i1', sessionId: 's1', sourceContext: 'hippocampus' });
+    expect(effect.meta).toMatchObject({
+      causationId: cause.meta.messageId,
+      correlationId: cause.meta.correlationId,
+      instanceId: 'i1',
+      sessionId: 's1',
+      sourceContext: 'hippocampus',
+    });
   });
 
   it('lists every message named by the seeds in the catalog', () => {
     const all = Object.values(MESSAGE_CATALOG).flat();
-    for (const name of ['StoreCommand', 'ClaimCommand', 'ReclassifyCommand', 'ConsolidateCommand', 'ForgetCommand', 'ShutdownCommand', 'AssociateCommand', 'DecaySweep', 'TierPromoted', 'TierDemoted', 'SearchQuery', 'ReflectQuery', 'MemoryStored', 'MemoryAccessed', 'MemoryClaimed', 'MemoryRetrieved', 'TierChanged', 'MemoryReclassified', 'MemoryForgotten', 'SalienceScored', 'AssociationsFound', 'SessionStarted', 'SessionEnded', 'ModeChanged', 'StateTransitioned', 'SessionState', 'BreakNotification', 'SessionAuditPrompt']) {
+    for (const name of [
+      'StoreCommand',
+      'ClaimCommand',
+      'ReclassifyCommand',
+      'ConsolidateCommand',
+      'ForgetCommand',
+      'ShutdownCommand',
+      'AssociateCommand',
+      'DecaySweep',
+      'TierPromoted',
+      'TierDemoted',
+      'SearchQuery',
+      'ReflectQuery',
+      'MemoryStored',
+      'MemoryAccessed',
+      'MemoryClaimed',
+      'MemoryRetrieved',
+      'TierChanged',
+      'MemoryReclassified',
+      'MemoryForgotten',
+      'SalienceScored',
+      'AssociationsFound',
+      'SessionStarted',
+      'SessionEnded',
+      'ModeChanged',
+      'StateTransitioned',
+      'SessionState',
+      'BreakNotification',
+      'SessionAuditPrompt',
+    ]) {
       expect(all).toContain(name);
     }
   });

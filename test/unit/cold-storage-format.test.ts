@@ -1,7 +1,16 @@
 /** The cold-storage format: typed values round-trip, canonical JSON, and an order-independent digest. */
 import neo4j from 'neo4j-driver';
 import { describe, expect, it } from 'vitest';
-import { GraphDigest, canonicalJson, compareCounts, decodeProps, encodeProps, nodeRef, type NodeLine, type RelationshipLine } from '../../src/adapters/cold-storage/index.js';
+import {
+  GraphDigest,
+  canonicalJson,
+  compareCounts,
+  decodeProps,
+  encodeProps,
+  nodeRef,
+  type NodeLine,
+  type RelationshipLine,
+} from '../../src/adapters/cold-storage/index.js';
 
 describe('property values', () => {
   it('keep their Neo4j types through JSON', () => {
@@ -57,7 +66,14 @@ describe('canonical form and digest', () => {
     props: { id, ...extra } as NodeLine['props'],
     types: {},
   });
-  const rel = (a: string, b: string): RelationshipLine => ({ type: 'relationship', rel: 'THEMATIC', start: `Memory#${a}`, end: `Memory#${b}`, props: { strength: 0.9 }, types: {} });
+  const rel = (a: string, b: string): RelationshipLine => ({
+    type: 'relationship',
+    rel: 'THEMATIC',
+    start: `Memory#${a}`,
+    end: `Memory#${b}`,
+    props: { strength: 0.9 },
+    types: {},
+  });
 
   it('sorts object keys', () => {
     expect(canonicalJson({ b: 1, a: [{ d: 1, c: 2 }] })).toBe('{"a":[{"c":2,"d":1}],"b":1}');
@@ -79,7 +95,13 @@ describe('canonical form and digest', () => {
   });
 
   it('names a node without an id by its content, so two databases agree', () => {
-    const anon = (elementId: string): NodeLine => ({ type: 'node', ref: `~${elementId}`, labels: ['SweepCursor'], props: { key: 'k' }, types: {} });
+    const anon = (elementId: string): NodeLine => ({
+      type: 'node',
+      ref: `~${elementId}`,
+      labels: ['SweepCursor'],
+      props: { key: 'k' },
+      types: {},
+    });
     const [x, y] = [new GraphDigest(), new GraphDigest()];
     x.node(anon('4:db1:7'));
     x.relationship({ type: 'relationship', rel: 'OF', start: '~4:db1:7', end: '~4:db1:7', props: {}, types: {} });

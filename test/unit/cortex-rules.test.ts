@@ -1,6 +1,12 @@
 /** Cortex's session rules and the live feed, without a database. */
 import { describe, expect, it } from 'vitest';
-import { AsyncFeed, checkOwnInstance, initialMode, validateSessionId, visibleTo } from '../../src/contexts/cortex/index.js';
+import {
+  AsyncFeed,
+  checkOwnInstance,
+  initialMode,
+  validateSessionId,
+  visibleTo,
+} from '../../src/contexts/cortex/index.js';
 
 describe('session rules', () => {
   it('starts in TASK mode with a task, else in CONVERSATION', () => {

@@ -6,12 +6,47 @@
 import { describe, expect, it } from 'vitest';
 import { WordPieceTokenizer, normalizeBert, preTokenizeBert, wordPiece } from '../../src/adapters/embeddings/index.js';
 
-const VOCAB = ['[PAD]', '[UNK]', '[CLS]', '[SEP]', 'un', '##aff', '##able', 'aff', 'able', 'hello', ',', '!', 'world', 'cafe', 'a', '##a', 'naive', '北', '京', 'x', '-', 'σ'];
+const VOCAB = [
+  '[PAD]',
+  '[UNK]',
+  '[CLS]',
+  '[SEP]',
+  'un',
+  '##aff',
+  '##able',
+  'aff',
+  'able',
+  'hello',
+  ',',
+  '!',
+  'world',
+  'cafe',
+  'a',
+  '##a',
+  'naive',
+  '北',
+  '京',
+  'x',
+  '-',
+  'σ',
+];
 const tokenizerJson = {
   version: '1.0',
-  normalizer: { type: 'BertNormalizer', clean_text: true, handle_chinese_chars: true, strip_accents: null, lowercase: true },
+  normalizer: {
+    type: 'BertNormalizer',
+    clean_text: true,
+    handle_chinese_chars: true,
+    strip_accents: null,
+    lowercase: true,
+  },
   pre_tokenizer: { type: 'BertPreTokenizer' },
-  model: { type: 'WordPiece', unk_token: '[UNK]', continuing_subword_prefix: '##', max_input_chars_per_word: 100, vocab: Object.fromEntries(VOCAB.map((t, i) => [t, i])) },
+  model: {
+    type: 'WordPiece',
+    unk_token: '[UNK]',
+    continuing_subword_prefix: '##',
+    max_input_chars_per_word: 100,
+    vocab: Object.fromEntries(VOCAB.map((t, i) => [t, i])),
+  },
 };
 const tokenizer = WordPieceTokenizer.fromJson(tokenizerJson);
 const id = (token: string) => VOCAB.indexOf(token);
@@ -42,11 +77,41 @@ describe('BertNormalizer', () => {
 
 describe('BertPreTokenizer', () => {
   it('splits on whitespace and isolates each punctuation character', () => {
-    expect(preTokenizeBert("hello, world! it's a-b")).toEqual(['hello', ',', 'world', '!', 'it', "'", 's', 'a', '-', 'b']);
+    expect(preTokenizeBert("hello, world! it's a-b")).toEqual([
+      'hello',
+      ',',
+      'world',
+      '!',
+      'it',
+      "'",
+      's',
+      'a',
+      '-',
+      'b',
+    ]);
   });
 
   it('treats ASCII symbols as punctuation too ($ + < = > ^ ` | ~)', () => {
-    expect(preTokenizeBert('$1+2<3=4>5^6`7|8~9')).toEqual(['$', '1', '+', '2', '<', '3', '=', '4', '>', '5', '^', '6', '`', '7', '|', '8', '~', '9']);
+    expect(preTokenizeBert('$1+2<3=4>5^6`7|8~9')).toEqual([
+      '$',
+      '1',
+      '+',
+      '2',
+      '<',
+      '3',
+      '=',
+      '4',
+      '>',
+      '5',
+      '^',
+      '6',
+      '`',
+      '7',
+      '|',
+      '8',
+      '~',
+      '9',
+    ]);
   });
 
   it('returns nothing for blank text', () => {
@@ -66,14 +131,23 @@ describe('WordPiece', () => {
   });
 
   it('makes a word longer than max_input_chars_per_word [UNK]', () => {
-    expect(wordPiece('a'.repeat(100), config)).toEqual(new Array(100).fill(0).map((_, i) => (i === 0 ? id('a') : id('##a'))));
+    expect(wordPiece('a'.repeat(100), config)).toEqual(
+      new Array(100).fill(0).map((_, i) => (i === 0 ? id('a') : id('##a'))),
+    );
     expect(wordPiece('a'.repeat(101), config)).toEqual([id('[UNK]')]);
   });
 });
 
 describe('WordPieceTokenizer', () => {
   it('wraps the pieces in [CLS] … [SEP]', () => {
-    expect(tokenizer.encode('Hello, World!').ids).toEqual([id('[CLS]'), id('hello'), id(','), id('world'), id('!'), id('[SEP]')]);
+    expect(tokenizer.encode('Hello, World!').ids).toEqual([
+      id('[CLS]'),
+      id('hello'),
+      id(','),
+      id('world'),
+      id('!'),
+      id('[SEP]'),
+    ]);
   });
 
   it('normalises before it splits: accents, case and CJK', () => {
@@ -94,9 +168,13 @@ describe('WordPieceTokenizer', () => {
   });
 
   it('refuses a tokenizer.json it cannot honour', () => {
-    expect(() => WordPieceTokenizer.fromJson({ ...tokenizerJson, model: { ...tokenizerJson.model, type: 'BPE' } })).toThrow(/WordPiece/);
+    expect(() =>
+      WordPieceTokenizer.fromJson({ ...tokenizerJson, model: { ...tokenizerJson.model, type: 'BPE' } }),
+    ).toThrow(/WordPiece/);
     expect(() => WordPieceTokenizer.fromJson({ ...tokenizerJson, normalizer: { type: 'NFKC' } })).toThrow(/normalizer/);
     const noCls = Object.fromEntries(VOCAB.filter((t) => t !== '[CLS]').map((t, i) => [t, i]));
-    expect(() => WordPieceTokenizer.fromJson({ ...tokenizerJson, model: { ...tokenizerJson.model, vocab: noCls } })).toThrow(/\[CLS\]/);
+    expect(() =>
+      WordPieceTokenizer.fromJson({ ...tokenizerJson, model: { ...tokenizerJson.model, vocab: noCls } }),
+    ).toThrow(/\[CLS\]/);
   });
 });

@@ -4,7 +4,11 @@ import { GroupCommit } from '../../src/contexts/hippocampus/group-commit.js';
 
 /** A commit function whose commits the test finishes by hand. */
 function manualCommits() {
-  const calls: { items: readonly number[]; finish: (outcomes: readonly (string | Error)[]) => void; fail: (error: Error) => void }[] = [];
+  const calls: {
+    items: readonly number[];
+    finish: (outcomes: readonly (string | Error)[]) => void;
+    fail: (error: Error) => void;
+  }[] = [];
   const commit = (items: readonly number[]) =>
     new Promise<readonly (string | Error)[]>((finish, fail) => {
       calls.push({ items, finish, fail });

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { checkTierChange, consolidate, validateBatch, validateNewMemory, validateReason, normaliseLabels } from '../../src/contexts/hippocampus/index.js';
+import {
+  checkTierChange,
+  consolidate,
+  validateBatch,
+  validateNewMemory,
+  validateReason,
+  normaliseLabels,
+} from '../../src/contexts/hippocampus/index.js';
 import { InvalidInputError, TIERS, type MemoryRecord } from '../../src/domain/index.js';
 
 const limits = { defaultStore: 'default', maxContentBytes: 100, maxBatch: 3, embeddingDimensions: 4 };
@@ -38,7 +45,13 @@ describe('tier rules (invariant 2)', () => {
 describe('store validation', () => {
   it('fills defaults and normalises labels', () => {
     const m = validateNewMemory({ content: 'hello', tags: [' a ', 'a', '', 'b'] }, limits, 1000);
-    expect(m).toMatchObject({ store: 'default', tier: 'LONG_TERM', tags: ['a', 'b'], occurredAt: 1000, metadata: null });
+    expect(m).toMatchObject({
+      store: 'default',
+      tier: 'LONG_TERM',
+      tags: ['a', 'b'],
+      occurredAt: 1000,
+      metadata: null,
+    });
     expect(m.id).toMatch(/^mem_/);
   });
 
@@ -50,16 +63,42 @@ describe('store validation', () => {
   });
 
   it('rejects an unknown tier and a wrong embedding size', () => {
-    expect(code(() => validateNewMemory({ content: 'x', tier: 'FOREVER' }, limits, 0))).toBe('HIPPOCAMPUS.UNKNOWN_TIER');
-    expect(code(() => validateNewMemory({ content: 'x', embedding: [1, 2] }, limits, 0))).toBe('HIPPOCAMPUS.EMBEDDING_DIMENSION');
-    expect(code(() => validateNewMemory({ content: 'x', embedding: [1, 2, 3, NaN] }, limits, 0))).toBe('HIPPOCAMPUS.EMBEDDING_NOT_FINITE');
+    expect(code(() => validateNewMemory({ content: 'x', tier: 'FOREVER' }, limits, 0))).toBe(
+      'HIPPOCAMPUS.UNKNOWN_TIER',
+    );
+    expect(code(() => validateNewMemory({ content: 'x', embedding: [1, 2] }, limits, 0))).toBe(
+      'HIPPOCAMPUS.EMBEDDING_DIMENSION',
+    );
+    expect(code(() => validateNewMemory({ content: 'x', embedding: [1, 2, 3, NaN] }, limits, 0))).toBe(
+      'HIPPOCAMPUS.EMBEDDING_NOT_FINITE',
+    );
   });
 
   it('bounds a batch and refuses one id for two different memories', () => {
     expect(code(() => validateBatch([], limits, 0))).toBe('HIPPOCAMPUS.EMPTY_BATCH');
     expect(code(() => validateBatch(Array(4).fill({ content: 'x' }), limits, 0))).toBe('HIPPOCAMPUS.BATCH_TOO_LARGE');
-    expect(code(() => validateBatch([{ id: 'a', content: 'x' }, { id: 'a', content: 'y' }], limits, 0))).toBe('HIPPOCAMPUS.ID_CONFLICT');
-    expect(validateBatch([{ id: 'a', content: 'x' }, { id: 'a', content: 'x' }], limits, 0)).toHaveLength(1);
+    expect(
+      code(() =>
+        validateBatch(
+          [
+            { id: 'a', content: 'x' },
+            { id: 'a', content: 'y' },
+          ],
+          limits,
+          0,
+        ),
+      ),
+    ).toBe('HIPPOCAMPUS.ID_CONFLICT');
+    expect(
+      validateBatch(
+        [
+          { id: 'a', content: 'x' },
+          { id: 'a', content: 'x' },
+        ],
+        limits,
+        0,
+      ),
+    ).toHaveLength(1);
   });
 
   it('names the failing index of a batch', () => {
@@ -69,12 +108,26 @@ describe('store validation', () => {
   it('refuses control characters in names, ids, labels and session ids', () => {
     expect(code(() => validateNewMemory({ content: 'x', store: 'a\nb' }, limits, 0))).toBe('HIPPOCAMPUS.INVALID_STORE');
     expect(code(() => validateNewMemory({ content: 'x', id: 'm\u0000' }, limits, 0))).toBe('HIPPOCAMPUS.INVALID_ID');
-    expect(code(() => validateNewMemory({ content: 'x', tags: ['a\tb'] }, limits, 0))).toBe('HIPPOCAMPUS.INVALID_LABEL');
-    expect(code(() => validateNewMemory({ content: 'x', people: ['Ana\u0007'] }, limits, 0))).toBe('HIPPOCAMPUS.INVALID_LABEL');
-    expect(code(() => validateNewMemory({ content: 'x', sessionId: 's\r1' }, limits, 0))).toBe('HIPPOCAMPUS.INVALID_SESSION_ID');
-    expect(code(() => validateNewMemory({ content: 'x', sessionId: 's'.repeat(201) }, limits, 0))).toBe('HIPPOCAMPUS.INVALID_SESSION_ID');
+    expect(code(() => validateNewMemory({ content: 'x', tags: ['a\tb'] }, limits, 0))).toBe(
+      'HIPPOCAMPUS.INVALID_LABEL',
+    );
+    expect(code(() => validateNewMemory({ content: 'x', people: ['Ana\u0007'] }, limits, 0))).toBe(
+      'HIPPOCAMPUS.INVALID_LABEL',
+    );
+    expect(code(() => validateNewMemory({ content: 'x', sessionId: 's\r1' }, limits, 0))).toBe(
+      'HIPPOCAMPUS.INVALID_SESSION_ID',
+    );
+    expect(code(() => validateNewMemory({ content: 'x', sessionId: 's'.repeat(201) }, limits, 0))).toBe(
+      'HIPPOCAMPUS.INVALID_SESSION_ID',
+    );
     // Around a name, whitespace is trimmed; inside one, other characters (even emoji or a slash) are names people choose.
-    expect(validateNewMemory({ content: 'line one\nline two', store: ' a/b 🍞 ', tags: [' x y '], sessionId: ' ses 1\n' }, limits, 0)).toMatchObject({
+    expect(
+      validateNewMemory(
+        { content: 'line one\nline two', store: ' a/b 🍞 ', tags: [' x y '], sessionId: ' ses 1\n' },
+        limits,
+        0,
+      ),
+    ).toMatchObject({
       content: 'line one\nline two',
       store: 'a/b 🍞',
       tags: ['x y'],
@@ -85,15 +138,44 @@ describe('store validation', () => {
 
   it('requires a reason and caps labels', () => {
     expect(code(() => validateReason('  '))).toBe('HIPPOCAMPUS.REASON_REQUIRED');
-    expect(code(() => normaliseLabels(Array.from({ length: 65 }, (_, i) => `t${i}`), 'tags'))).toBe('HIPPOCAMPUS.TOO_MANY_LABELS');
+    expect(
+      code(() =>
+        normaliseLabels(
+          Array.from({ length: 65 }, (_, i) => `t${i}`),
+          'tags',
+        ),
+      ),
+    ).toBe('HIPPOCAMPUS.TOO_MANY_LABELS');
   });
 });
 
 describe('consolidation', () => {
-  const memory = (id: string, content: string, occurredAt: number, extra: Partial<MemoryRecord> = {}): MemoryRecord => ({
-    id, store: 's', content, tier: 'LONG_TERM', claimed: false, tags: [], people: [], emotions: [], metadata: null,
-    occurredAt, createdAt: occurredAt, lastAccessedAt: null, accessCount: 0, sessionId: null, claimedAt: null,
-    tierChangedAt: null, salience: null, salienceAt: null, usefulness: 0, ...extra,
+  const memory = (
+    id: string,
+    content: string,
+    occurredAt: number,
+    extra: Partial<MemoryRecord> = {},
+  ): MemoryRecord => ({
+    id,
+    store: 's',
+    content,
+    tier: 'LONG_TERM',
+    claimed: false,
+    tags: [],
+    people: [],
+    emotions: [],
+    metadata: null,
+    occurredAt,
+    createdAt: occurredAt,
+    lastAccessedAt: null,
+    accessCount: 0,
+    sessionId: null,
+    claimedAt: null,
+    tierChangedAt: null,
+    salience: null,
+    salienceAt: null,
+    usefulness: 0,
+    ...extra,
   });
   const a = memory('a', 'first', 1, { tags: ['x'], tier: 'ARCHIVE' });
   const b = memory('b', 'second', 2, { tags: ['y', 'x'], claimed: true, tier: 'ACTIVE_CONTEXT' });

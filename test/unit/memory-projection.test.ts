@@ -23,7 +23,13 @@ describe('the memory projection of Recall’s hot statements', () => {
     expect(read.size).toBeGreaterThan(10);
   });
 
-  it.each(['recall/search-candidates', 'recall/vector-candidates', 'recall/filter-memories', 'recall/dated-memories', 'hippocampus/store-memories'])('%s projects exactly those properties (times as epoch ms), never the embedding', (name) => {
+  it.each([
+    'recall/search-candidates',
+    'recall/vector-candidates',
+    'recall/filter-memories',
+    'recall/dated-memories',
+    'hippocampus/store-memories',
+  ])('%s projects exactly those properties (times as epoch ms), never the embedding', (name) => {
     const text = readFileSync(join(CYPHER_ROOT, `${name}.cypher`), 'utf8');
     const projection = /RETURN \[([^\]]*)\] AS memory/.exec(text)?.[1] ?? '';
     // `node.name`, or `node.name.epochMillis` for a time (read as epoch ms)
@@ -32,7 +38,17 @@ describe('the memory projection of Recall’s hot statements', () => {
   });
 
   it('reads a list of those values as the memory they describe', () => {
-    const row: Record<string, unknown> = { id: 'mem_1', store: 's', content: 'hello', tier: 'LONG_TERM', tags: ['a'], people: ['Ana'], occurredAt: 5, createdAt: 7, usefulness: 0.25 };
+    const row: Record<string, unknown> = {
+      id: 'mem_1',
+      store: 's',
+      content: 'hello',
+      tier: 'LONG_TERM',
+      tags: ['a'],
+      people: ['Ana'],
+      occurredAt: 5,
+      createdAt: 7,
+      usefulness: 0.25,
+    };
     const values = MEMORY_RECORD_PROPERTIES.map((k) => row[k] ?? null);
     expect(memoryFromValues(values)).toEqual(toMemoryRecord(row));
     expect(() => memoryFromValues(values.slice(1))).toThrow(/values/);

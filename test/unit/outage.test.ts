@@ -12,18 +12,37 @@ describe('outageOf', () => {
   it('names Neo4j for ServiceUnavailable, SessionExpired, a database that is starting and a pool that gave no connection', () => {
     expect(outageOf(new Neo4jError('Could not perform discovery', 'ServiceUnavailable', '', ''))).toBe('neo4j');
     expect(outageOf(new Neo4jError('gone', 'SessionExpired', '', ''))).toBe('neo4j');
-    expect(outageOf(new Neo4jError('starting', 'Neo.TransientError.General.DatabaseUnavailable', '', ''))).toBe('neo4j');
-    expect(outageOf(new Neo4jError('Connection acquisition timed out in 30000 ms. Pool status: Active conn count = 64', 'N/A', '', ''))).toBe('neo4j');
+    expect(outageOf(new Neo4jError('starting', 'Neo.TransientError.General.DatabaseUnavailable', '', ''))).toBe(
+      'neo4j',
+    );
+    expect(
+      outageOf(
+        new Neo4jError(
+          'Connection acquisition timed out in 30000 ms. Pool status: Active conn count = 64',
+          'N/A',
+          '',
+          '',
+        ),
+      ),
+    ).toBe('neo4j');
   });
 
   it('names Redis for refused, reset or closed connections and ioredis giving up', () => {
     expect(outageOf(socketError('ECONNREFUSED'))).toBe('redis');
     expect(outageOf(new Error('Connection is closed.'))).toBe('redis');
-    expect(outageOf(Object.assign(new Error('Reached the max retries per request limit (which is 1).'), { name: 'MaxRetriesPerRequestError' }))).toBe('redis');
+    expect(
+      outageOf(
+        Object.assign(new Error('Reached the max retries per request limit (which is 1).'), {
+          name: 'MaxRetriesPerRequestError',
+        }),
+      ),
+    ).toBe('redis');
   });
 
   it('leaves every other failure alone, including Neo4j errors that are not outages', () => {
-    expect(outageOf(new Neo4jError('Deadlock detected', 'Neo.TransientError.Transaction.DeadlockDetected', '', ''))).toBeNull();
+    expect(
+      outageOf(new Neo4jError('Deadlock detected', 'Neo.TransientError.Transaction.DeadlockDetected', '', '')),
+    ).toBeNull();
     expect(outageOf(new Neo4jError('syntax', 'Neo.ClientError.Statement.SyntaxError', '', ''))).toBeNull();
     expect(outageOf(new InvalidInputError('HIPPOCAMPUS.CONTENT_EMPTY', 'empty'))).toBeNull();
     expect(outageOf(new Error('something else'))).toBeNull();
@@ -31,7 +50,9 @@ describe('outageOf', () => {
   });
 
   it('finds an outage in the cause chain', () => {
-    expect(outageOf(new Error('store failed', { cause: new Neo4jError('gone', 'SessionExpired', '', '') }))).toBe('neo4j');
+    expect(outageOf(new Error('store failed', { cause: new Neo4jError('gone', 'SessionExpired', '', '') }))).toBe(
+      'neo4j',
+    );
   });
 });
 
@@ -40,15 +61,32 @@ describe('UNAVAILABLE to the client', () => {
     const wrapped = asUnavailable(new Neo4jError('x', 'ServiceUnavailable', '', ''));
     expect(wrapped).toBeInstanceOf(UnavailableError);
     expect(wrapped).toMatchObject({ code: 'UNAVAILABLE', retryAfterMs: 1000, service: 'neo4j' });
-    const formatted = formatError({ message: 'x', extensions: { code: 'INTERNAL_SERVER_ERROR' } }, new Neo4jError('x', 'ServiceUnavailable', '', ''));
-    expect(formatted.extensions).toMatchObject({ code: 'UNAVAILABLE', retryAfterMs: 1000, details: { service: 'neo4j' } });
+    const formatted = formatError(
+      { message: 'x', extensions: { code: 'INTERNAL_SERVER_ERROR' } },
+      new Neo4jError('x', 'ServiceUnavailable', '', ''),
+    );
+    expect(formatted.extensions).toMatchObject({
+      code: 'UNAVAILABLE',
+      retryAfterMs: 1000,
+      details: { service: 'neo4j' },
+    });
     expect(formatted.message).toMatch(/^neo4j is unavailable/);
   });
 
   it('a full pool is UNAVAILABLE with its retry hint too (formatError has no other path for it)', () => {
-    const full = new Neo4jError('Connection acquisition timed out in 1000 ms. Pool status: Active conn count = 64, Idle conn count = 0.', 'N/A', '', '');
+    const full = new Neo4jError(
+      'Connection acquisition timed out in 1000 ms. Pool status: Active conn count = 64, Idle conn count = 0.',
+      'N/A',
+      '',
+      '',
+    );
     const formatted = formatError({ message: 'x', extensions: { code: 'INTERNAL_SERVER_ERROR' } }, full);
-    expect(formatted.extensions).toMatchObject({ code: 'UNAVAILABLE', retryable: true, retryAfterMs: 1000, details: { service: 'neo4j' } });
+    expect(formatted.extensions).toMatchObject({
+      code: 'UNAVAILABLE',
+      retryable: true,
+      retryAfterMs: 1000,
+      details: { service: 'neo4j' },
+    });
   });
 
   it('is not what other failures become', () => {

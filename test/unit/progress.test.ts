@@ -11,7 +11,10 @@ describe('progress board', () => {
     now += 10;
     sweep.update(50);
     exp.update(40);
-    expect(board.list().map((e) => [e.operation, e.done, e.total])).toEqual([['sweep', 50, null], ['export', 40, 100]]);
+    expect(board.list().map((e) => [e.operation, e.done, e.total])).toEqual([
+      ['sweep', 50, null],
+      ['export', 40, 100],
+    ]);
     sweep.finish();
     expect(board.list().map((e) => e.operation)).toEqual(['export', 'sweep']);
     expect(board.list()[1]).toMatchObject({ total: 50, finishedAt: now, failed: false });
@@ -45,7 +48,14 @@ import { salienceBins } from '../../src/adapters/report/index.js';
 
 describe('report: salience bins', () => {
   it('counts memories per tier in bins of 0.05, 1.0 in the last bin', () => {
-    expect(salienceBins([{ tier: 'LONG_TERM', salience: 0.51 }, { tier: 'LONG_TERM', salience: 0.54 }, { tier: 'ARCHIVE', salience: 1 }, { tier: 'ARCHIVE', salience: 0 }])).toEqual([
+    expect(
+      salienceBins([
+        { tier: 'LONG_TERM', salience: 0.51 },
+        { tier: 'LONG_TERM', salience: 0.54 },
+        { tier: 'ARCHIVE', salience: 1 },
+        { tier: 'ARCHIVE', salience: 0 },
+      ]),
+    ).toEqual([
       { tier: 'ARCHIVE', bin: 0, memories: 1 },
       { tier: 'ARCHIVE', bin: 0.95, memories: 1 },
       { tier: 'LONG_TERM', bin: 0.5, memories: 2 },

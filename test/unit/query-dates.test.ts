@@ -1,8 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { ZONE_SLACK_MS, datesNamed, inSpans } from '../../src/contexts/recall/index.js';
 
-const day = (y: number, m: number, d: number) => ({ from: Date.UTC(y, m - 1, d) - ZONE_SLACK_MS, to: Date.UTC(y, m - 1, d + 1) + ZONE_SLACK_MS });
-const month = (y: number, m: number) => ({ from: Date.UTC(y, m - 1, 1) - ZONE_SLACK_MS, to: Date.UTC(y, m, 1) + ZONE_SLACK_MS });
+const day = (y: number, m: number, d: number) => ({
+  from: Date.UTC(y, m - 1, d) - ZONE_SLACK_MS,
+  to: Date.UTC(y, m - 1, d + 1) + ZONE_SLACK_MS,
+});
+const month = (y: number, m: number) => ({
+  from: Date.UTC(y, m - 1, 1) - ZONE_SLACK_MS,
+  to: Date.UTC(y, m, 1) + ZONE_SLACK_MS,
+});
 
 describe('dates a question names', () => {
   it('reads a day in the common English forms', () => {

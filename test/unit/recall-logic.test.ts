@@ -1,27 +1,91 @@
 import { describe, expect, it } from 'vitest';
 import {
-  ALL_SIGNALS, DEFAULT_WEIGHTS, FUSED_CALIBRATION, LruMap, LEXICAL_CALIBRATION, StoreVectors, coverage, searchTerms, frameLine, luceneQuery, namesPerson, pack, queryTerms, rank, stem, withIrregularForms, estimateTokens,
-  confidenceOf, directFeatures, evidenceOf, questionOf, textStems, type Candidate,
+  ALL_SIGNALS,
+  DEFAULT_WEIGHTS,
+  FUSED_CALIBRATION,
+  LruMap,
+  LEXICAL_CALIBRATION,
+  StoreVectors,
+  coverage,
+  searchTerms,
+  frameLine,
+  luceneQuery,
+  namesPerson,
+  pack,
+  queryTerms,
+  rank,
+  stem,
+  withIrregularForms,
+  estimateTokens,
+  confidenceOf,
+  directFeatures,
+  evidenceOf,
+  questionOf,
+  textStems,
+  type Candidate,
 } from '../../src/contexts/recall/index.js';
 import type { MemoryRecord, Tier } from '../../src/domain/index.js';
 
 const memory = (id: string, extra: Partial<MemoryRecord> = {}): MemoryRecord => ({
-  id, store: 's', content: `memory ${id}`, tier: 'LONG_TERM', claimed: false, tags: [], people: [], emotions: [], metadata: null,
-  occurredAt: 1000, createdAt: 1000, lastAccessedAt: null, accessCount: 0, sessionId: null, claimedAt: null, tierChangedAt: null,
-  salience: null, salienceAt: null, usefulness: 0, ...extra,
+  id,
+  store: 's',
+  content: `memory ${id}`,
+  tier: 'LONG_TERM',
+  claimed: false,
+  tags: [],
+  people: [],
+  emotions: [],
+  metadata: null,
+  occurredAt: 1000,
+  createdAt: 1000,
+  lastAccessedAt: null,
+  accessCount: 0,
+  sessionId: null,
+  claimedAt: null,
+  tierChangedAt: null,
+  salience: null,
+  salienceAt: null,
+  usefulness: 0,
+  ...extra,
 });
-const candidate = (id: string, coverage: number, extra: Partial<Candidate> = {}, tier: Tier = 'LONG_TERM'): Candidate => ({
-  memory: memory(id, { tier }), textScore: coverage, coverage, exact: 0, exactMiss: 0, personMatch: 0, dateMatch: 0, similarity: null, activation: 0, via: null, path: [], salience: 0.5, usefulness: 0, ...extra,
+const candidate = (
+  id: string,
+  coverage: number,
+  extra: Partial<Candidate> = {},
+  tier: Tier = 'LONG_TERM',
+): Candidate => ({
+  memory: memory(id, { tier }),
+  textScore: coverage,
+  coverage,
+  exact: 0,
+  exactMiss: 0,
+  personMatch: 0,
+  dateMatch: 0,
+  similarity: null,
+  activation: 0,
+  via: null,
+  path: [],
+  salience: 0.5,
+  usefulness: 0,
+  ...extra,
 });
 
 describe('query text', () => {
   it('keeps the words that carry meaning', () => {
-    expect(queryTerms('When did Caroline go to the LGBTQ support group?')).toEqual(['caroline', 'go', 'lgbtq', 'support', 'group']);
+    expect(queryTerms('When did Caroline go to the LGBTQ support group?')).toEqual([
+      'caroline',
+      'go',
+      'lgbtq',
+      'support',
+      'group',
+    ]);
     expect(queryTerms("What's Melanie's favourite book, and why?")).toEqual(['melanie', 'favourite', 'book']);
   });
 
   it('builds a Lucene query scoped to the store key without scoring it', () => {
-    expect(luceneQuery(['trip', 'lisbon'], 'kabc')).toBe('+storeKey:kabc^0 +(content:(trip lisbon) tags:(trip lisbon) people:(trip lisbon))');
+    expect(luceneQuery(['trip', 'lisbon'], 'kabc')).toBe(
+      '+storeKey:kabc^0 +(content:(trip lisbon) tags:(trip lisbon) people:(trip lisbon))',
+    );
   });
 
   it('leaves terms in more than a share of the store and the candidate limit out of the full-text search, unless all are that common', () => {
@@ -67,23 +131,44 @@ describe('evidence that means the same in every store', () => {
     expect(questionOf('do you know where my keys are?').plain).toEqual(['kei']);
     // Not put to the memory ("you" absent): asking is what the question is about.
     expect(questionOf('what did Ana ask for at the party?')).toEqual({ plain: ['ask', 'parti'], specifics: ['ana'] });
-    expect(questionOf('When did Caroline go to the LGBTQ support group?')).toEqual({ plain: ['go', 'support', 'group'], specifics: ['carolin', 'lgbtq'] });
+    expect(questionOf('When did Caroline go to the LGBTQ support group?')).toEqual({
+      plain: ['go', 'support', 'group'],
+      specifics: ['carolin', 'lgbtq'],
+    });
     expect(questionOf('Is the code 8231 or 4417, as Maria said?').specifics).toEqual(['8231', '4417', 'maria']);
     expect(questionOf('Pottery: when did she start?').specifics).toEqual([]); // a capital that starts a sentence is no name
   });
 
   it('measures coverage, exact matches and a missed specific', () => {
     const q = questionOf('When did Caroline go to the LGBTQ support group?');
-    expect(evidenceOf(q, textStems('Caroline: I went to the LGBTQ support group yesterday'))).toEqual({ coverage: 1, exact: 1, exactMiss: 0 });
-    expect(evidenceOf(q, textStems('Melanie: the group met on Sunday'))).toEqual({ coverage: 1 / 3, exact: 0, exactMiss: 1 });
-    expect(evidenceOf(questionOf('what number did I ask you to remember?'), textStems('the number 8231'))).toEqual({ coverage: 1, exact: 0, exactMiss: 0 });
-    expect(evidenceOf(questionOf('And what about Maria?'), textStems('Maria moved to Porto'))).toMatchObject({ coverage: 1, exact: 1 }); // names alone: coverage is their share
+    expect(evidenceOf(q, textStems('Caroline: I went to the LGBTQ support group yesterday'))).toEqual({
+      coverage: 1,
+      exact: 1,
+      exactMiss: 0,
+    });
+    expect(evidenceOf(q, textStems('Melanie: the group met on Sunday'))).toEqual({
+      coverage: 1 / 3,
+      exact: 0,
+      exactMiss: 1,
+    });
+    expect(evidenceOf(questionOf('what number did I ask you to remember?'), textStems('the number 8231'))).toEqual({
+      coverage: 1,
+      exact: 0,
+      exactMiss: 0,
+    });
+    expect(evidenceOf(questionOf('And what about Maria?'), textStems('Maria moved to Porto'))).toMatchObject({
+      coverage: 1,
+      exact: 1,
+    }); // names alone: coverage is their share
   });
 
   it('gives a memory and question the same confidence whether the store holds it alone, 30 others or 100k others', () => {
     const target = candidate('target', 2 / 3, { similarity: 0.86 });
     const alone = rank([target], DEFAULT_WEIGHTS, ALL_SIGNALS, true)[0]!.confidence;
-    const noise = (n: number) => Array.from({ length: n }, (_, i) => candidate(`o${i}`, (i % 4) / 4, { similarity: 0.7 + ((i * 7919) % 200) / 1000 }));
+    const noise = (n: number) =>
+      Array.from({ length: n }, (_, i) =>
+        candidate(`o${i}`, (i % 4) / 4, { similarity: 0.7 + ((i * 7919) % 200) / 1000 }),
+      );
     for (const others of [noise(30), noise(100_000)]) {
       const hits = rank([...others, target], DEFAULT_WEIGHTS, ALL_SIGNALS, true);
       expect(hits.find((h) => h.memory.id === 'target')!.confidence).toBe(alone);
@@ -100,9 +185,14 @@ describe('ranking', () => {
 
   it('lets salience, usefulness and tier order only hits of equal confidence', () => {
     expect(rank([candidate('lt', 0.5), candidate('core', 0.5, {}, 'IDENTITY_CORE')])[0]?.memory.id).toBe('core');
-    expect(rank([candidate('x', 0.5, { usefulness: -1 }), candidate('y', 0.5, { usefulness: 1 })])[0]?.memory.id).toBe('y');
+    expect(rank([candidate('x', 0.5, { usefulness: -1 }), candidate('y', 0.5, { usefulness: 1 })])[0]?.memory.id).toBe(
+      'y',
+    );
     // a much more useful, salient, core memory never passes a more likely one
-    const hits = rank([candidate('useful', 0.5, { usefulness: 1, salience: 1 }, 'IDENTITY_CORE'), candidate('likely', 0.75, { usefulness: -1, salience: 0 })]);
+    const hits = rank([
+      candidate('useful', 0.5, { usefulness: 1, salience: 1 }, 'IDENTITY_CORE'),
+      candidate('likely', 0.75, { usefulness: -1, salience: 0 }),
+    ]);
     expect(hits.map((h) => h.memory.id)).toEqual(['likely', 'useful']);
     expect(hits[0]!.confidence).toBeGreaterThan(hits[1]!.confidence);
   });
@@ -110,7 +200,12 @@ describe('ranking', () => {
   it('counts association no more than its seed: a memory reached by a strong CAUSAL link ranks below the match that led to it', () => {
     // The issue's example: the direct match and the memory its CAUSAL link (strength 0.9) reaches.
     const direct = candidate('deploy-failed', 1, { similarity: 0.9, exact: 0 });
-    const linked = candidate('log-rotation', 0, { similarity: 0.79, activation: 0.9, via: 'deploy-failed', path: ['CAUSAL'] });
+    const linked = candidate('log-rotation', 0, {
+      similarity: 0.79,
+      activation: 0.9,
+      via: 'deploy-failed',
+      path: ['CAUSAL'],
+    });
     const hits = rank([linked, direct], DEFAULT_WEIGHTS, ALL_SIGNALS, true);
     expect(hits.map((h) => h.memory.id)).toEqual(['deploy-failed', 'log-rotation']);
     expect(hits[1]!.path).toEqual(['CAUSAL']);
@@ -129,17 +224,33 @@ describe('ranking', () => {
 
   it('raises confidence for a person or a date the question names as the calibration weighs them, unless the signal is off', () => {
     const weighed = { lexical: { ...LEXICAL_CALIBRATION, person: 0.5, date: 0.5 }, fused: FUSED_CALIBRATION };
-    for (const [extra, off] of [[{ personMatch: 1 }, { people: false }], [{ dateMatch: 1 }, { dates: false }]] as const) {
-      const hits = rank([candidate('other', 0.5), candidate('named', 0.5, extra)], undefined, ALL_SIGNALS, false, weighed);
+    for (const [extra, off] of [
+      [{ personMatch: 1 }, { people: false }],
+      [{ dateMatch: 1 }, { dates: false }],
+    ] as const) {
+      const hits = rank(
+        [candidate('other', 0.5), candidate('named', 0.5, extra)],
+        undefined,
+        ALL_SIGNALS,
+        false,
+        weighed,
+      );
       expect(hits[0]?.memory.id).toBe('named');
       expect(hits[0]!.confidence).toBeGreaterThan(hits[1]!.confidence);
-      const without = rank([candidate('other', 0.5), candidate('named', 0.5, extra)], undefined, { ...ALL_SIGNALS, ...off }, false, weighed);
+      const without = rank(
+        [candidate('other', 0.5), candidate('named', 0.5, extra)],
+        undefined,
+        { ...ALL_SIGNALS, ...off },
+        false,
+        weighed,
+      );
       expect(without[0]!.confidence).toBe(without[1]!.confidence);
     }
   });
 
   it('never counts an exact name, a person, a date or an association against a memory in the committed models', () => {
-    for (const c of [LEXICAL_CALIBRATION, FUSED_CALIBRATION]) for (const w of [c.exact, c.person, c.date, c.association]) expect(w).toBeGreaterThanOrEqual(0);
+    for (const c of [LEXICAL_CALIBRATION, FUSED_CALIBRATION])
+      for (const w of [c.exact, c.person, c.date, c.association]) expect(w).toBeGreaterThanOrEqual(0);
   });
 
   it('admits a memory from a named date without any word or meaning in common, and drops one with no evidence', () => {
@@ -150,7 +261,11 @@ describe('ranking', () => {
   });
 
   it('admits ARCHIVE only with enough confidence', () => {
-    const hits = rank([candidate('best', 1), candidate('old-weak', 0.1, {}, 'ARCHIVE'), candidate('old-strong', 1, { exact: 1 }, 'ARCHIVE')]);
+    const hits = rank([
+      candidate('best', 1),
+      candidate('old-weak', 0.1, {}, 'ARCHIVE'),
+      candidate('old-strong', 1, { exact: 1 }, 'ARCHIVE'),
+    ]);
     expect(hits.map((h) => h.memory.id).sort()).toEqual(['best', 'old-strong']);
   });
 
@@ -167,15 +282,34 @@ describe('ranking', () => {
 
 describe('meaning in confidence', () => {
   it('finds a paraphrase by meaning that shares no word with the query, and ranks it by its similarity', () => {
-    const hits = rank([candidate('weak-words', 0.25, { similarity: 0.75 }), candidate('paraphrase', 0, { similarity: 0.9 }), candidate('both', 1, { similarity: 0.88 })], DEFAULT_WEIGHTS, ALL_SIGNALS, true);
+    const hits = rank(
+      [
+        candidate('weak-words', 0.25, { similarity: 0.75 }),
+        candidate('paraphrase', 0, { similarity: 0.9 }),
+        candidate('both', 1, { similarity: 0.88 }),
+      ],
+      DEFAULT_WEIGHTS,
+      ALL_SIGNALS,
+      true,
+    );
     expect(hits.map((h) => h.memory.id)).toEqual(['both', 'paraphrase', 'weak-words']);
   });
 
   it('ignores similarity without a query vector and with the semantic signal off', () => {
-    const lexical = rank([candidate('words', 1, { similarity: 0.7 }), candidate('paraphrase', 0, { similarity: 0.9 })], DEFAULT_WEIGHTS, ALL_SIGNALS, false);
+    const lexical = rank(
+      [candidate('words', 1, { similarity: 0.7 }), candidate('paraphrase', 0, { similarity: 0.9 })],
+      DEFAULT_WEIGHTS,
+      ALL_SIGNALS,
+      false,
+    );
     expect(lexical.map((h) => h.memory.id)).toEqual(['words']);
     expect(lexical[0]).toMatchObject({ similarity: null });
-    const off = rank([candidate('words', 1, { similarity: 0.7 }), candidate('paraphrase', 0, { similarity: 0.9 })], DEFAULT_WEIGHTS, { ...ALL_SIGNALS, semantic: false }, true);
+    const off = rank(
+      [candidate('words', 1, { similarity: 0.7 }), candidate('paraphrase', 0, { similarity: 0.9 })],
+      DEFAULT_WEIGHTS,
+      { ...ALL_SIGNALS, semantic: false },
+      true,
+    );
     expect(off.map((h) => h.memory.id)).toEqual(['words']);
   });
 
@@ -186,7 +320,12 @@ describe('meaning in confidence', () => {
     const withVector = rank([c], DEFAULT_WEIGHTS, ALL_SIGNALS, true, models)[0]!;
     const without = rank([c], DEFAULT_WEIGHTS, ALL_SIGNALS, false, models)[0]!;
     expect(withVector.confidence).not.toBe(without.confidence);
-    expect(rank([c], DEFAULT_WEIGHTS, ALL_SIGNALS, false, { lexical: LEXICAL_CALIBRATION, fused: { ...fusedModel, bias: 100 } })[0]!.confidence).toBe(without.confidence);
+    expect(
+      rank([c], DEFAULT_WEIGHTS, ALL_SIGNALS, false, {
+        lexical: LEXICAL_CALIBRATION,
+        fused: { ...fusedModel, bias: 100 },
+      })[0]!.confidence,
+    ).toBe(without.confidence);
   });
 });
 
@@ -239,12 +378,16 @@ describe('in-process vectors', () => {
     const v = new StoreVectors(8);
     const rows: [string, number[]][] = [];
     let seed = 7;
-    const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31) - 0.5;
+    const rnd = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31 - 0.5;
     for (let i = 0; i < 300; i++) rows.push([`m${String(i).padStart(3, '0')}`, Array.from({ length: 8 }, rnd)]);
     rows.forEach(([id, x]) => v.upsert(id, x));
     const q = unit(...Array.from({ length: 8 }, rnd));
     const cos = (x: number[]) => x.reduce((s, xi, i) => s + xi * q[i]!, 0) / Math.hypot(...x);
-    const expected = rows.map(([id, x]) => ({ id, s: cos(x) })).sort((a, b) => b.s - a.s).slice(0, 10).map((r) => r.id);
+    const expected = rows
+      .map(([id, x]) => ({ id, s: cos(x) }))
+      .sort((a, b) => b.s - a.s)
+      .slice(0, 10)
+      .map((r) => r.id);
     expect(v.top(q, 10).map((t) => t.id)).toEqual(expected);
   });
 });
@@ -254,16 +397,17 @@ describe('frame line', () => {
     expect(frameLine('lisbon', [])).toBe('Nothing remembered about "lisbon".');
     expect(frameLine('lisbon', [0.1, 0.2])).toMatch(/^Only weak matches for "lisbon": 2 memories, best confidence 20%/);
     expect(frameLine('lisbon', [0.4])).toMatch(/none certain/);
-    expect(frameLine('lisbon', [0.9, 0.7, 0.2])).toMatch(/Recalled 3 memories .*; 2 with confidence of 60% or more \(best 90%\)/);
+    expect(frameLine('lisbon', [0.9, 0.7, 0.2])).toMatch(
+      /Recalled 3 memories .*; 2 with confidence of 60% or more \(best 90%\)/,
+    );
   });
 });
 
 describe('context packing', () => {
-  const hits = rank([
-    candidate('a', 1, { exact: 1 }),
-    candidate('b', 1),
-    candidate('c', 0.2),
-  ]).map((h) => ({ ...h, memory: { ...h.memory, content: 'x'.repeat(200), sessionId: h.memory.id === 'c' ? 'now' : null } }));
+  const hits = rank([candidate('a', 1, { exact: 1 }), candidate('b', 1), candidate('c', 0.2)]).map((h) => ({
+    ...h,
+    memory: { ...h.memory, content: 'x'.repeat(200), sessionId: h.memory.id === 'c' ? 'now' : null },
+  }));
 
   it('writes the frame first and labels each memory as recalled, with its date', () => {
     const p = pack(hits, { query: 'q', sessionId: null, maxTokens: 1000, maxItems: 8, injectFloor: 0, liveFloor: 0 });
@@ -276,15 +420,43 @@ describe('context packing', () => {
 
   it('drops what is below the floor, over the budget or over the count, and says how many', () => {
     const floor = hits[2]!.confidence + 0.001;
-    const byFloor = pack(hits, { query: 'q', sessionId: null, maxTokens: 1000, maxItems: 8, injectFloor: floor, liveFloor: floor });
+    const byFloor = pack(hits, {
+      query: 'q',
+      sessionId: null,
+      maxTokens: 1000,
+      maxItems: 8,
+      injectFloor: floor,
+      liveFloor: floor,
+    });
     expect(byFloor.hits.map((h) => h.memory.id)).toEqual(['a', 'b']);
     expect(byFloor.dropped).toBe(1);
-    const live = pack(hits, { query: 'q', sessionId: 'now', maxTokens: 1000, maxItems: 8, injectFloor: floor, liveFloor: 0 });
+    const live = pack(hits, {
+      query: 'q',
+      sessionId: 'now',
+      maxTokens: 1000,
+      maxItems: 8,
+      injectFloor: floor,
+      liveFloor: 0,
+    });
     expect(live.hits.map((h) => h.memory.id)).toEqual(['a', 'b', 'c']);
-    const byCount = pack(hits, { query: 'q', sessionId: null, maxTokens: 1000, maxItems: 1, injectFloor: 0, liveFloor: 0 });
+    const byCount = pack(hits, {
+      query: 'q',
+      sessionId: null,
+      maxTokens: 1000,
+      maxItems: 1,
+      injectFloor: 0,
+      liveFloor: 0,
+    });
     expect(byCount.hits).toHaveLength(1);
     expect(byCount.text).toMatch(/2 more fell below the floor or budget/);
-    const byBudget = pack(hits, { query: 'q', sessionId: null, maxTokens: 120, maxItems: 8, injectFloor: 0, liveFloor: 0 });
+    const byBudget = pack(hits, {
+      query: 'q',
+      sessionId: null,
+      maxTokens: 120,
+      maxItems: 8,
+      injectFloor: 0,
+      liveFloor: 0,
+    });
     expect(byBudget.hits).toHaveLength(1);
     expect(byBudget.estimatedTokens).toBeLessThanOrEqual(120);
   });
@@ -294,17 +466,23 @@ describe('consolidation does not crowd recall', () => {
   it('shows one of a consolidated memory and its originals, the likelier, and lists the others in represents', async () => {
     const { collapseConsolidated } = await import('../../src/contexts/recall/index.js');
     const merged = candidate('merged', 0.75, {});
-    const withMeta = { ...merged, memory: { ...merged.memory, metadata: { consolidatedFrom: ['o1', 'o2'], strategy: 'COMBINE' } } };
+    const withMeta = {
+      ...merged,
+      memory: { ...merged.memory, metadata: { consolidatedFrom: ['o1', 'o2'], strategy: 'COMBINE' } },
+    };
     const hits = rank([candidate('o1', 1, { exact: 1 }), withMeta, candidate('o2', 0.5), candidate('other', 0.6)]);
     expect(hits.map((h) => h.memory.id)).toEqual(['o1', 'merged', 'other', 'o2']);
     const shown = collapseConsolidated(hits);
-    expect(shown.map((h) => [h.memory.id, h.represents])).toEqual([['o1', ['merged', 'o2']], ['other', []]]);
+    expect(shown.map((h) => [h.memory.id, h.represents])).toEqual([
+      ['o1', ['merged', 'o2']],
+      ['other', []],
+    ]);
     // The consolidated memory is kept when it is the likelier one.
     const flipped = collapseConsolidated(rank([candidate('o1', 0.25), { ...withMeta, coverage: 1, exact: 1 }]));
     expect(flipped.map((h) => [h.memory.id, h.represents])).toEqual([['merged', ['o1']]]);
   });
 
-  it('keeps each original\'s session, time and metadata on the consolidated memory', async () => {
+  it("keeps each original's session, time and metadata on the consolidated memory", async () => {
     const { consolidatedMetadata } = await import('../../src/contexts/hippocampus/index.js');
     const a = memory('a', { sessionId: 's1', occurredAt: Date.UTC(2026, 0, 2), metadata: { dia_id: 'D1:2' } });
     const b = memory('b', { sessionId: 's2', occurredAt: Date.UTC(2026, 0, 1), metadata: null });

@@ -22,7 +22,8 @@ const memory = (id: string, over: Partial<MemoryRecord> = {}): MemoryRecord =>
     ...over,
   }) as MemoryRecord;
 const none = { weak: [], near: [], duplicates: [] };
-const kinds = (m: MemoryRecord, ties = none, reason = 'STALE: x') => fittingActions(m, reflectKindOf(reason), ties).map((a) => a.kind);
+const kinds = (m: MemoryRecord, ties = none, reason = 'STALE: x') =>
+  fittingActions(m, reflectKindOf(reason), ties).map((a) => a.kind);
 
 describe('reflect actions', () => {
   it('offers claim and forget only for unclaimed memories outside the identity core, and keep always, last', () => {
@@ -69,10 +70,20 @@ describe('reflect actions', () => {
 });
 
 describe('reflect prompt', () => {
-  const candidate = (id: string) => ({ memory: memory(id), reason: 'STALE: untouched', staleDays: 40.5, associationCount: 0, actions: fittingActions(memory(id), 'STALE', none) });
+  const candidate = (id: string) => ({
+    memory: memory(id),
+    reason: 'STALE: untouched',
+    staleDays: 40.5,
+    associationCount: 0,
+    actions: fittingActions(memory(id), 'STALE', none),
+  });
 
   it('lists each unanswered candidate with its actions and says how to answer', () => {
-    const text = reflectPromptText([candidate('m1'), candidate('m2')], { store: 'home', reflectionId: 'rfl_1', answered: new Set(['m2']) });
+    const text = reflectPromptText([candidate('m1'), candidate('m2')], {
+      store: 'home',
+      reflectionId: 'rfl_1',
+      answered: new Set(['m2']),
+    });
     expect(text).toContain('store "home": 1 memory to review');
     expect(text).toContain('reflectionId: "rfl_1"');
     expect(text).toContain('memory m1 (LONG_TERM, unclaimed, 0 associations, untouched 40 days)');

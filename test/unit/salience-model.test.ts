@@ -30,7 +30,9 @@ const memory = (extra: Partial<ScoringInput> = {}): ScoringInput => ({
 });
 
 /** Times from creation out to ten years, denser early on. */
-const TIMES = [0, 1, 60_000, HOUR, 3 * HOUR, DAY, 7 * DAY, 30 * DAY, 90 * DAY, 365 * DAY, 3650 * DAY].map((dt) => T0 + dt);
+const TIMES = [0, 1, 60_000, HOUR, 3 * HOUR, DAY, 7 * DAY, 30 * DAY, 90 * DAY, 365 * DAY, 3650 * DAY].map(
+  (dt) => T0 + dt,
+);
 
 describe('decay (invariant 4: score always decays with time)', () => {
   it.each(DECAYING)('%s: never rises while nothing happens, and falls while above the floor', (tier) => {
@@ -38,7 +40,8 @@ describe('decay (invariant 4: score always decays with time)', () => {
       const scores = TIMES.map((t) => currentSalience(memory({ tier, ...extra }), t, C));
       for (let i = 1; i < scores.length; i++) {
         expect(scores[i]).toBeLessThanOrEqual(scores[i - 1] as number);
-        if ((scores[i - 1] as number) > C.floor + 1e-9 && TIMES[i]! - TIMES[i - 1]! >= HOUR) expect(scores[i]).toBeLessThan(scores[i - 1] as number);
+        if ((scores[i - 1] as number) > C.floor + 1e-9 && TIMES[i]! - TIMES[i - 1]! >= HOUR)
+          expect(scores[i]).toBeLessThan(scores[i - 1] as number);
       }
     }
   });
@@ -73,7 +76,11 @@ describe('decay (invariant 4: score always decays with time)', () => {
     for (const tier of DECAYING) {
       for (const accessCount of [0, 1, 10, 1000]) {
         for (const t of TIMES) {
-          const s = currentSalience(memory({ tier, accessCount, lastAccessedAt: accessCount ? T0 : null, claimed: true, claimedAt: T0 }), t, C);
+          const s = currentSalience(
+            memory({ tier, accessCount, lastAccessedAt: accessCount ? T0 : null, claimed: true, claimedAt: T0 }),
+            t,
+            C,
+          );
           expect(s).toBeGreaterThanOrEqual(0);
           expect(s).toBeLessThanOrEqual(1);
         }
@@ -98,7 +105,9 @@ describe('use (invariant 4: access always raises the score)', () => {
 
   it('gives diminishing returns: each access adds less than the one before', () => {
     const at = T0 + DAY;
-    const scores = [0, 1, 2, 3, 4, 5, 10].map((n) => currentSalience(memory({ accessCount: n, lastAccessedAt: n ? at : null }), at, C));
+    const scores = [0, 1, 2, 3, 4, 5, 10].map((n) =>
+      currentSalience(memory({ accessCount: n, lastAccessedAt: n ? at : null }), at, C),
+    );
     const gains = scores.slice(1, 6).map((s, i) => s - (scores[i] as number));
     for (let i = 1; i < gains.length; i++) expect(gains[i]).toBeLessThan(gains[i - 1] as number);
     expect(scores[6]).toBeLessThan(1);
@@ -140,7 +149,8 @@ describe('folding events into the anchor (idempotence)', () => {
     const m = memory({ accessCount: 3, lastAccessedAt: T0 + 2 * DAY, claimed: true, claimedAt: T0 + DAY });
     const mid = fold(m, T0 + 3 * DAY, C);
     const resumed = { ...m, salienceAnchor: mid.anchor };
-    for (const t of [T0 + 3 * DAY, T0 + 40 * DAY, T0 + 400 * DAY]) expect(currentSalience(resumed, t, C)).toBe(currentSalience(m, t, C));
+    for (const t of [T0 + 3 * DAY, T0 + 40 * DAY, T0 + 400 * DAY])
+      expect(currentSalience(resumed, t, C)).toBe(currentSalience(m, t, C));
     expect(fold(resumed, T0 + 40 * DAY, C).folded).toBe(0);
   });
 
@@ -192,19 +202,25 @@ describe('folding events into the anchor (idempotence)', () => {
 describe('settings', () => {
   it('accepts the defaults and refuses thresholds without a gap or out of order', () => {
     expect(salienceConfigProblems(C)).toEqual([]);
-    const bad = (thresholds: Partial<typeof C.thresholds>) => salienceConfigProblems({ ...C, thresholds: { ...C.thresholds, ...thresholds } });
+    const bad = (thresholds: Partial<typeof C.thresholds>) =>
+      salienceConfigProblems({ ...C, thresholds: { ...C.thresholds, ...thresholds } });
     expect(bad({ demoteToArchive: 0.5 }).join()).toMatch(/hysteresis/);
     expect(bad({ demoteFromActive: 0.8 }).join()).toMatch(/hysteresis/);
     expect(bad({ demoteFromActive: 0.15 }).join()).toMatch(/demoteToArchive must be below demoteFromActive/);
   });
 
   it('reads TOTAL_RECALL_SALIENCE_* over the defaults and refuses a bad value', () => {
-    const c = salienceConfigFromEnv({ TOTAL_RECALL_SALIENCE_HALF_LIFE_ACTIVE_HOURS: '0.5', TOTAL_RECALL_SALIENCE_FLOOR: '0.05' });
+    const c = salienceConfigFromEnv({
+      TOTAL_RECALL_SALIENCE_HALF_LIFE_ACTIVE_HOURS: '0.5',
+      TOTAL_RECALL_SALIENCE_FLOOR: '0.05',
+    });
     expect(c.halfLifeMs.ACTIVE_CONTEXT).toBe(30 * 60_000);
     expect(c.floor).toBe(0.05);
     expect(c.halfLifeMs.LONG_TERM).toBe(C.halfLifeMs.LONG_TERM);
     expect(() => salienceConfigFromEnv({ TOTAL_RECALL_SALIENCE_FLOOR: 'low' })).toThrow(/must be a number/);
-    expect(() => salienceConfigFromEnv({ TOTAL_RECALL_SALIENCE_PROMOTE_TO_ACTIVE: '0.3' })).toThrow(/salience settings/);
+    expect(() => salienceConfigFromEnv({ TOTAL_RECALL_SALIENCE_PROMOTE_TO_ACTIVE: '0.3' })).toThrow(
+      /salience settings/,
+    );
     expect(salienceConfigFromEnv({ TOTAL_RECALL_SWEEP_LANES: '3' }).sweepLanes).toBe(3);
     expect(() => salienceConfigFromEnv({ TOTAL_RECALL_SWEEP_LANES: '0' })).toThrow(/sweepLanes/);
     expect(() => salienceConfigFromEnv({ TOTAL_RECALL_SWEEP_LANES: '1.5' })).toThrow(/sweepLanes/);

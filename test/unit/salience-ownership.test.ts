@@ -11,7 +11,13 @@ import { CYPHER_ROOT } from '../../src/adapters/neo4j/index.js';
 const dir = join(CYPHER_ROOT, 'salience');
 const statements = readdirSync(dir)
   .filter((f) => f.endsWith('.cypher'))
-  .map((f) => ({ file: f, body: readFileSync(join(dir, f), 'utf8').split('\n').filter((l) => !l.trimStart().startsWith('//')).join('\n') }));
+  .map((f) => ({
+    file: f,
+    body: readFileSync(join(dir, f), 'utf8')
+      .split('\n')
+      .filter((l) => !l.trimStart().startsWith('//'))
+      .join('\n'),
+  }));
 
 /** The variables a statement binds to :Memory nodes. */
 const memoryVars = (body: string) => [...body.matchAll(/\((\w+):Memory\b/g)].map((m) => m[1] as string);
@@ -22,16 +28,19 @@ describe('Salience writes only its own properties (invariant 1)', () => {
     expect(statements.some((s) => /SET m\.salience\b/.test(s.body))).toBe(true);
   });
 
-  it.each(statements.map((s) => [s.file, s.body] as const))('%s sets only salience* and usefulness* on Memory nodes and creates or deletes none', (_file, body) => {
-    expect(body).not.toMatch(/\b(DELETE|REMOVE|CREATE)\b/);
-    expect(body).not.toMatch(/MERGE\s*\(\w*:Memory/);
-    for (const v of memoryVars(body)) {
-      const assigned = [...body.matchAll(new RegExp(`\\b${v}\\.(\\w+)\\s*=(?!=)`, 'g'))].filter((m) => {
-        // `=` inside WHERE is a comparison; only assignments after SET count.
-        const before = body.slice(0, m.index);
-        return before.lastIndexOf('SET') > before.lastIndexOf('WHERE');
-      });
-      for (const m of assigned) expect(m[1]).toMatch(/^(salience|usefulness)/);
-    }
-  });
+  it.each(statements.map((s) => [s.file, s.body] as const))(
+    '%s sets only salience* and usefulness* on Memory nodes and creates or deletes none',
+    (_file, body) => {
+      expect(body).not.toMatch(/\b(DELETE|REMOVE|CREATE)\b/);
+      expect(body).not.toMatch(/MERGE\s*\(\w*:Memory/);
+      for (const v of memoryVars(body)) {
+        const assigned = [...body.matchAll(new RegExp(`\\b${v}\\.(\\w+)\\s*=(?!=)`, 'g'))].filter((m) => {
+          // `=` inside WHERE is a comparison; only assignments after SET count.
+          const before = body.slice(0, m.index);
+          return before.lastIndexOf('SET') > before.lastIndexOf('WHERE');
+        });
+        for (const m of assigned) expect(m[1]).toMatch(/^(salience|usefulness)/);
+      }
+    },
+  );
 });

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_SALIENCE as C, currentSalience, decideTier, planBatch, type ScoringRow } from '../../src/contexts/salience/index.js';
+import {
+  DEFAULT_SALIENCE as C,
+  currentSalience,
+  decideTier,
+  planBatch,
+  type ScoringRow,
+} from '../../src/contexts/salience/index.js';
 import { checkTierChange } from '../../src/contexts/hippocampus/index.js';
 import { TIERS, type Tier } from '../../src/domain/index.js';
 
@@ -38,7 +44,18 @@ function live(start: ScoringRow, moments: readonly { at: number; access?: boolea
     if (!sweep) continue;
     const plan = planBatch([m], at, C);
     for (const a of plan.anchors) {
-      m = { ...m, salience: a.salience, salienceAt: at, salienceAnchor: { level: a.level, at: a.anchorAt, tier: a.anchorTier, uses: a.anchorUses, claimed: a.anchorClaimed } };
+      m = {
+        ...m,
+        salience: a.salience,
+        salienceAt: at,
+        salienceAnchor: {
+          level: a.level,
+          at: a.anchorAt,
+          tier: a.anchorTier,
+          uses: a.anchorUses,
+          claimed: a.anchorClaimed,
+        },
+      };
     }
     for (const s of plan.scores) m = { ...m, salience: s.salience, salienceAt: at };
     for (const move of plan.moves) {
@@ -50,35 +67,56 @@ function live(start: ScoringRow, moments: readonly { at: number; access?: boolea
   return { memory: m, moves };
 }
 
-const every = (from: number, to: number, step: number) => Array.from({ length: Math.floor((to - from) / step) + 1 }, (_, i) => ({ at: from + i * step }));
+const every = (from: number, to: number, step: number) =>
+  Array.from({ length: Math.floor((to - from) / step) + 1 }, (_, i) => ({ at: from + i * step }));
 
 describe('the tier decision', () => {
   it('promotes above P and demotes below D, with D < P on every boundary', () => {
     expect(t.demoteFromActive).toBeLessThan(t.promoteToActive);
     expect(t.demoteToArchive).toBeLessThan(t.promoteFromArchive);
-    expect(decideTier({ tier: 'LONG_TERM', score: t.promoteToActive + 0.01, claimed: false }, C)).toMatchObject({ kind: 'PROMOTE', to: 'ACTIVE_CONTEXT' });
-    expect(decideTier({ tier: 'LONG_TERM', score: t.demoteToArchive - 0.01, claimed: false }, C)).toMatchObject({ kind: 'DEMOTE', to: 'ARCHIVE' });
-    expect(decideTier({ tier: 'ACTIVE_CONTEXT', score: t.demoteFromActive - 0.01, claimed: true }, C)).toMatchObject({ kind: 'DEMOTE', to: 'LONG_TERM' });
-    expect(decideTier({ tier: 'ARCHIVE', score: t.promoteFromArchive + 0.01, claimed: false }, C)).toMatchObject({ kind: 'PROMOTE', to: 'LONG_TERM' });
+    expect(decideTier({ tier: 'LONG_TERM', score: t.promoteToActive + 0.01, claimed: false }, C)).toMatchObject({
+      kind: 'PROMOTE',
+      to: 'ACTIVE_CONTEXT',
+    });
+    expect(decideTier({ tier: 'LONG_TERM', score: t.demoteToArchive - 0.01, claimed: false }, C)).toMatchObject({
+      kind: 'DEMOTE',
+      to: 'ARCHIVE',
+    });
+    expect(decideTier({ tier: 'ACTIVE_CONTEXT', score: t.demoteFromActive - 0.01, claimed: true }, C)).toMatchObject({
+      kind: 'DEMOTE',
+      to: 'LONG_TERM',
+    });
+    expect(decideTier({ tier: 'ARCHIVE', score: t.promoteFromArchive + 0.01, claimed: false }, C)).toMatchObject({
+      kind: 'PROMOTE',
+      to: 'LONG_TERM',
+    });
   });
 
   it('leaves a memory between its two thresholds where it is', () => {
     for (let score = t.demoteToArchive; score <= t.promoteToActive; score += 0.01) {
       expect(decideTier({ tier: 'LONG_TERM', score, claimed: false }, C).kind).toBe('STAY');
     }
-    for (let score = t.demoteFromActive; score <= 1; score += 0.01) expect(decideTier({ tier: 'ACTIVE_CONTEXT', score, claimed: false }, C).kind).toBe('STAY');
+    for (let score = t.demoteFromActive; score <= 1; score += 0.01)
+      expect(decideTier({ tier: 'ACTIVE_CONTEXT', score, claimed: false }, C).kind).toBe('STAY');
   });
 
   it('never touches IDENTITY_CORE, keeps ARCHIVE as the floor, never promotes into IDENTITY_CORE', () => {
     for (const score of [0, C.floor, 0.5, 1]) {
       expect(decideTier({ tier: 'IDENTITY_CORE', score, claimed: false, sessionEnded: true }, C).kind).toBe('STAY');
-      expect(decideTier({ tier: 'ARCHIVE', score: Math.min(score, t.promoteFromArchive), claimed: false }, C).kind).toBe('STAY');
-      expect(decideTier({ tier: 'ACTIVE_CONTEXT', score, claimed: false }, C)).not.toMatchObject({ to: 'IDENTITY_CORE' });
+      expect(
+        decideTier({ tier: 'ARCHIVE', score: Math.min(score, t.promoteFromArchive), claimed: false }, C).kind,
+      ).toBe('STAY');
+      expect(decideTier({ tier: 'ACTIVE_CONTEXT', score, claimed: false }, C)).not.toMatchObject({
+        to: 'IDENTITY_CORE',
+      });
     }
   });
 
   it('moves an ended session’s working memory down unless claimed', () => {
-    expect(decideTier({ tier: 'ACTIVE_CONTEXT', score: 0.99, claimed: false, sessionEnded: true }, C)).toMatchObject({ kind: 'DEMOTE', to: 'LONG_TERM' });
+    expect(decideTier({ tier: 'ACTIVE_CONTEXT', score: 0.99, claimed: false, sessionEnded: true }, C)).toMatchObject({
+      kind: 'DEMOTE',
+      to: 'LONG_TERM',
+    });
     expect(decideTier({ tier: 'ACTIVE_CONTEXT', score: 0.99, claimed: true, sessionEnded: true }, C).kind).toBe('STAY');
     expect(decideTier({ tier: 'LONG_TERM', score: 0.5, claimed: false, sessionEnded: true }, C).kind).toBe('STAY');
   });
@@ -137,7 +175,11 @@ describe('hysteresis over time (no bounce at a threshold)', () => {
 describe('batch plans', () => {
   it('writes nothing the second time a sweep runs at the same moment (idempotent)', () => {
     const at = T0 + 45 * DAY;
-    const rows = [row({ id: 'a' }), row({ id: 'b', accessCount: 2, lastAccessedAt: T0 + DAY }), row({ id: 'c', tier: 'ARCHIVE' })];
+    const rows = [
+      row({ id: 'a' }),
+      row({ id: 'b', accessCount: 2, lastAccessedAt: T0 + DAY }),
+      row({ id: 'c', tier: 'ARCHIVE' }),
+    ];
     const first = planBatch(rows, at, C);
     expect(first.scores.length + first.anchors.length).toBe(3);
     const written = rows.map((r) => {
@@ -147,7 +189,9 @@ describe('batch plans', () => {
         ...r,
         salience: s?.salience ?? r.salience,
         salienceAt: at,
-        salienceAnchor: a ? { level: a.level, at: a.anchorAt, tier: a.anchorTier, uses: a.anchorUses, claimed: a.anchorClaimed } : r.salienceAnchor,
+        salienceAnchor: a
+          ? { level: a.level, at: a.anchorAt, tier: a.anchorTier, uses: a.anchorUses, claimed: a.anchorClaimed }
+          : r.salienceAnchor,
       };
     });
     const second = planBatch(written, at, C);
@@ -158,9 +202,15 @@ describe('batch plans', () => {
 
   it('settles a memory in one sweep after a long pause, one tier per step', () => {
     const plan = planBatch([row({ tier: 'ACTIVE_CONTEXT' })], T0 + 30 * DAY, C);
-    expect(plan.moves.map((m) => `${m.step}:${m.from}→${m.to}`)).toEqual(['0:ACTIVE_CONTEXT→LONG_TERM', '1:LONG_TERM→ARCHIVE']);
+    expect(plan.moves.map((m) => `${m.step}:${m.from}→${m.to}`)).toEqual([
+      '0:ACTIVE_CONTEXT→LONG_TERM',
+      '1:LONG_TERM→ARCHIVE',
+    ]);
     const up = planBatch([row({ tier: 'ARCHIVE', accessCount: 12, lastAccessedAt: T0 + DAY })], T0 + DAY, C);
-    expect(up.moves.map((m) => `${m.step}:${m.from}→${m.to}`)).toEqual(['0:ARCHIVE→LONG_TERM', '1:LONG_TERM→ACTIVE_CONTEXT']);
+    expect(up.moves.map((m) => `${m.step}:${m.from}→${m.to}`)).toEqual([
+      '0:ARCHIVE→LONG_TERM',
+      '1:LONG_TERM→ACTIVE_CONTEXT',
+    ]);
   });
 
   it('keeps the anchor of a memory it is about to move, so the move folds in from the right tier', () => {

@@ -1,6 +1,15 @@
 /** Security rules as plain functions: token format, access, scalars, limits, posture. */
 import { describe, expect, it } from 'vitest';
-import { bearerOf, callerOf, generateToken, hashToken, matchesHash, tokenId, validateCreate, Authenticator } from '../../src/adapters/auth/index.js';
+import {
+  bearerOf,
+  callerOf,
+  generateToken,
+  hashToken,
+  matchesHash,
+  tokenId,
+  validateCreate,
+  Authenticator,
+} from '../../src/adapters/auth/index.js';
 import { isReadOnly, mayReach, requireOperator, requireWrite, storeFor, type Access } from '../../src/domain/index.js';
 import { boundedJson, jsonDepth, parseIsoDateTime } from '../../src/adapters/graphql/scalars.js';
 import { limitedPorts } from '../../src/adapters/graphql/limited-ports.js';
@@ -37,7 +46,10 @@ describe('tokens', () => {
     expect(() => validateCreate({ scope: 'root' as never, stores: ['a'] })).toThrow(/scope/);
     expect(() => validateCreate({ scope: 'mind', stores: ['a\nb'] })).toThrow(/store/);
     expect(validateCreate({ scope: 'operator' })).toMatchObject({ scope: 'operator', stores: [], instanceId: null });
-    expect(validateCreate({ scope: 'reader', stores: [' a ', 'a'], instanceId: ' i ' })).toMatchObject({ stores: ['a'], instanceId: 'i' });
+    expect(validateCreate({ scope: 'reader', stores: [' a ', 'a'], instanceId: ' i ' })).toMatchObject({
+      stores: ['a'],
+      instanceId: 'i',
+    });
   });
 
   it('an instance-bound token is that instance; a header names only an operator', () => {
@@ -51,9 +63,16 @@ describe('tokens', () => {
     expect((await Authenticator.resolve('auto', store(true))).mode).toBe('on');
     expect((await Authenticator.resolve('auto', store(false))).mode).toBe('off');
     expect((await Authenticator.resolve('off', store(true))).mode).toBe('off');
-    await expect(new Authenticator('on', store(false)).callerFrom({})).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
-    expect(await new Authenticator('off', null).callerFrom({ 'x-instance-id': ' me ' })).toEqual({ instanceId: 'me', sessionId: null });
-    await expect(new Authenticator('off', null).callerFrom({ authorization: 'Bearer tr_0000000000_x' })).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
+    await expect(new Authenticator('on', store(false)).callerFrom({})).rejects.toMatchObject({
+      code: 'UNAUTHENTICATED',
+    });
+    expect(await new Authenticator('off', null).callerFrom({ 'x-instance-id': ' me ' })).toEqual({
+      instanceId: 'me',
+      sessionId: null,
+    });
+    await expect(
+      new Authenticator('off', null).callerFrom({ authorization: 'Bearer tr_0000000000_x' }),
+    ).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
   });
 });
 
@@ -75,7 +94,12 @@ describe('access', () => {
     expect(() => requireOperator(operator, 'shutdown')).not.toThrow();
     expect(() => requireOperator(undefined, 'shutdown')).not.toThrow();
     // A reader's recalls are not recorded either; anyone else's are.
-    expect([isReadOnly(reader), isReadOnly(mind), isReadOnly(operator), isReadOnly(undefined)]).toEqual([true, false, false, false]);
+    expect([isReadOnly(reader), isReadOnly(mind), isReadOnly(operator), isReadOnly(undefined)]).toEqual([
+      true,
+      false,
+      false,
+      false,
+    ]);
   });
 });
 
@@ -85,7 +109,18 @@ describe('scalars', () => {
     expect(parseIsoDateTime('2026-05-01')).toBe(Date.UTC(2026, 4, 1));
     expect(parseIsoDateTime('2026-05-01T14:00:00+02:00')).toBe(Date.UTC(2026, 4, 1, 12));
     expect(parseIsoDateTime('2028-02-29')).toBe(Date.UTC(2028, 1, 29));
-    for (const bad of ['2026-02-30', '2027-02-29', '2026-04-31', '2026-00-10', '2026-13-01', '2026-01-01T24:00:00Z', '2026-01-01T10:61:00Z', '1e20', '', 'May 1 2026']) {
+    for (const bad of [
+      '2026-02-30',
+      '2027-02-29',
+      '2026-04-31',
+      '2026-00-10',
+      '2026-13-01',
+      '2026-01-01T24:00:00Z',
+      '2026-01-01T10:61:00Z',
+      '1e20',
+      '',
+      'May 1 2026',
+    ]) {
       expect(parseIsoDateTime(bad), bad).toBeNull();
     }
   });
@@ -114,21 +149,30 @@ describe('request limits', () => {
     };
     const ports = { memory: { memory: slow }, salienceOf: () => 0.5, health: slow } as unknown as Ports;
     const limited = limitedPorts(ports, 4);
-    await Promise.all(Array.from({ length: 20 }, () => limited.memory.memory('x', { instanceId: null, sessionId: null })));
+    await Promise.all(
+      Array.from({ length: 20 }, () => limited.memory.memory('x', { instanceId: null, sessionId: null })),
+    );
     expect(peak).toBe(4);
     expect(limited.salienceOf({} as never)).toBe(0.5);
   });
 
   it("a route's guard runs before each limited call with the port's name, and its refusal is the call's error", async () => {
     const seen: string[] = [];
-    const ports = { memory: { memory: async () => 'found' }, recall: { search: async () => 'hits' }, salienceOf: () => 0.5, health: async () => 'ok' } as unknown as Ports;
+    const ports = {
+      memory: { memory: async () => 'found' },
+      recall: { search: async () => 'hits' },
+      salienceOf: () => 0.5,
+      health: async () => 'ok',
+    } as unknown as Ports;
     const guarded = limitedPorts(ports, 2, async (port) => {
       seen.push(port);
       if (port === 'recall') throw Object.assign(new Error('over the limit'), { code: 'RATE_LIMITED' });
     });
     expect(await guarded.memory.memory('x', { instanceId: null, sessionId: null })).toBe('found');
     expect(await guarded.health()).toBe('ok');
-    await expect(guarded.recall.search({ query: 'q' }, { instanceId: null, sessionId: null })).rejects.toMatchObject({ code: 'RATE_LIMITED' });
+    await expect(guarded.recall.search({ query: 'q' }, { instanceId: null, sessionId: null })).rejects.toMatchObject({
+      code: 'RATE_LIMITED',
+    });
     expect(guarded.salienceOf({} as never)).toBe(0.5); // a plain read of a loaded value: not guarded
     expect(seen).toEqual(['memory', 'health', 'recall']);
   });
@@ -157,7 +201,9 @@ describe('request limits', () => {
 
 describe('the local servers', () => {
   it('have passwords unless TOTAL_RECALL_LOCAL_AUTH says off', async () => {
-    const { localAuthEnabled } = (await import('../../scripts/services/common.mjs' as string)) as { localAuthEnabled: () => boolean };
+    const { localAuthEnabled } = (await import('../../scripts/services/common.mjs' as string)) as {
+      localAuthEnabled: () => boolean;
+    };
     const saved = process.env.TOTAL_RECALL_LOCAL_AUTH;
     try {
       const with_ = (value: string | undefined) => {
@@ -166,7 +212,13 @@ describe('the local servers', () => {
         return localAuthEnabled();
       };
       expect([with_(undefined), with_(''), with_('on'), with_('yes')]).toEqual([true, true, true, true]);
-      expect([with_('off'), with_('OFF'), with_('0'), with_('false'), with_('no')]).toEqual([false, false, false, false, false]);
+      expect([with_('off'), with_('OFF'), with_('0'), with_('false'), with_('no')]).toEqual([
+        false,
+        false,
+        false,
+        false,
+        false,
+      ]);
     } finally {
       if (saved === undefined) delete process.env.TOTAL_RECALL_LOCAL_AUTH;
       else process.env.TOTAL_RECALL_LOCAL_AUTH = saved;
@@ -183,10 +235,20 @@ describe('the local servers', () => {
       await mkdir(join(data, 'redis'));
       await writeFile(join(data, 'neo4j', 'password'), 'neo-secret\n', { mode: 0o600 });
       await writeFile(join(data, 'redis', 'redis.conf'), 'bind 127.0.0.1\nrequirepass "red/secret"\nport 6480\n');
-      const local = loadConfig({ TOTAL_RECALL_DATA: data, TOTAL_RECALL_REDIS_PORT: '6480', TOTAL_RECALL_NEO4J_BOLT_PORT: '7787' });
+      const local = loadConfig({
+        TOTAL_RECALL_DATA: data,
+        TOTAL_RECALL_REDIS_PORT: '6480',
+        TOTAL_RECALL_NEO4J_BOLT_PORT: '7787',
+      });
       expect(local.neo4j).toMatchObject({ uri: 'bolt://127.0.0.1:7787', user: 'neo4j', password: 'neo-secret' });
       expect(local.redisUrl).toBe('redis://:red%2Fsecret@127.0.0.1:6480');
-      const external = loadConfig({ TOTAL_RECALL_DATA: data, NEO4J_URI: 'bolt://db.example:7687', NEO4J_USERNAME: 'app', NEO4J_PASSWORD: 'theirs', REDIS_URL: 'redis://:x@cache.example:6379' });
+      const external = loadConfig({
+        TOTAL_RECALL_DATA: data,
+        NEO4J_URI: 'bolt://db.example:7687',
+        NEO4J_USERNAME: 'app',
+        NEO4J_PASSWORD: 'theirs',
+        REDIS_URL: 'redis://:x@cache.example:6379',
+      });
       expect(external.neo4j).toMatchObject({ uri: 'bolt://db.example:7687', user: 'app', password: 'theirs' });
       expect(external.redisUrl).toBe('redis://:x@cache.example:6379');
       expect(loadConfig({ TOTAL_RECALL_DATA: data, NEO4J_URI: 'bolt://db.example:7687' }).neo4j.password).toBe('');

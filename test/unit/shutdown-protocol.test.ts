@@ -23,7 +23,9 @@ function setup(verified = true) {
     },
     verify: async (path) => {
       calls.push(`verify ${path}`);
-      return verified ? { verified: true, problems: [] } : { verified: false, problems: ['Neo4j: nodes Memory: expected 7, found 8'] };
+      return verified
+        ? { verified: true, problems: [] }
+        : { verified: false, problems: ['Neo4j: nodes Memory: expected 7, found 8'] };
     },
   };
   const protocol = new ShutdownProtocol({
@@ -43,7 +45,15 @@ describe('the shutdown protocol', () => {
   it('runs the seeds’ steps in order and reports each', async () => {
     const { protocol, calls } = setup();
     const report = await protocol.run(null);
-    expect(calls).toEqual(['stop accepting', 'drain 500', 'stop embeddings', 'flush recall', 'flush /cold', 'write /cold', 'verify /cold/x.ndjson']);
+    expect(calls).toEqual([
+      'stop accepting',
+      'drain 500',
+      'stop embeddings',
+      'flush recall',
+      'flush /cold',
+      'write /cold',
+      'verify /cold/x.ndjson',
+    ]);
     expect(report).toMatchObject({ ready: true, verified: true, memories: 7, coldStoragePath: '/cold/x.ndjson' });
     expect(report.steps.map((s) => s.replace(/:.*/, ''))).toEqual([
       '1. stop accepting',
@@ -53,7 +63,9 @@ describe('the shutdown protocol', () => {
       '5. verify against Neo4j',
       '6. ready',
     ]);
-    expect(report.steps[1]).toMatch(/3 due jobs ran, workers stopped, embeddings worker stopped, 4 timers stay scheduled/);
+    expect(report.steps[1]).toMatch(
+      /3 due jobs ran, workers stopped, embeddings worker stopped, 4 timers stay scheduled/,
+    );
   });
 
   it('runs once: a second request gets the same report', async () => {
@@ -68,6 +80,8 @@ describe('the shutdown protocol', () => {
     const report = await protocol.run(null);
     expect(report).toMatchObject({ ready: false, verified: false, coldStoragePath: '/cold/x.ndjson' });
     expect(report.steps).toHaveLength(5);
-    expect(report.steps.at(-1)).toMatch(/^5\. verify against Neo4j: FAILED: verification failed: Neo4j: nodes Memory: expected 7, found 8/);
+    expect(report.steps.at(-1)).toMatch(
+      /^5\. verify against Neo4j: FAILED: verification failed: Neo4j: nodes Memory: expected 7, found 8/,
+    );
   });
 });

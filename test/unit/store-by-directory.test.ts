@@ -8,20 +8,32 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { commonGitDir, gitStoreName, initialStore, MARKER, markerStore, resolveStore } from '../../src/cli/store-by-directory.js';
+import {
+  commonGitDir,
+  gitStoreName,
+  initialStore,
+  MARKER,
+  markerStore,
+  resolveStore,
+} from '../../src/cli/store-by-directory.js';
 
 let root: string;
 let home: string;
 let tmp: string;
 
 const git = (cwd: string, ...args: string[]) =>
-  execFileSync('git', ['-c', 'user.email=t@example.org', '-c', 'user.name=t', '-c', 'init.defaultBranch=main', ...args], { cwd, stdio: 'pipe' });
+  execFileSync(
+    'git',
+    ['-c', 'user.email=t@example.org', '-c', 'user.name=t', '-c', 'init.defaultBranch=main', ...args],
+    { cwd, stdio: 'pipe' },
+  );
 const dir = (...parts: string[]) => {
   const path = join(root, ...parts);
   mkdirSync(path, { recursive: true });
   return path;
 };
-const resolveIn = (cwd: string, extra: { flag?: string; env?: string } = {}) => resolveStore({ cwd, home, tmp, ...extra });
+const resolveIn = (cwd: string, extra: { flag?: string; env?: string } = {}) =>
+  resolveStore({ cwd, home, tmp, ...extra });
 
 beforeAll(() => {
   root = realpathSync(mkdtempSync(join(tmpdir(), 'tr-store-')));
@@ -128,7 +140,11 @@ describe('store by directory', () => {
 
   it('lets --store and then TOTAL_RECALL_STORE override the walk', () => {
     const cwd = join(home, 'src', 'project');
-    expect(resolveIn(cwd, { flag: ' chosen ', env: 'from-env' })).toEqual({ store: 'chosen', source: 'flag', path: null });
+    expect(resolveIn(cwd, { flag: ' chosen ', env: 'from-env' })).toEqual({
+      store: 'chosen',
+      source: 'flag',
+      path: null,
+    });
     expect(resolveIn(cwd, { env: 'from-env' })).toEqual({ store: 'from-env', source: 'env', path: null });
     expect(resolveIn(cwd, { flag: '  ', env: '' }).source).toBe('git');
   });
@@ -138,7 +154,9 @@ describe('store by directory', () => {
   });
 
   it('has init name the checkout store inside a checkout, else one for the directory', () => {
-    expect(initialStore(join(home, 'src', 'project-feature'), home, tmp)).toBe(resolveIn(join(home, 'src', 'project')).store);
+    expect(initialStore(join(home, 'src', 'project-feature'), home, tmp)).toBe(
+      resolveIn(join(home, 'src', 'project')).store,
+    );
     expect(initialStore(dir('home', 'ana', 'journal'), home, tmp)).toMatch(/^journal-[0-9a-f]{8}$/);
     expect(gitStoreName('/srv/git/tools.git')).toMatch(/^tools-[0-9a-f]{8}$/);
   });

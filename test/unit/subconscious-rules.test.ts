@@ -66,9 +66,19 @@ describe('consolidation clusters', () => {
       { a: 'c', b: 'd', strength: 0.9 },
       { a: 'x', b: 'y', strength: 0.86 },
     ];
-    expect(clusters(pairs, 8)).toEqual([['a', 'b', 'c', 'd'], ['x', 'y']]);
-    expect(clusters(pairs, 3)).toEqual([['a', 'b', 'c'], ['x', 'y']]);
-    expect(clusters(pairs, 2)).toEqual([['a', 'b'], ['c', 'd'], ['x', 'y']]);
+    expect(clusters(pairs, 8)).toEqual([
+      ['a', 'b', 'c', 'd'],
+      ['x', 'y'],
+    ]);
+    expect(clusters(pairs, 3)).toEqual([
+      ['a', 'b', 'c'],
+      ['x', 'y'],
+    ]);
+    expect(clusters(pairs, 2)).toEqual([
+      ['a', 'b'],
+      ['c', 'd'],
+      ['x', 'y'],
+    ]);
     expect(clusters([], 8)).toEqual([]);
   });
 
@@ -102,18 +112,29 @@ describe('ownership (invariant 1)', () => {
   const bodies = (context: string) =>
     readdirSync(join(CYPHER_ROOT, context))
       .filter((f) => f.endsWith('.cypher'))
-      .map((f) => [f, readFileSync(join(CYPHER_ROOT, context, f), 'utf8').split('\n').filter((l) => !l.trimStart().startsWith('//')).join('\n')] as const);
+      .map(
+        (f) =>
+          [
+            f,
+            readFileSync(join(CYPHER_ROOT, context, f), 'utf8')
+              .split('\n')
+              .filter((l) => !l.trimStart().startsWith('//'))
+              .join('\n'),
+          ] as const,
+      );
 
   it('keeps the Subconscious read-only: it decides, the owners write', () => {
     const statements = bodies('subconscious');
     expect(statements.length).toBeGreaterThan(4);
-    for (const [file, body] of statements) expect(body, file).not.toMatch(/\b(CREATE|MERGE|SET|DELETE|REMOVE|FOREACH)\b/);
+    for (const [file, body] of statements)
+      expect(body, file).not.toMatch(/\b(CREATE|MERGE|SET|DELETE|REMOVE|FOREACH)\b/);
   });
 
   it('never lets Cortex write a Memory node', () => {
     for (const [file, body] of bodies('cortex')) {
       expect(body, file).not.toMatch(/(MERGE|CREATE)\s*\(\w*:Memory/);
-      for (const v of [...body.matchAll(/\((\w+):Memory\b/g)].map((m) => m[1])) expect(body, file).not.toMatch(new RegExp(`SET[^\\n]*\\b${v}\\.`));
+      for (const v of [...body.matchAll(/\((\w+):Memory\b/g)].map((m) => m[1]))
+        expect(body, file).not.toMatch(new RegExp(`SET[^\\n]*\\b${v}\\.`));
     }
   });
 });

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { Levels, Spread, TYPE_WEIGHTS, type ActivationOptions, type AssociationRecord, type SpreadEdge } from '../../src/contexts/synapse/index.js';
+import {
+  Levels,
+  Spread,
+  TYPE_WEIGHTS,
+  type ActivationOptions,
+  type AssociationRecord,
+  type SpreadEdge,
+} from '../../src/contexts/synapse/index.js';
 import type { AssociationType } from '../../src/domain/index.js';
 
 const options: ActivationOptions = { maxHops: 2, maxNodes: 100, hopDecay: 0.5, maxFrontier: 64, minShare: 0 };
@@ -23,13 +30,23 @@ function run(edgesOf: (ids: readonly string[]) => SpreadEdge[], seeds = [{ id: '
 
 describe('spreading activation', () => {
   it('share = weight × typeWeight × strength / √fan at hop 1', () => {
-    const result = run(graph([['S', 'A', 'CAUSAL', 0.8], ['S', 'B', 'EMOTIONAL', 0.8]]));
+    const result = run(
+      graph([
+        ['S', 'A', 'CAUSAL', 0.8],
+        ['S', 'B', 'EMOTIONAL', 0.8],
+      ]),
+    );
     expect(result.find((r) => r.id === 'A')?.activation).toBeCloseTo((TYPE_WEIGHTS.CAUSAL * 0.8) / Math.sqrt(2));
     expect(result.map((r) => r.id)).toEqual(['A', 'B']); // a cause carries more than a shared mood
   });
 
   it('decays per hop and follows the strongest path', () => {
-    const result = run(graph([['S', 'A', 'CAUSAL', 0.9], ['A', 'C', 'THEMATIC', 0.9]]));
+    const result = run(
+      graph([
+        ['S', 'A', 'CAUSAL', 0.9],
+        ['A', 'C', 'THEMATIC', 0.9],
+      ]),
+    );
     const a = result.find((r) => r.id === 'A');
     const c = result.find((r) => r.id === 'C');
     expect(c?.activation).toBeCloseTo((a!.activation * TYPE_WEIGHTS.THEMATIC * 0.9 * options.hopDecay) / Math.sqrt(2));
@@ -38,7 +55,12 @@ describe('spreading activation', () => {
   });
 
   it('lets a hub pass on less along each link (fan effect)', () => {
-    const links: [string, string, AssociationType, number][] = [['S', 'H', 'THEMATIC', 0.9], ['S', 'Q', 'THEMATIC', 0.9], ['H', 'X', 'THEMATIC', 0.9], ['Q', 'Y', 'THEMATIC', 0.9]];
+    const links: [string, string, AssociationType, number][] = [
+      ['S', 'H', 'THEMATIC', 0.9],
+      ['S', 'Q', 'THEMATIC', 0.9],
+      ['H', 'X', 'THEMATIC', 0.9],
+      ['Q', 'Y', 'THEMATIC', 0.9],
+    ];
     for (let i = 0; i < 30; i++) links.push(['H', `h${i}`, 'THEMATIC', 0.9]);
     const result = run(graph(links));
     const at = (id: string) => result.find((r) => r.id === id)?.activation ?? 0;
@@ -47,19 +69,42 @@ describe('spreading activation', () => {
   });
 
   it('adds shares that meet, caps activation at 1 and never flows back', () => {
-    const result = run(graph([['S', 'A', 'CAUSAL', 0.9], ['S', 'B', 'CAUSAL', 0.9], ['A', 'C', 'CAUSAL', 0.9], ['B', 'C', 'CAUSAL', 0.9]]));
+    const result = run(
+      graph([
+        ['S', 'A', 'CAUSAL', 0.9],
+        ['S', 'B', 'CAUSAL', 0.9],
+        ['A', 'C', 'CAUSAL', 0.9],
+        ['B', 'C', 'CAUSAL', 0.9],
+      ]),
+    );
     const a = result.find((r) => r.id === 'A')!.activation;
     expect(result.find((r) => r.id === 'C')!.activation).toBeCloseTo((2 * a * 0.9 * 0.5) / Math.sqrt(2));
     expect(result.some((r) => r.id === 'S')).toBe(false); // seeds are not results
-    const many = run(graph(Array.from({ length: 10 }, (_, i) => [`S${i}`, 'T', 'CAUSAL', 0.99] as [string, string, AssociationType, number])), Array.from({ length: 10 }, (_, i) => ({ id: `S${i}`, weight: 1 })));
+    const many = run(
+      graph(
+        Array.from(
+          { length: 10 },
+          (_, i) => [`S${i}`, 'T', 'CAUSAL', 0.99] as [string, string, AssociationType, number],
+        ),
+      ),
+      Array.from({ length: 10 }, (_, i) => ({ id: `S${i}`, weight: 1 })),
+    );
     expect(many[0]).toMatchObject({ id: 'T', activation: 1 });
   });
 
   it('stops at maxHops and at maxNodes (keeping the most activated)', () => {
-    const chain = graph([['S', 'A', 'CAUSAL', 0.9], ['A', 'B', 'CAUSAL', 0.9], ['B', 'C', 'CAUSAL', 0.9]]);
+    const chain = graph([
+      ['S', 'A', 'CAUSAL', 0.9],
+      ['A', 'B', 'CAUSAL', 0.9],
+      ['B', 'C', 'CAUSAL', 0.9],
+    ]);
     expect(run(chain).map((r) => r.id)).toEqual(['A', 'B']);
     expect(run(chain, undefined, { ...options, maxHops: 3 }).map((r) => r.id)).toEqual(['A', 'B', 'C']);
-    const star = graph([['S', 'A', 'CAUSAL', 0.9], ['S', 'B', 'EMOTIONAL', 0.2], ['S', 'C', 'THEMATIC', 0.5]]);
+    const star = graph([
+      ['S', 'A', 'CAUSAL', 0.9],
+      ['S', 'B', 'EMOTIONAL', 0.2],
+      ['S', 'C', 'THEMATIC', 0.5],
+    ]);
     expect(run(star, undefined, { ...options, maxNodes: 3 }).map((r) => r.id)).toEqual(['A', 'C']); // S counts as visited
   });
 
@@ -75,16 +120,27 @@ describe('neighbourhood levels', () => {
     const levels = new Levels('A');
     expect(levels.frontier()).toEqual(['A']);
     const first = levels.take([edge('A', 'B', 0.9), edge('A', 'C', 0.4)], 100);
-    expect(first.map((e) => [e.from, e.to, e.hop])).toEqual([['A', 'B', 1], ['A', 'C', 1]]);
+    expect(first.map((e) => [e.from, e.to, e.hop])).toEqual([
+      ['A', 'B', 1],
+      ['A', 'C', 1],
+    ]);
     expect(levels.frontier().sort()).toEqual(['B', 'C']);
     // B–A goes back (returned already); B–C joins two level-1 memories (once); C–D is new.
-    const second = levels.take([edge('B', 'A', 0.9), edge('B', 'C', 0.3), edge('C', 'B', 0.3), edge('C', 'D', 0.6)], 100);
-    expect(second.map((e) => [e.from, e.to, e.hop])).toEqual([['C', 'D', 2], ['B', 'C', 2]]);
+    const second = levels.take(
+      [edge('B', 'A', 0.9), edge('B', 'C', 0.3), edge('C', 'B', 0.3), edge('C', 'D', 0.6)],
+      100,
+    );
+    expect(second.map((e) => [e.from, e.to, e.hop])).toEqual([
+      ['C', 'D', 2],
+      ['B', 'C', 2],
+    ]);
   });
 
   it('keeps types apart and respects the budget', () => {
     const levels = new Levels('A');
-    expect(levels.take([edge('A', 'B', 0.9, 'THEMATIC'), edge('A', 'B', 0.8, 'PERSON'), edge('A', 'C', 0.1)], 2)).toHaveLength(2);
+    expect(
+      levels.take([edge('A', 'B', 0.9, 'THEMATIC'), edge('A', 'B', 0.8, 'PERSON'), edge('A', 'C', 0.1)], 2),
+    ).toHaveLength(2);
   });
 
   it('has the shape of an AssociationRecord hop', () => {

@@ -58,9 +58,13 @@ describe('rule scores', () => {
 
   it('TEMPORAL only within one session and the window', () => {
     const s = subject('m', { sessionId: 's1' });
-    expect(ruleScores(s, candidate('c', { sessionId: 's1', occurredAt: 10 * MIN }), null, rules).TEMPORAL).toBeCloseTo(2 / 3);
+    expect(ruleScores(s, candidate('c', { sessionId: 's1', occurredAt: 10 * MIN }), null, rules).TEMPORAL).toBeCloseTo(
+      2 / 3,
+    );
     expect(ruleScores(s, candidate('c', { sessionId: 's2', occurredAt: 0 }), null, rules).TEMPORAL).toBeUndefined();
-    expect(ruleScores(s, candidate('c', { sessionId: 's1', occurredAt: 31 * MIN }), null, rules).TEMPORAL).toBeUndefined();
+    expect(
+      ruleScores(s, candidate('c', { sessionId: 's1', occurredAt: 31 * MIN }), null, rules).TEMPORAL,
+    ).toBeUndefined();
     expect(ruleScores(subject('m'), candidate('c'), null, rules).TEMPORAL).toBeUndefined(); // no session: no TEMPORAL
   });
 
@@ -70,7 +74,12 @@ describe('rule scores', () => {
   });
 
   it('PERSON and EMOTIONAL through shared labels', () => {
-    const scores = ruleScores(subject('m', { people: ['Ana'], emotions: ['joy', 'calm'] }), candidate('c', { people: ['ANA'], emotions: ['joy'] }), null, rules);
+    const scores = ruleScores(
+      subject('m', { people: ['Ana'], emotions: ['joy', 'calm'] }),
+      candidate('c', { people: ['ANA'], emotions: ['joy'] }),
+      null,
+      rules,
+    );
     expect(scores.PERSON).toBe(1);
     expect(scores.EMOTIONAL).toBeCloseTo(0.5);
   });
@@ -78,12 +87,23 @@ describe('rule scores', () => {
 
 describe('planLinks', () => {
   it('links canonically (lo < hi) with the mechanical strength of the score', () => {
-    const links = planLinks([{ subject: subject('b', { people: ['Ana'] }), candidates: [candidate('a', { people: ['Ana'] })], selfScore: null }], rules);
+    const links = planLinks(
+      [
+        {
+          subject: subject('b', { people: ['Ana'] }),
+          candidates: [candidate('a', { people: ['Ana'] })],
+          selfScore: null,
+        },
+      ],
+      rules,
+    );
     expect(links).toEqual([{ lo: 'a', hi: 'b', type: 'PERSON', strength: mechanicalStrength(1) }]);
   });
 
   it('makes at most linksPerType links per memory and type, strongest first, then newest', () => {
-    const candidates = ['c1', 'c2', 'c3', 'c4', 'c5'].map((id, i) => candidate(id, { people: i === 4 ? ['Ana'] : ['Ana', 'Ben'], createdAt: i }));
+    const candidates = ['c1', 'c2', 'c3', 'c4', 'c5'].map((id, i) =>
+      candidate(id, { people: i === 4 ? ['Ana'] : ['Ana', 'Ben'], createdAt: i }),
+    );
     const links = planLinks([{ subject: subject('m', { people: ['Ana'] }), candidates, selfScore: null }], rules);
     // c5 shares all (score 1); among the rest (score 0.5) the newest win.
     expect(links.map((l) => l.lo)).toEqual(['c5', 'c4', 'c3']);
@@ -91,7 +111,10 @@ describe('planLinks', () => {
 
   it('skips candidates at the degree cap, so a common label does not fan out', () => {
     const full: Degrees = { ...none, PERSON: rules.maxDegree };
-    const candidates = [candidate('hub', { people: ['Ana'], degree: full, createdAt: 9 }), candidate('quiet', { people: ['Ana'] })];
+    const candidates = [
+      candidate('hub', { people: ['Ana'], degree: full, createdAt: 9 }),
+      candidate('quiet', { people: ['Ana'] }),
+    ];
     const links = planLinks([{ subject: subject('m', { people: ['Ana'] }), candidates, selfScore: null }], rules);
     expect(links.map((l) => l.lo)).toEqual(['m']);
     expect(links[0]?.hi).toBe('quiet');
@@ -124,19 +147,56 @@ describe('planLinks', () => {
   it('counts pending links (planned earlier, not yet written): no second copy, and toward the cap', () => {
     const pending = [
       { lo: 'a', hi: 'new', type: 'PERSON' as const, strength: 0.5 },
-      ...Array.from({ length: rules.maxDegree - 1 }, (_, i) => ({ lo: 'full', hi: `x${i}`, type: 'PERSON' as const, strength: 0.5 })),
+      ...Array.from({ length: rules.maxDegree - 1 }, (_, i) => ({
+        lo: 'full',
+        hi: `x${i}`,
+        type: 'PERSON' as const,
+        strength: 0.5,
+      })),
     ];
     const links = planLinks(
-      [{ subject: subject('new', { people: ['Ana'] }), candidates: [candidate('a', { people: ['Ana'] }), candidate('full', { people: ['Ana'], degree: { ...none, PERSON: 1 } })], selfScore: null }],
+      [
+        {
+          subject: subject('new', { people: ['Ana'] }),
+          candidates: [
+            candidate('a', { people: ['Ana'] }),
+            candidate('full', { people: ['Ana'], degree: { ...none, PERSON: 1 } }),
+          ],
+          selfScore: null,
+        },
+      ],
       rules,
       pending,
     );
     // new–a is pending already; 'full' has 1 link in the database and 4 pending: at the cap of 5.
     expect(links).toEqual([]);
-    expect(planLinks([{ subject: subject('new', { people: ['Ana'] }), candidates: [candidate('full', { people: ['Ana'] })], selfScore: null }], rules, pending)).toHaveLength(1);
+    expect(
+      planLinks(
+        [
+          {
+            subject: subject('new', { people: ['Ana'] }),
+            candidates: [candidate('full', { people: ['Ana'] })],
+            selfScore: null,
+          },
+        ],
+        rules,
+        pending,
+      ),
+    ).toHaveLength(1);
   });
 
   it('never links a memory to itself', () => {
-    expect(planLinks([{ subject: subject('m', { people: ['Ana'] }), candidates: [candidate('m', { people: ['Ana'] })], selfScore: 1 }], rules)).toEqual([]);
+    expect(
+      planLinks(
+        [
+          {
+            subject: subject('m', { people: ['Ana'] }),
+            candidates: [candidate('m', { people: ['Ana'] })],
+            selfScore: 1,
+          },
+        ],
+        rules,
+      ),
+    ).toEqual([]);
   });
 });

@@ -11,7 +11,13 @@ import { CYPHER_ROOT } from '../../src/adapters/neo4j/index.js';
 const dir = join(CYPHER_ROOT, 'synapse');
 const statements = readdirSync(dir)
   .filter((f) => f.endsWith('.cypher'))
-  .map((f) => ({ file: f, body: readFileSync(join(dir, f), 'utf8').split('\n').filter((l) => !l.trimStart().startsWith('//')).join('\n') }));
+  .map((f) => ({
+    file: f,
+    body: readFileSync(join(dir, f), 'utf8')
+      .split('\n')
+      .filter((l) => !l.trimStart().startsWith('//'))
+      .join('\n'),
+  }));
 
 /** The variables a statement binds to relationships: `-[r:…]-`. */
 const relationshipVars = (body: string) => new Set([...body.matchAll(/\[(\w+):/g)].map((m) => m[1] as string));
@@ -29,8 +35,11 @@ describe('Synapse writes only associations (invariant 1)', () => {
     for (const m of body.matchAll(/\bMERGE\s+(\S+)/g)) expect(m[1]).toMatch(/^\(\w+\)-\[\w+:/);
     // Every assignment is to a relationship's property.
     const rels = relationshipVars(body);
-    for (const clause of body.matchAll(/\b(?:SET|ON CREATE SET|ON MATCH SET)\b([\s\S]*?)(?=\bRETURN\b|\bWITH\b|\bSET\b|\bMERGE\b|$)/g)) {
-      for (const target of (clause[1] as string).matchAll(/(\w+)\.\w+\s*=(?!=)/g)) expect(rels, `${target[0]} in ${_file}`).toContain(target[1]);
+    for (const clause of body.matchAll(
+      /\b(?:SET|ON CREATE SET|ON MATCH SET)\b([\s\S]*?)(?=\bRETURN\b|\bWITH\b|\bSET\b|\bMERGE\b|$)/g,
+    )) {
+      for (const target of (clause[1] as string).matchAll(/(\w+)\.\w+\s*=(?!=)/g))
+        expect(rels, `${target[0]} in ${_file}`).toContain(target[1]);
     }
   });
 });

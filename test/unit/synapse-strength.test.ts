@@ -62,7 +62,10 @@ describe('validateStrength', () => {
     expect(validateStrength(0.001, 0.6)).toBe(0.001);
   });
 
-  it.each([0, -0.1, 1.01, Number.NaN, Number.POSITIVE_INFINITY])('refuses %s with SYNAPSE.INVALID_STRENGTH', (value) => {
-    expect(() => validateStrength(value, 0.6)).toThrow(expect.objectContaining({ code: 'SYNAPSE.INVALID_STRENGTH' }));
-  });
+  it.each([0, -0.1, 1.01, Number.NaN, Number.POSITIVE_INFINITY])(
+    'refuses %s with SYNAPSE.INVALID_STRENGTH',
+    (value) => {
+      expect(() => validateStrength(value, 0.6)).toThrow(expect.objectContaining({ code: 'SYNAPSE.INVALID_STRENGTH' }));
+    },
+  );
 });

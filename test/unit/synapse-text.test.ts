@@ -1,10 +1,31 @@
 import { describe, expect, it } from 'vitest';
-import { Coalescer, commonLabels, contentWords, keywords, peopleQuery, phrase, rareOnly, thematicQuery } from '../../src/contexts/synapse/index.js';
+import {
+  Coalescer,
+  commonLabels,
+  contentWords,
+  keywords,
+  peopleQuery,
+  phrase,
+  rareOnly,
+  thematicQuery,
+} from '../../src/contexts/synapse/index.js';
 
 describe('keywords', () => {
   it('keeps content words of 3+ letters, most frequent first, then longer first, without stop words', () => {
-    expect(keywords('The cat and the other cat sat on a mat; the MAT was red.')).toEqual(['cat', 'mat', 'other', 'sat', 'red']);
-    expect(keywords('a fox met an elephant near the lighthouse')).toEqual(['lighthouse', 'elephant', 'near', 'fox', 'met']);
+    expect(keywords('The cat and the other cat sat on a mat; the MAT was red.')).toEqual([
+      'cat',
+      'mat',
+      'other',
+      'sat',
+      'red',
+    ]);
+    expect(keywords('a fox met an elephant near the lighthouse')).toEqual([
+      'lighthouse',
+      'elephant',
+      'near',
+      'fox',
+      'met',
+    ]);
   });
 
   it('bounds the number of terms', () => {
@@ -37,19 +58,25 @@ describe('Lucene queries', () => {
 
 describe('common labels', () => {
   it('are those in at least 5% of a full sample, case-folded, counted once per memory', () => {
-    const sample = Array.from({ length: 100 }, (_, i) => (i < 5 ? ['Work', 'work'] : i < 9 ? ['Azores'] : ['misc' + i]));
+    const sample = Array.from({ length: 100 }, (_, i) =>
+      i < 5 ? ['Work', 'work'] : i < 9 ? ['Azores'] : [`misc${i}`],
+    );
     const common = commonLabels(sample);
     expect([...common]).toEqual(['work']);
     expect(rareOnly(['WORK', 'Azores', 'sailing'], common)).toEqual(['Azores', 'sailing']);
   });
 
   it('include content words common in the sample, which thematic queries leave out', () => {
-    const sample = Array.from({ length: 100 }, (_, i) => contentWords(i < 6 ? `Ana and I walked, ana laughed (${i})` : `Notes on thing ${i}`));
+    const sample = Array.from({ length: 100 }, (_, i) =>
+      contentWords(i < 6 ? `Ana and I walked, ana laughed (${i})` : `Notes on thing ${i}`),
+    );
     const common = commonLabels(sample);
     expect(common.has('ana')).toBe(true);
     expect(common.has('walked')).toBe(true);
     expect(common.has('notes')).toBe(true);
-    expect(thematicQuery('kabc', 'Ana walked to the Lisbon harbour', [], common)).toBe('+storeKey:kabc^0 +(content:(harbour lisbon))');
+    expect(thematicQuery('kabc', 'Ana walked to the Lisbon harbour', [], common)).toBe(
+      '+storeKey:kabc^0 +(content:(harbour lisbon))',
+    );
     expect(thematicQuery('kabc', 'Ana walked', [], common)).toBeNull();
   });
 
@@ -72,7 +99,10 @@ describe('Coalescer', () => {
     const later = [4, 5].map((i) => c.push('s', i)); // while batch 1 runs
     release();
     await Promise.all([...first, ...later]);
-    expect(batches).toEqual([[1, 2, 3], [4, 5]]);
+    expect(batches).toEqual([
+      [1, 2, 3],
+      [4, 5],
+    ]);
     await c.idle('s');
   });
 

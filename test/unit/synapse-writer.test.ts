@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { LinkWriter, RecentPool } from '../../src/contexts/synapse/index.js';
 import type { PlannedLink } from '../../src/contexts/synapse/index.js';
 
-const link = (lo: string, hi: string, type: PlannedLink['type'] = 'PERSON'): PlannedLink => ({ lo, hi, type, strength: 0.5 });
+const link = (lo: string, hi: string, type: PlannedLink['type'] = 'PERSON'): PlannedLink => ({
+  lo,
+  hi,
+  type,
+  strength: 0.5,
+});
 
 describe('RecentPool', () => {
   it('finds the newest members sharing a person or an emotion, case-folded, never the memory itself', () => {
@@ -35,7 +40,9 @@ describe('LinkWriter', () => {
     const writer = new LinkWriter(async (links) => {
       writes.push(links);
       // 'b–c' existed already: the write creates only the others.
-      return links.filter((l) => l.hi !== 'c').map((l) => ({ a: l.lo, b: l.hi, type: l.type, origin: 'MECHANICAL' as const, strength: l.strength }));
+      return links
+        .filter((l) => l.hi !== 'c')
+        .map((l) => ({ a: l.lo, b: l.hi, type: l.type, origin: 'MECHANICAL' as const, strength: l.strength }));
     }, 20);
     const first = writer.add('s', [link('a', 'b')]);
     const second = writer.add('s', [link('b', 'c'), link('a', 'd')]);
@@ -80,7 +87,13 @@ describe('LinkWriter', () => {
     let fail = true;
     const writer = new LinkWriter(async (links) => {
       if (fail) throw new Error('write failed');
-      return links.map((l) => ({ a: l.lo, b: l.hi, type: l.type, origin: 'MECHANICAL' as const, strength: l.strength }));
+      return links.map((l) => ({
+        a: l.lo,
+        b: l.hi,
+        type: l.type,
+        origin: 'MECHANICAL' as const,
+        strength: l.strength,
+      }));
     }, 0);
     await expect(writer.add('s', [link('a', 'b')])).rejects.toThrow('write failed');
     fail = false;

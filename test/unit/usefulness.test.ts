@@ -22,7 +22,14 @@ describe('seed support in spreading activation', () => {
   const options = { maxHops: 2, maxNodes: 100, hopDecay: 0.5, maxFrontier: 50, minShare: 0 };
 
   it('lets seeds that are linked support each other, and only them', () => {
-    const spread = new Spread([{ id: 'a', weight: 1 }, { id: 'b', weight: 0.5 }, { id: 'c', weight: 0.5 }], options);
+    const spread = new Spread(
+      [
+        { id: 'a', weight: 1 },
+        { id: 'b', weight: 0.5 },
+        { id: 'c', weight: 0.5 },
+      ],
+      options,
+    );
     spread.step([
       { from: 'a', to: 'b', type: 'TEMPORAL', strength: 1, fan: 1 },
       { from: 'b', to: 'a', type: 'TEMPORAL', strength: 1, fan: 1 },

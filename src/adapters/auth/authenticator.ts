@@ -66,12 +66,16 @@ export class Authenticator {
   async callerFrom(headers: HeaderSource, hints: CallerHints = {}): Promise<Caller> {
     const authorization = header(headers, 'authorization');
     const token = hints.token ?? bearerOf(authorization);
-    if (authorization !== null && token === null && !hints.token) throw new UnauthenticatedError('the Authorization header must be "Bearer <token>"');
+    if (authorization !== null && token === null && !hints.token)
+      throw new UnauthenticatedError('the Authorization header must be "Bearer <token>"');
     // A name holding a control character is refused (CORTEX.INVALID_*_ID) before anything runs.
     const instanceId = callerName(hints.instanceId ?? rawHeader(headers, 'x-instance-id'), 'instance');
     const sessionId = callerName(hints.sessionId ?? rawHeader(headers, 'x-session-id'), 'session');
     if (token === null) {
-      if (this.mode === 'on') throw new UnauthenticatedError('a token is required: send "Authorization: Bearer <token>" (an operator makes one with `npm run token -- create`)');
+      if (this.mode === 'on')
+        throw new UnauthenticatedError(
+          'a token is required: send "Authorization: Bearer <token>" (an operator makes one with `npm run token -- create`)',
+        );
       return { instanceId, sessionId };
     }
     const record = await this.verify(token);

@@ -10,7 +10,11 @@ import { RetryableError } from '../../domain/index.js';
 /** Retryable: GraphQL's extensions and MCP's error results carry `retryAfterMs`, as for BUSY. */
 export class RateLimitedError extends RetryableError {
   constructor(retryAfterMs: number) {
-    super('RATE_LIMITED', `too many requests for this token; retry in ${Math.ceil(retryAfterMs / 1000)} s`, retryAfterMs);
+    super(
+      'RATE_LIMITED',
+      `too many requests for this token; retry in ${Math.ceil(retryAfterMs / 1000)} s`,
+      retryAfterMs,
+    );
     this.name = 'RateLimitedError';
   }
 }
@@ -19,7 +23,11 @@ export class TokenRateLimit {
   private readonly redis: Redis;
   private readonly limiter: RateLimiterRedis;
 
-  constructor(redisUrl: string, keyPrefix: string, readonly perMinute: number) {
+  constructor(
+    redisUrl: string,
+    keyPrefix: string,
+    readonly perMinute: number,
+  ) {
     this.redis = new Redis(redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false });
     this.redis.on('error', () => undefined);
     this.limiter = new RateLimiterRedis({

@@ -15,23 +15,49 @@ const when = (ms: number | null) => (ms === null ? '-' : new Date(ms).toISOStrin
 
 function row(t: TokenRecord): string {
   const stores = t.scope === 'operator' ? '*' : t.stores.join(',');
-  return [t.id, t.scope, stores, t.instanceId ?? '-', when(t.createdAt), when(t.lastUsedAt), t.revoked ? 'revoked' : 'active', t.label ?? ''].join('\t');
+  return [
+    t.id,
+    t.scope,
+    stores,
+    t.instanceId ?? '-',
+    when(t.createdAt),
+    when(t.lastUsedAt),
+    t.revoked ? 'revoked' : 'active',
+    t.label ?? '',
+  ].join('\t');
 }
 
 /** Runs one command; prints with `out` (errors with `err`); returns the exit code. */
-export async function runTokenCommand(argv: readonly string[], tokens: TokenStore, out = console.log, err = console.error): Promise<number> {
+export async function runTokenCommand(
+  argv: readonly string[],
+  tokens: TokenStore,
+  out = console.log,
+  err = console.error,
+): Promise<number> {
   const [command, ...rest] = argv;
   try {
     if (command === 'create') {
       const { values } = parseArgs({
         args: [...rest],
-        options: { store: { type: 'string', multiple: true }, instance: { type: 'string' }, scope: { type: 'string' }, label: { type: 'string' } },
+        options: {
+          store: { type: 'string', multiple: true },
+          instance: { type: 'string' },
+          scope: { type: 'string' },
+          label: { type: 'string' },
+        },
       });
       const scope = (values.scope ?? 'mind') as Scope;
       if (!SCOPES.includes(scope)) throw new Error(`--scope must be one of ${SCOPES.join(', ')}`);
-      const { token, record } = await tokens.create({ scope, stores: values.store ?? [], instanceId: values.instance ?? null, label: values.label ?? null });
+      const { token, record } = await tokens.create({
+        scope,
+        stores: values.store ?? [],
+        instanceId: values.instance ?? null,
+        label: values.label ?? null,
+      });
       out(token);
-      err(`token ${record.id} (${record.scope}${record.scope === 'operator' ? ', every store' : ` for ${record.stores.join(', ')}`}${record.instanceId ? `, instance ${record.instanceId}` : ''}) — shown once, keep it now`);
+      err(
+        `token ${record.id} (${record.scope}${record.scope === 'operator' ? ', every store' : ` for ${record.stores.join(', ')}`}${record.instanceId ? `, instance ${record.instanceId}` : ''}) — shown once, keep it now`,
+      );
       return 0;
     }
     if (command === 'list') {

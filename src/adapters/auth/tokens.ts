@@ -58,10 +58,13 @@ export function accessOf(token: TokenRecord): Access {
 export function validateCreate(args: CreateTokenArgs): Required<CreateTokenArgs> {
   if (!SCOPES.includes(args.scope)) throw invalid('INVALID_SCOPE', `scope must be one of ${SCOPES.join(', ')}`);
   const stores = [...new Set((args.stores ?? []).map((s) => s.trim()))];
-  if (stores.some((s) => !isName(s, 200))) throw invalid('INVALID_STORE', 'a store is 1 to 200 characters without control characters');
-  if (args.scope !== 'operator' && stores.length === 0) throw invalid('STORE_REQUIRED', `a ${args.scope} token needs --store`);
+  if (stores.some((s) => !isName(s, 200)))
+    throw invalid('INVALID_STORE', 'a store is 1 to 200 characters without control characters');
+  if (args.scope !== 'operator' && stores.length === 0)
+    throw invalid('STORE_REQUIRED', `a ${args.scope} token needs --store`);
   const instanceId = args.instanceId?.trim() || null;
-  if (instanceId !== null && !isName(instanceId, 200)) throw invalid('INVALID_INSTANCE', 'an instance id is 1 to 200 characters without control characters');
+  if (instanceId !== null && !isName(instanceId, 200))
+    throw invalid('INVALID_INSTANCE', 'an instance id is 1 to 200 characters without control characters');
   const label = args.label?.trim() || null;
   if (label !== null && label.length > 200) throw invalid('INVALID_LABEL', 'a label is at most 200 characters');
   return { scope: args.scope, stores, instanceId, label };

@@ -23,7 +23,7 @@ const ASSOCIATIONS = 'TEMPORAL|CAUSAL|THEMATIC|EMOTIONAL|PERSON';
 /** The slides, in the order a person would explore. The first one's query is the one the Browser check runs. */
 export const SLIDES: readonly Slide[] = [
   {
-    title: 'A store\'s memories by tier',
+    title: "A store's memories by tier",
     text: 'The 25 most salient memories of each tier and the associations among them. Colour is the tier: red IDENTITY_CORE, amber ACTIVE_CONTEXT, blue LONG_TERM, grey ARCHIVE; a link is captioned with its type and strength.',
     query: `WITH $STORE AS store
 MATCH (m:Memory {store: store})
@@ -101,8 +101,8 @@ MATCH (c:Memory {store: store})-[f:CONSOLIDATED_FROM]->(o:Memory)
 RETURN c, f, o LIMIT 100`,
   },
   {
-    title: 'A reflect session\'s answers',
-    text: 'The newest reflection: the memories it reviewed and the mind\'s answer to each (the event says what was decided and why).',
+    title: "A reflect session's answers",
+    text: "The newest reflection: the memories it reviewed and the mind's answer to each (the event says what was decided and why).",
     query: `WITH $STORE AS store
 MATCH (r:Reflection {store: store})
 WITH r ORDER BY r.startedAt DESC LIMIT 1
@@ -118,7 +118,8 @@ export function cypherString(value: string): string {
   return JSON.stringify(value);
 }
 
-const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const escapeHtml = (text: string) =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /** A slide's query for one store. */
 export function slideQuery(slide: Slide, store: string): string {

@@ -14,7 +14,12 @@ const CORS = {
 };
 
 /** Answers a request for the guide or the style (true), or leaves it to the caller (false). */
-export function serveBrowserContent(req: IncomingMessage, res: ServerResponse, url: URL, defaultStore: string): boolean {
+export function serveBrowserContent(
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+  defaultStore: string,
+): boolean {
   if (url.pathname !== GUIDE_PATH && url.pathname !== STYLE_PATH) return false;
   if (req.method === 'OPTIONS') {
     res.writeHead(204, CORS).end();

@@ -31,11 +31,23 @@ export interface TextToEmbed {
 /** What the queue needs from Hippocampus (which alone writes Memory nodes). */
 export interface EmbeddingTarget {
   memoriesToEmbed(ids: readonly string[], model: string): Promise<readonly TextToEmbed[]>;
-  pendingEmbeddings(after: string, limit: number, stores: readonly string[] | null, model: string): Promise<readonly { readonly id: string }[]>;
-  attachEmbeddings(vectors: readonly { readonly id: string; readonly embedding: Float32Array; readonly contextId: string | null }[], model: string): Promise<readonly string[]>;
+  pendingEmbeddings(
+    after: string,
+    limit: number,
+    stores: readonly string[] | null,
+    model: string,
+  ): Promise<readonly { readonly id: string }[]>;
+  attachEmbeddings(
+    vectors: readonly { readonly id: string; readonly embedding: Float32Array; readonly contextId: string | null }[],
+    model: string,
+  ): Promise<readonly string[]>;
   failEmbeddings(ids: readonly string[], reason: string): Promise<readonly string[]>;
   /** Memories still PENDING that were stored before `before`, oldest first (the reconciliation). */
-  stalledEmbeddings(before: number, limit: number, stores: readonly string[] | null): Promise<readonly { readonly id: string }[]>;
+  stalledEmbeddings(
+    before: number,
+    limit: number,
+    stores: readonly string[] | null,
+  ): Promise<readonly { readonly id: string }[]>;
 }
 
 export type EmbeddingJob =
@@ -99,7 +111,11 @@ export class EmbeddingQueue {
     this.prefix = options.prefix ?? 'total-recall';
     this.log = options.log ?? ((line) => console.error(line));
     const connection = this.connection();
-    this.queue = new Queue<EmbeddingJob, EmbeddingJobResult>(EMBEDDINGS_QUEUE, { connection, prefix: this.prefix, defaultJobOptions: JOB_DEFAULTS });
+    this.queue = new Queue<EmbeddingJob, EmbeddingJobResult>(EMBEDDINGS_QUEUE, {
+      connection,
+      prefix: this.prefix,
+      defaultJobOptions: JOB_DEFAULTS,
+    });
     this.queue.on('error', (error) => this.log(`embeddings queue: ${error.message}`));
     options.embedder.onChange((status) => this.track(this.onEmbedder(status)));
     if (options.embedder.status().state === 'ready') this.track(this.onEmbedder(options.embedder.status()));
@@ -145,13 +161,18 @@ export class EmbeddingQueue {
     if (ids.length === 0) return;
     const jobs = [];
     for (let i = 0; i < ids.length; i += this.options.batchSize) {
-      jobs.push({ name: 'embed', data: { kind: 'embed', ids: ids.slice(i, i + this.options.batchSize) } as EmbeddingJob });
+      jobs.push({
+        name: 'embed',
+        data: { kind: 'embed', ids: ids.slice(i, i + this.options.batchSize) } as EmbeddingJob,
+      });
     }
     try {
       await this.queue.addBulk(jobs);
     } catch (error) {
       // The memories stay PENDING; the next backfill picks them up.
-      this.log(`embeddings: could not enqueue ${ids.length} memories (${(error as Error).message}); the backfill will embed them`);
+      this.log(
+        `embeddings: could not enqueue ${ids.length} memories (${(error as Error).message}); the backfill will embed them`,
+      );
     }
   }
 
@@ -161,7 +182,11 @@ export class EmbeddingQueue {
     await this.queue.add(
       'backfill',
       { kind: 'backfill', run, after: '' },
-      { priority: BACKFILL_PRIORITY, deduplication: { id: 'embeddings-backfill-start' }, jobId: `backfill-${run}-start` },
+      {
+        priority: BACKFILL_PRIORITY,
+        deduplication: { id: 'embeddings-backfill-start' },
+        jobId: `backfill-${run}-start`,
+      },
     );
   }
 
@@ -202,9 +227,17 @@ export class EmbeddingQueue {
         await this.flush();
         continue;
       }
-      const counts = await this.queue.getJobCounts('waiting', 'active', 'delayed', 'prioritized', 'waiting-children', 'paused');
+      const counts = await this.queue.getJobCounts(
+        'waiting',
+        'active',
+        'delayed',
+        'prioritized',
+        'waiting-children',
+        'paused',
+      );
       if (Object.values(counts).every((n) => n === 0) && this.inflight.size === 0) return;
-      if (Date.now() > end) throw new Error(`embeddings queue still busy after ${timeoutMs} ms: ${JSON.stringify(counts)}`);
+      if (Date.now() > end)
+        throw new Error(`embeddings queue still busy after ${timeoutMs} ms: ${JSON.stringify(counts)}`);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   }
@@ -243,11 +276,14 @@ export class EmbeddingQueue {
         });
         this.worker.on('error', (error) => this.log(`embeddings worker: ${error.message}`));
         this.worker.on('failed', (job, error) => {
-          if (job && job.attemptsMade >= (job.opts.attempts ?? 1)) this.log(`embeddings: job ${job.id} (${job.data.kind}) failed for good: ${error.message}`);
+          if (job && job.attemptsMade >= (job.opts.attempts ?? 1))
+            this.log(`embeddings: job ${job.id} (${job.data.kind}) failed for good: ${error.message}`);
         });
       } else if (this.worker.isPaused()) this.worker.resume();
       // Whatever was stored while the model was missing (or before embeddings existed).
-      await this.backfill().catch((error: Error) => this.log(`embeddings: could not start the backfill (${error.message})`));
+      await this.backfill().catch((error: Error) =>
+        this.log(`embeddings: could not start the backfill (${error.message})`),
+      );
     } else if (this.worker && !this.worker.isPaused()) {
       await this.worker.pause(true);
     }
@@ -261,7 +297,10 @@ export class EmbeddingQueue {
     if (!this.options.progress) return;
     let walk = this.backfills.get(run);
     if (!walk) {
-      walk = { handle: this.options.progress.start('backfill', this.options.stores?.join(',') ?? null, 'memories embedded'), done: 0 };
+      walk = {
+        handle: this.options.progress.start('backfill', this.options.stores?.join(',') ?? null, 'memories embedded'),
+        done: 0,
+      };
       this.backfills.set(run, walk);
     }
     walk.done += embedded;
@@ -278,14 +317,29 @@ export class EmbeddingQueue {
       case 'embed':
         return this.embed(await this.options.target.memoriesToEmbed(data.ids, this.options.embedder.model), job);
       case 'backfill': {
-        const page = await this.options.target.pendingEmbeddings(data.after, this.options.batchSize, this.options.stores ?? null, this.options.embedder.model);
+        const page = await this.options.target.pendingEmbeddings(
+          data.after,
+          this.options.batchSize,
+          this.options.stores ?? null,
+          this.options.embedder.model,
+        );
         const last = page.at(-1);
         if (last && page.length === this.options.batchSize) {
           // The next page first: a page that fails still lets the walk go on.
           const next = createHash('sha1').update(last.id).digest('hex').slice(0, 20);
-          await this.queue.add('backfill', { kind: 'backfill', run: data.run, after: last.id }, { priority: BACKFILL_PRIORITY, jobId: `backfill-${data.run}-${next}` });
+          await this.queue.add(
+            'backfill',
+            { kind: 'backfill', run: data.run, after: last.id },
+            { priority: BACKFILL_PRIORITY, jobId: `backfill-${data.run}-${next}` },
+          );
         }
-        const result = await this.embed(await this.options.target.memoriesToEmbed(page.map((p) => p.id), this.options.embedder.model), job);
+        const result = await this.embed(
+          await this.options.target.memoriesToEmbed(
+            page.map((p) => p.id),
+            this.options.embedder.model,
+          ),
+          job,
+        );
         this.backfillPage(data.run, result.embedded, !(last && page.length === this.options.batchSize));
         return result;
       }
@@ -296,7 +350,10 @@ export class EmbeddingQueue {
     }
   }
 
-  private async embed(work: readonly TextToEmbed[], job: Job<EmbeddingJob, EmbeddingJobResult>): Promise<EmbeddingJobResult> {
+  private async embed(
+    work: readonly TextToEmbed[],
+    job: Job<EmbeddingJob, EmbeddingJobResult>,
+  ): Promise<EmbeddingJobResult> {
     if (work.length === 0) return { embedded: 0 };
     let vectors: Float32Array[];
     try {

@@ -7,7 +7,19 @@
  */
 import { Queue, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { JOB_KINDS, SCHEDULED_KINDS, type DrainReport, type JobDataOf, type JobKind, type JobPort, type JobRun, type LastRun, type QueueStatus, type ScheduledKind, type TimerKind } from '../../contexts/subconscious/index.js';
+import {
+  JOB_KINDS,
+  SCHEDULED_KINDS,
+  type DrainReport,
+  type JobDataOf,
+  type JobKind,
+  type JobPort,
+  type JobRun,
+  type LastRun,
+  type QueueStatus,
+  type ScheduledKind,
+  type TimerKind,
+} from '../../contexts/subconscious/index.js';
 import { redisConnection } from '../redis.js';
 import { workerName } from './worker-name.js';
 
@@ -22,7 +34,14 @@ export interface BullJobsOptions {
 }
 
 /** Timers fire per session, so several may run side by side; sweeps run one at a time. */
-const CONCURRENCY: Record<JobKind, number> = { 'decay-sweep': 1, consolidation: 1, 'session-sweep': 1, reconcile: 1, 'break-check': 4, 'session-audit': 4 };
+const CONCURRENCY: Record<JobKind, number> = {
+  'decay-sweep': 1,
+  consolidation: 1,
+  'session-sweep': 1,
+  reconcile: 1,
+  'break-check': 4,
+  'session-audit': 4,
+};
 const KEEP_COMPLETED = { age: 24 * 3600, count: 1000 };
 const KEEP_FAILED = { age: 7 * 24 * 3600, count: 1000 };
 
@@ -61,7 +80,11 @@ export class BullJobs implements JobPort {
     let queue = this.queues.get(kind);
     if (!queue) {
       if (this.closed) throw new Error('the job queues are closed');
-      queue = new Queue(kind, { connection: this.redis(), prefix: this.options.prefix, defaultJobOptions: this.jobOptions() });
+      queue = new Queue(kind, {
+        connection: this.redis(),
+        prefix: this.options.prefix,
+        defaultJobOptions: this.jobOptions(),
+      });
       queue.on('error', (error) => this.options.log?.(`[bullmq] queue ${kind}: ${error.message}`));
       this.queues.set(kind, queue);
     }
@@ -70,7 +93,11 @@ export class BullJobs implements JobPort {
 
   async every(kind: ScheduledKind, everyMs: number): Promise<void> {
     // The scheduler id is the kind: any process may upsert it, the result is one scheduler.
-    await this.queue(kind).upsertJobScheduler(kind, { every: everyMs }, { name: kind, data: {}, opts: this.jobOptions() });
+    await this.queue(kind).upsertJobScheduler(
+      kind,
+      { every: everyMs },
+      { name: kind, data: {}, opts: this.jobOptions() },
+    );
   }
 
   async add<K extends TimerKind>(kind: K, id: string, data: JobDataOf<K>, delayMs: number): Promise<void> {
@@ -90,7 +117,11 @@ export class BullJobs implements JobPort {
         maxStalledCount: 2,
       });
       worker.on('error', (error) => this.options.log?.(`[bullmq] worker ${kind}: ${error.message}`));
-      worker.on('failed', (job, error) => this.options.log?.(`[bullmq] ${kind} ${job?.id ?? '?'} failed (attempt ${job?.attemptsMade ?? '?'}): ${error.message}`));
+      worker.on('failed', (job, error) =>
+        this.options.log?.(
+          `[bullmq] ${kind} ${job?.id ?? '?'} failed (attempt ${job?.attemptsMade ?? '?'}): ${error.message}`,
+        ),
+      );
       this.workers.push(worker);
     }
     await Promise.all(this.workers.map((w) => w.waitUntilReady()));
@@ -105,12 +136,28 @@ export class BullJobs implements JobPort {
     const startedAt = Date.now();
     const dueAt = job.timestamp + (job.opts.delay ?? 0);
     const record = async (ok: boolean, result: unknown, error: string | null) => {
-      const last: LastRun = { jobId: String(job.id), at: Date.now(), ok, durationMs: Date.now() - startedAt, lagMs: Math.max(0, startedAt - dueAt), error, result };
+      const last: LastRun = {
+        jobId: String(job.id),
+        at: Date.now(),
+        ok,
+        durationMs: Date.now() - startedAt,
+        lagMs: Math.max(0, startedAt - dueAt),
+        error,
+        result,
+      };
       for (const listener of this.runListeners) listener(kind, last);
-      await this.redis().hset(this.lastRunsKey, kind, JSON.stringify(last)).catch(() => undefined);
+      await this.redis()
+        .hset(this.lastRunsKey, kind, JSON.stringify(last))
+        .catch(() => undefined);
     };
     try {
-      const result = await run({ kind, id: String(job.id), data: job.data, attempt: job.attemptsMade + 1, dueAt } as JobRun);
+      const result = await run({
+        kind,
+        id: String(job.id),
+        data: job.data,
+        attempt: job.attemptsMade + 1,
+        dueAt,
+      } as JobRun);
       await record(true, result ?? null, null);
       return result;
     } catch (error) {
@@ -126,7 +173,9 @@ export class BullJobs implements JobPort {
       JOB_KINDS.map(async (kind) => {
         const queue = this.queue(kind);
         const counts = await queue.getJobCounts('waiting', 'prioritized', 'active', 'delayed', 'failed', 'completed');
-        const scheduler = (SCHEDULED_KINDS as readonly string[]).includes(kind) ? await queue.getJobScheduler(kind) : undefined;
+        const scheduler = (SCHEDULED_KINDS as readonly string[]).includes(kind)
+          ? await queue.getJobScheduler(kind)
+          : undefined;
         const last = raw[kind];
         return {
           name: kind,
@@ -148,7 +197,10 @@ export class BullJobs implements JobPort {
     this.onRun(() => ran++);
     const pending = async () => {
       const all = await this.status();
-      return { due: all.reduce((n, q) => n + q.waiting + q.active, 0), delayed: all.reduce((n, q) => n + q.delayed, 0) };
+      return {
+        due: all.reduce((n, q) => n + q.waiting + q.active, 0),
+        delayed: all.reduce((n, q) => n + q.delayed, 0),
+      };
     };
     const deadline = Date.now() + timeoutMs;
     let now = await pending();

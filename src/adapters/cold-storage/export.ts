@@ -67,7 +67,14 @@ export async function writeExport(
     if (pendingBytes >= FLUSH_BYTES) await flush();
   };
   try {
-    const header: Header = { type: 'header', format: FORMAT, version: FORMAT_VERSION, createdAt: new Date().toISOString(), service: options.service, scope: { stores: options.stores } };
+    const header: Header = {
+      type: 'header',
+      format: FORMAT,
+      version: FORMAT_VERSION,
+      createdAt: new Date().toISOString(),
+      service: options.service,
+      scope: { stores: options.stores },
+    };
     await write(header);
     await readGraph(graph, options.stores, {
       node: (line) => {
@@ -82,7 +89,12 @@ export async function writeExport(
       },
     });
     options.onProgress?.(records);
-    const trailer: Trailer = { type: 'trailer', counts: digest.counts(), digest: digest.digest(), sha256: hash.digest('hex') };
+    const trailer: Trailer = {
+      type: 'trailer',
+      counts: digest.counts(),
+      digest: digest.digest(),
+      sha256: hash.digest('hex'),
+    };
     await write(trailer, false);
     await flush();
     await file.sync();

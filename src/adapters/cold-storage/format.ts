@@ -60,10 +60,12 @@ export type Line = Header | NodeLine | RelationshipLine | Trailer;
 
 // ── values ──────────────────────────────────────────────────────────────────
 
-const ISO_DATE_TIME = /^(-?\d{4,})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(Z|[+-]\d{2}:\d{2}(?::\d{2})?)?(?:\[([^\]]+)\])?$/;
+const ISO_DATE_TIME =
+  /^(-?\d{4,})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(Z|[+-]\d{2}:\d{2}(?::\d{2})?)?(?:\[([^\]]+)\])?$/;
 const ISO_DATE = /^(-?\d{4,})-(\d{2})-(\d{2})$/;
 
-const isTemporal = (v: unknown, check: (x: never) => boolean) => v !== null && typeof v === 'object' && check(v as never);
+const isTemporal = (v: unknown, check: (x: never) => boolean) =>
+  v !== null && typeof v === 'object' && check(v as never);
 
 /** One value in JSON form and its type name (null for the types JSON states itself). */
 function encodeScalar(value: unknown, where: string): [Json, string | null] {
@@ -92,7 +94,10 @@ function encodeValue(value: unknown, where: string): [Json, string | null] {
 }
 
 /** A property map from a lossless driver as JSON plus the types JSON cannot tell. */
-export function encodeProps(props: Record<string, unknown>, where: string): { props: Record<string, Json>; types: Record<string, string> } {
+export function encodeProps(
+  props: Record<string, unknown>,
+  where: string,
+): { props: Record<string, Json>; types: Record<string, string> } {
   const out: Record<string, Json> = {};
   const types: Record<string, string> = {};
   for (const key of Object.keys(props).sort()) {
@@ -117,13 +122,31 @@ function decodeScalar(value: Json, type: string | null): unknown {
       const [, y, mo, d, h, mi, s, frac, offset, zone] = m;
       const ns = Number((frac ?? '').padEnd(9, '0'));
       const offsetSeconds = zone ? undefined : offsetToSeconds(offset ?? 'Z');
-      return new neo4j.types.DateTime(Number(y), Number(mo), Number(d), Number(h), Number(mi), Number(s), ns, offsetSeconds, zone);
+      return new neo4j.types.DateTime(
+        Number(y),
+        Number(mo),
+        Number(d),
+        Number(h),
+        Number(mi),
+        Number(s),
+        ns,
+        offsetSeconds,
+        zone,
+      );
     }
     case 'LocalDateTime': {
       const m = ISO_DATE_TIME.exec(String(value));
       if (!m) throw new Error(`not a LocalDateTime: ${String(value)}`);
       const [, y, mo, d, h, mi, s, frac] = m;
-      return new neo4j.types.LocalDateTime(Number(y), Number(mo), Number(d), Number(h), Number(mi), Number(s), Number((frac ?? '').padEnd(9, '0')));
+      return new neo4j.types.LocalDateTime(
+        Number(y),
+        Number(mo),
+        Number(d),
+        Number(h),
+        Number(mi),
+        Number(s),
+        Number((frac ?? '').padEnd(9, '0')),
+      );
     }
     case 'Date': {
       const m = ISO_DATE.exec(String(value));
@@ -148,7 +171,10 @@ export function decodeProps(props: Record<string, Json>, types: Record<string, s
   for (const [key, value] of Object.entries(props)) {
     const type = types[key] ?? null;
     const list = type?.match(/^List<(.+)>$/);
-    out[key] = list || Array.isArray(value) ? (value as Json[]).map((v) => decodeScalar(v, list?.[1] ?? null)) : decodeScalar(value, type);
+    out[key] =
+      list || Array.isArray(value)
+        ? (value as Json[]).map((v) => decodeScalar(v, list?.[1] ?? null))
+        : decodeScalar(value, type);
   }
   return out;
 }
@@ -178,7 +204,9 @@ export const sha256 = (text: string) => createHash('sha256').update(text).digest
 
 /** A node's identity in any database: its ref when it has an id, else a hash of its content. */
 export function canonicalNodeRef(line: NodeLine): string {
-  return line.ref.startsWith('~') ? `~${sha256(canonicalJson({ labels: [...line.labels].sort(), props: line.props, types: line.types }))}` : line.ref;
+  return line.ref.startsWith('~')
+    ? `~${sha256(canonicalJson({ labels: [...line.labels].sort(), props: line.props, types: line.types }))}`
+    : line.ref;
 }
 
 /**
@@ -218,7 +246,11 @@ export class GraphDigest {
   node(line: NodeLine): void {
     const ref = canonicalNodeRef(line);
     if (ref !== line.ref) this.anonymous.set(line.ref, ref);
-    this.add(this.keep(canonicalJson({ kind: 'node', ref, labels: [...line.labels].sort(), props: line.props, types: line.types })));
+    this.add(
+      this.keep(
+        canonicalJson({ kind: 'node', ref, labels: [...line.labels].sort(), props: line.props, types: line.types }),
+      ),
+    );
     const key = labelKey(line.labels);
     this.nodes[key] = (this.nodes[key] ?? 0) + 1;
     this.totalNodes++;
@@ -226,14 +258,31 @@ export class GraphDigest {
 
   relationship(line: RelationshipLine): void {
     const end = (ref: string) => this.anonymous.get(ref) ?? ref;
-    this.add(this.keep(canonicalJson({ kind: 'relationship', rel: line.rel, start: end(line.start), end: end(line.end), props: line.props, types: line.types })));
+    this.add(
+      this.keep(
+        canonicalJson({
+          kind: 'relationship',
+          rel: line.rel,
+          start: end(line.start),
+          end: end(line.end),
+          props: line.props,
+          types: line.types,
+        }),
+      ),
+    );
     this.relationships[line.rel] = (this.relationships[line.rel] ?? 0) + 1;
     this.totalRelationships++;
   }
 
   counts(): Counts {
-    const sorted = (o: Record<string, number>) => Object.fromEntries(Object.entries(o).sort(([a], [b]) => a.localeCompare(b)));
-    return { nodes: sorted(this.nodes), relationships: sorted(this.relationships), totalNodes: this.totalNodes, totalRelationships: this.totalRelationships };
+    const sorted = (o: Record<string, number>) =>
+      Object.fromEntries(Object.entries(o).sort(([a], [b]) => a.localeCompare(b)));
+    return {
+      nodes: sorted(this.nodes),
+      relationships: sorted(this.relationships),
+      totalNodes: this.totalNodes,
+      totalRelationships: this.totalRelationships,
+    };
   }
 
   digest(): string {

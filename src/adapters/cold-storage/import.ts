@@ -29,7 +29,11 @@ export interface ImportReport {
 
 export class ImportRefused extends Error {}
 
-export async function importExport(graph: LosslessGraph, path: string, options: ImportOptions = {}): Promise<ImportReport> {
+export async function importExport(
+  graph: LosslessGraph,
+  path: string,
+  options: ImportOptions = {},
+): Promise<ImportReport> {
   const batchSize = options.batchSize ?? 500;
   const log = options.log ?? (() => undefined);
   const checked = await checkFile(path);
@@ -38,10 +42,14 @@ export async function importExport(graph: LosslessGraph, path: string, options: 
   }
   const [{ count }] = (await graph.run(Q.countNodes)) as [{ count: { toNumber(): number } }];
   if (count.toNumber() > 0 && !options.allowNonEmpty) {
-    throw new ImportRefused(`the database holds ${count.toNumber()} nodes; import restores into an empty database (pass --allow-non-empty to add to it)`);
+    throw new ImportRefused(
+      `the database holds ${count.toNumber()} nodes; import restores into an empty database (pass --allow-non-empty to add to it)`,
+    );
   }
   const { header, trailer } = checked;
-  log(`restoring ${trailer.counts.totalNodes} nodes and ${trailer.counts.totalRelationships} relationships from ${path}`);
+  log(
+    `restoring ${trailer.counts.totalNodes} nodes and ${trailer.counts.totalRelationships} relationships from ${path}`,
+  );
   await graph.run(Q.importRefIndex);
   await graph.run(Q.importAwaitIndex);
   const total = trailer.counts.totalNodes + trailer.counts.totalRelationships;
@@ -63,7 +71,8 @@ export async function importExport(graph: LosslessGraph, path: string, options: 
       if (relationships.length === 0) return;
       const [row] = await graph.run(Q.importRelationships, { rows: relationships });
       const made = (row?.count as { toNumber(): number } | undefined)?.toNumber() ?? 0;
-      if (made !== relationships.length) throw new Error(`${relationships.length - made} relationships name a node the export does not hold`);
+      if (made !== relationships.length)
+        throw new Error(`${relationships.length - made} relationships name a node the export does not hold`);
       progressed(relationships.length);
       relationships = [];
     };
@@ -73,7 +82,12 @@ export async function importExport(graph: LosslessGraph, path: string, options: 
         if (nodes.length >= batchSize) await writeNodes();
       } else {
         await writeNodes();
-        relationships.push({ start: line.start, end: line.end, type: line.rel, props: decodeProps(line.props, line.types) });
+        relationships.push({
+          start: line.start,
+          end: line.end,
+          type: line.rel,
+          props: decodeProps(line.props, line.types),
+        });
         if (relationships.length >= batchSize) await writeRelationships();
       }
     });

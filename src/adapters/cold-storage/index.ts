@@ -33,13 +33,24 @@ export class ColdStorage implements ColdStoragePort {
     return this.graph;
   }
 
-  async write(dir: string, onProgress?: (records: number) => void): Promise<ColdStorageWrite & { readonly counts: Counts; readonly digest: string }> {
-    const tracked = this.options.progress?.start('export', this.options.stores?.join(',') ?? null, 'nodes and relationships');
+  async write(
+    dir: string,
+    onProgress?: (records: number) => void,
+  ): Promise<ColdStorageWrite & { readonly counts: Counts; readonly digest: string }> {
+    const tracked = this.options.progress?.start(
+      'export',
+      this.options.stores?.join(',') ?? null,
+      'nodes and relationships',
+    );
     const report = (n: number) => {
       tracked?.update(n);
       onProgress?.(n);
     };
-    const result = await writeExport(this.lossless(), dir, { stores: this.options.stores, service: this.options.service, onProgress: report }).catch((error: unknown) => {
+    const result = await writeExport(this.lossless(), dir, {
+      stores: this.options.stores,
+      service: this.options.service,
+      onProgress: report,
+    }).catch((error: unknown) => {
       tracked?.fail();
       throw error;
     });
@@ -50,7 +61,10 @@ export class ColdStorage implements ColdStoragePort {
       nodes: result.counts.totalNodes,
       relationships: result.counts.totalRelationships,
       // Counts are by label combination: a memory's carries its tier (LONG_TERM:Memory, …).
-      memories: Object.entries(result.counts.nodes).reduce((n, [key, count]) => (key.split(':').includes('Memory') ? n + count : n), 0),
+      memories: Object.entries(result.counts.nodes).reduce(
+        (n, [key, count]) => (key.split(':').includes('Memory') ? n + count : n),
+        0,
+      ),
       counts: result.counts,
       digest: result.digest,
     };

@@ -25,7 +25,11 @@ export class LosslessGraph {
    * Streams a read's rows to `onRow`, one at a time (an auto-commit query: a
    * retried transaction function would hand the same rows over twice).
    */
-  async stream(statement: Statement, params: Record<string, unknown>, onRow: (row: RecordShape) => void | Promise<void>): Promise<void> {
+  async stream(
+    statement: Statement,
+    params: Record<string, unknown>,
+    onRow: (row: RecordShape) => void | Promise<void>,
+  ): Promise<void> {
     checkParams(statement, params);
     const session = this.driver.session({ database: this.settings.database, defaultAccessMode: neo4j.session.READ });
     try {

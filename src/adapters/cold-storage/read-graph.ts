@@ -8,7 +8,11 @@ export interface GraphVisitor {
   relationship(line: RelationshipLine): void | Promise<void>;
 }
 
-export async function readGraph(graph: LosslessGraph, stores: readonly string[] | null, visit: GraphVisitor): Promise<void> {
+export async function readGraph(
+  graph: LosslessGraph,
+  stores: readonly string[] | null,
+  visit: GraphVisitor,
+): Promise<void> {
   await graph.stream(Q.exportNodes, { stores }, (row) => {
     const labels = row.labels as string[];
     const props = row.props as Record<string, unknown>;
@@ -19,6 +23,12 @@ export async function readGraph(graph: LosslessGraph, stores: readonly string[] 
     const start = nodeRef(row.startLabels as string[], row.startId, String(row.startElementId));
     const end = nodeRef(row.endLabels as string[], row.endId, String(row.endElementId));
     const rel = String(row.type);
-    return visit.relationship({ type: 'relationship', rel, start, end, ...encodeProps(row.props as Record<string, unknown>, `${start}-${rel}->${end}`) });
+    return visit.relationship({
+      type: 'relationship',
+      rel,
+      start,
+      end,
+      ...encodeProps(row.props as Record<string, unknown>, `${start}-${rel}->${end}`),
+    });
   });
 }

@@ -6,7 +6,17 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { FORMAT, FORMAT_VERSION, GraphDigest, compareCounts, type Header, type Line, type NodeLine, type RelationshipLine, type Trailer } from './format.js';
+import {
+  FORMAT,
+  FORMAT_VERSION,
+  GraphDigest,
+  compareCounts,
+  type Header,
+  type Line,
+  type NodeLine,
+  type RelationshipLine,
+  type Trailer,
+} from './format.js';
 import { readGraph } from './read-graph.js';
 import type { LosslessGraph } from './lossless-graph.js';
 
@@ -22,7 +32,10 @@ export interface ExportCheck {
 }
 
 /** Reads an export line by line; `onRecord` sees each node and relationship. */
-export async function checkFile(path: string, onRecord?: (line: NodeLine | RelationshipLine) => void | Promise<void>): Promise<FileCheck> {
+export async function checkFile(
+  path: string,
+  onRecord?: (line: NodeLine | RelationshipLine) => void | Promise<void>,
+): Promise<FileCheck> {
   const problems: string[] = [];
   const hash = createHash('sha256');
   const digest = new GraphDigest();

@@ -17,7 +17,12 @@ export interface WorkerInit {
   readonly subBatch: number;
 }
 
-export type ToWorker = { readonly type: 'embed'; readonly id: number; readonly texts: readonly string[]; readonly role: Role };
+export type ToWorker = {
+  readonly type: 'embed';
+  readonly id: number;
+  readonly texts: readonly string[];
+  readonly role: Role;
+};
 export type FromWorker =
   | { readonly type: 'ready'; readonly dimensions: number }
   | { readonly type: 'failed'; readonly error: string }
@@ -36,7 +41,10 @@ if (port) {
       last = last.then(async () => {
         try {
           const vectors = await model.embed(message.texts, message.role);
-          post({ type: 'vectors', id: message.id, vectors }, vectors.map((v) => v.buffer as ArrayBuffer));
+          post(
+            { type: 'vectors', id: message.id, vectors },
+            vectors.map((v) => v.buffer as ArrayBuffer),
+          );
         } catch (error) {
           post({ type: 'error', id: message.id, error: (error as Error).message });
         }

@@ -161,7 +161,8 @@ export class ThreadedEmbedder implements Embedder {
   private async load(): Promise<EmbedderStatus> {
     if (this.closed || this.pool) return this.state;
     const missing = missingModelFiles(this.options.dir);
-    if (missing.length > 0) return this.setMissing(`no model files (${missing.join(', ')}) in ${this.options.dir}; ${FETCH_HINT}`);
+    if (missing.length > 0)
+      return this.setMissing(`no model files (${missing.join(', ')}) in ${this.options.dir}; ${FETCH_HINT}`);
     const count = Math.max(1, this.options.workers ?? 1);
     const spawned = await Promise.allSettled(Array.from({ length: count }, () => this.spawn()));
     const workers = spawned.flatMap((s) => (s.status === 'fulfilled' ? [s.value.worker] : []));
@@ -173,10 +174,16 @@ export class ThreadedEmbedder implements Embedder {
     const dimensions = (spawned[0] as PromiseFulfilledResult<{ dimensions: number }>).value.dimensions;
     if (dimensions !== this.options.dimensions) {
       await Promise.all(workers.map((w) => w.terminate()));
-      return this.setMissing(`the model gives ${dimensions} dimensions but TOTAL_RECALL_EMBEDDING_DIMENSIONS is ${this.options.dimensions}`, false);
+      return this.setMissing(
+        `the model gives ${dimensions} dimensions but TOTAL_RECALL_EMBEDDING_DIMENSIONS is ${this.options.dimensions}`,
+        false,
+      );
     }
     const runners = workers.map((w) => this.runnerOn(w));
-    const scheduler = new EmbedScheduler(runners, { subBatch: this.options.subBatch ?? 16, busy: this.options.busy ?? (() => false) });
+    const scheduler = new EmbedScheduler(runners, {
+      subBatch: this.options.subBatch ?? 16,
+      busy: this.options.busy ?? (() => false),
+    });
     this.pool = { workers, scheduler };
     const wasMissing = this.toldMissing;
     this.toldMissing = false;
@@ -198,7 +205,11 @@ export class ThreadedEmbedder implements Embedder {
   }
 
   private spawn(): Promise<{ worker: Worker; dimensions: number }> {
-    const init: WorkerInit = { dir: this.options.dir, threads: this.options.threads ?? 1, subBatch: this.options.subBatch ?? 16 };
+    const init: WorkerInit = {
+      dir: this.options.dir,
+      threads: this.options.threads ?? 1,
+      subBatch: this.options.subBatch ?? 16,
+    };
     const worker = tsWorker(WORKER_URL, { workerData: init });
     worker.unref();
     return new Promise((resolve, reject) => {
@@ -246,7 +257,7 @@ export class ThreadedEmbedder implements Embedder {
   /** A model thread died: stop the others, fail what waits, say so, and load again later. */
   private lost(worker: Worker, reason: string): void {
     const pool = this.pool;
-    if (!pool || !pool.workers.includes(worker) || this.closed) return;
+    if (!pool?.workers.includes(worker) || this.closed) return;
     this.pool = null;
     this.failPending(new Error(reason), pool);
     for (const other of pool.workers) if (other !== worker) void other.terminate();

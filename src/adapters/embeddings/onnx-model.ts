@@ -63,9 +63,14 @@ export class OnnxModel {
       graphOptimizationLevel: 'all',
     });
     for (const name of ['input_ids', 'attention_mask']) {
-      if (!session.inputNames.includes(name)) throw new Error(`${MODEL_FILE} has no input ${name} (inputs: ${session.inputNames.join(', ')})`);
+      if (!session.inputNames.includes(name))
+        throw new Error(`${MODEL_FILE} has no input ${name} (inputs: ${session.inputNames.join(', ')})`);
     }
-    const resolved = { threads, subBatch: Math.max(1, options.subBatch ?? 16), maxTokens: options.maxTokens ?? MAX_TOKENS };
+    const resolved = {
+      threads,
+      subBatch: Math.max(1, options.subBatch ?? 16),
+      maxTokens: options.maxTokens ?? MAX_TOKENS,
+    };
     const probe = new OnnxModel(ort, session, tokenizer, 0, resolved);
     const dimensions = (await probe.run(['dimension probe']))[0]?.length ?? 0;
     return new OnnxModel(ort, session, tokenizer, dimensions, resolved);
@@ -73,7 +78,10 @@ export class OnnxModel {
 
   /** One unit vector per text, in the order given (memories are passages unless said otherwise). */
   async embed(texts: readonly string[], role: Role = 'passage'): Promise<Float32Array[]> {
-    const encoded = texts.map((text, index) => ({ index, ids: this.tokenizer.encode(PREFIX[role] + text, this.options.maxTokens).ids }));
+    const encoded = texts.map((text, index) => ({
+      index,
+      ids: this.tokenizer.encode(PREFIX[role] + text, this.options.maxTokens).ids,
+    }));
     encoded.sort((a, b) => a.ids.length - b.ids.length);
     const out: Float32Array[] = new Array(texts.length);
     for (let i = 0; i < encoded.length; i += this.options.subBatch) {
@@ -104,13 +112,15 @@ export class OnnxModel {
       input_ids: new Tensor('int64', ids, [batch, seq]),
       attention_mask: new Tensor('int64', mask, [batch, seq]),
     };
-    if (this.session.inputNames.includes('token_type_ids')) feeds.token_type_ids = new Tensor('int64', new BigInt64Array(batch * seq), [batch, seq]);
+    if (this.session.inputNames.includes('token_type_ids'))
+      feeds.token_type_ids = new Tensor('int64', new BigInt64Array(batch * seq), [batch, seq]);
     const results = await this.session.run(feeds);
     const output = results.last_hidden_state ?? results[this.session.outputNames[0] as string];
     if (!output) throw new Error('the model returned no hidden states');
     const dims = output.dims;
     const dim = Number(dims[2]);
-    if (dims.length !== 3 || Number(dims[0]) !== batch || Number(dims[1]) !== seq) throw new Error(`unexpected output shape [${dims.join(', ')}]`);
+    if (dims.length !== 3 || Number(dims[0]) !== batch || Number(dims[1]) !== seq)
+      throw new Error(`unexpected output shape [${dims.join(', ')}]`);
     return meanPool(output.data as Float32Array, mask, batch, seq, dim).map(l2Normalize);
   }
 

@@ -7,8 +7,15 @@
  * Mean of each sequence's token vectors where mask is 1.
  * `hidden` is [batch, seq, dim] row-major; `mask` is [batch, seq].
  */
-export function meanPool(hidden: Float32Array, mask: ArrayLike<number | bigint>, batch: number, seq: number, dim: number): Float32Array[] {
-  if (hidden.length !== batch * seq * dim) throw new Error(`hidden has ${hidden.length} values, expected ${batch}×${seq}×${dim}`);
+export function meanPool(
+  hidden: Float32Array,
+  mask: ArrayLike<number | bigint>,
+  batch: number,
+  seq: number,
+  dim: number,
+): Float32Array[] {
+  if (hidden.length !== batch * seq * dim)
+    throw new Error(`hidden has ${hidden.length} values, expected ${batch}×${seq}×${dim}`);
   if (mask.length !== batch * seq) throw new Error(`mask has ${mask.length} values, expected ${batch}×${seq}`);
   const out: Float32Array[] = [];
   for (let b = 0; b < batch; b++) {

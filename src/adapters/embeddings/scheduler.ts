@@ -64,7 +64,11 @@ export class EmbedScheduler {
   }
 
   /** Sub-batches by length, each filling its place in the job's answer. */
-  private splitPassages(texts: readonly string[], resolve: (v: Float32Array[]) => void, reject: (e: Error) => void): void {
+  private splitPassages(
+    texts: readonly string[],
+    resolve: (v: Float32Array[]) => void,
+    reject: (e: Error) => void,
+  ): void {
     const order = texts.map((_, i) => i).sort((a, b) => texts[a]!.length - texts[b]!.length);
     const out: Float32Array[] = new Array(texts.length);
     let left = Math.ceil(texts.length / this.options.subBatch);
@@ -108,11 +112,14 @@ export class EmbedScheduler {
   private start(task: Task, passage: boolean): void {
     const runner = this.free.pop()!;
     if (passage) this.passagesRunning++;
-    runner.run(task.texts, task.role).then(task.done, task.fail).finally(() => {
-      if (passage) this.passagesRunning--;
-      this.free.push(runner);
-      this.dispatch();
-    });
+    runner
+      .run(task.texts, task.role)
+      .then(task.done, task.fail)
+      .finally(() => {
+        if (passage) this.passagesRunning--;
+        this.free.push(runner);
+        this.dispatch();
+      });
   }
 
   private recheckLater(): void {

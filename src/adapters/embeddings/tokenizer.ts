@@ -50,7 +50,10 @@ export function isCjk(cp: number): boolean {
  * into spaces, puts spaces around CJK ideographs, strips accents (NFD, then no
  * nonspacing marks) and lowercases, character by character.
  */
-export function normalizeBert(text: string, options: { lowercase: boolean; stripAccents: boolean } = { lowercase: true, stripAccents: true }): string {
+export function normalizeBert(
+  text: string,
+  options: { lowercase: boolean; stripAccents: boolean } = { lowercase: true, stripAccents: true },
+): string {
   let out = '';
   for (const ch of text) {
     const cp = ch.codePointAt(0) as number;
@@ -127,7 +130,13 @@ export class WordPieceTokenizer {
   /** Reads a Hugging Face tokenizer.json of a BERT WordPiece model. */
   static fromJson(json: unknown): WordPieceTokenizer {
     const spec = json as {
-      model?: { type?: string; vocab?: Record<string, number>; unk_token?: string; continuing_subword_prefix?: string; max_input_chars_per_word?: number };
+      model?: {
+        type?: string;
+        vocab?: Record<string, number>;
+        unk_token?: string;
+        continuing_subword_prefix?: string;
+        max_input_chars_per_word?: number;
+      };
       normalizer?: { type?: string; lowercase?: boolean; strip_accents?: boolean | null };
       pre_tokenizer?: { type?: string };
       post_processor?: { type?: string; special_tokens?: Record<string, { ids?: number[] }> };
@@ -135,7 +144,8 @@ export class WordPieceTokenizer {
     const model = spec.model;
     if (model?.type !== 'WordPiece' || !model.vocab) throw new Error('tokenizer.json is not a WordPiece model');
     if (spec.normalizer?.type !== 'BertNormalizer') throw new Error(`unsupported normalizer ${spec.normalizer?.type}`);
-    if (spec.pre_tokenizer?.type !== 'BertPreTokenizer') throw new Error(`unsupported pre-tokenizer ${spec.pre_tokenizer?.type}`);
+    if (spec.pre_tokenizer?.type !== 'BertPreTokenizer')
+      throw new Error(`unsupported pre-tokenizer ${spec.pre_tokenizer?.type}`);
     const lowercase = spec.normalizer.lowercase !== false;
     // strip_accents null means "follow lowercase" (as in BERT's original code).
     const stripAccents = spec.normalizer.strip_accents ?? lowercase;

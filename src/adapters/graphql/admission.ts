@@ -297,7 +297,12 @@ export function admissionPlugin(admission: Admission | null): ApolloServerPlugin
             const busy = error as BusyError;
             throw new GraphQLError(busy.message, {
               originalError: busy,
-              extensions: { code: busy.code, retryAfterMs: busy.retryAfterMs, details: busy.details, http: { status: 503 } },
+              extensions: {
+                code: busy.code,
+                retryAfterMs: busy.retryAfterMs,
+                details: busy.details,
+                http: { status: 503 },
+              },
             });
           }
         },
@@ -306,7 +311,8 @@ export function admissionPlugin(admission: Admission | null): ApolloServerPlugin
           release = null;
           const errors = response.body.kind === 'single' ? response.body.singleResult.errors : undefined;
           const retryAfterMs = retryAfterMsOf(errors);
-          if (retryAfterMs !== null) response.http.headers.set('retry-after', String(Math.max(1, Math.ceil(retryAfterMs / 1000))));
+          if (retryAfterMs !== null)
+            response.http.headers.set('retry-after', String(Math.max(1, Math.ceil(retryAfterMs / 1000))));
         },
       };
     },

@@ -8,17 +8,27 @@ import type { GraphQLContext } from './context.js';
 
 @Resolver(() => MemoryType)
 export class AssociationResolver {
-  @Mutation(() => AssociationObject, { description: "The mind's own link: CREATE, STRENGTHEN or WEAKEN a typed association between two memories of one store." })
+  @Mutation(() => AssociationObject, {
+    description:
+      "The mind's own link: CREATE, STRENGTHEN or WEAKEN a typed association between two memories of one store.",
+  })
   associate(@Arg('input', () => AssociateInput) input: AssociateInput, @Ctx() ctx: GraphQLContext) {
     return ctx.ports.associations.associate(input, ctx.caller);
   }
 
-  @Query(() => [AssociationObject], { description: 'Associations within `depth` links (1 to 3) of a memory, nearest and strongest first.' })
+  @Query(() => [AssociationObject], {
+    description: 'Associations within `depth` links (1 to 3) of a memory, nearest and strongest first.',
+  })
   neighbourhood(
     @Arg('id', () => ID) id: string,
     @Arg('depth', () => Int, { defaultValue: 1, nullable: true }) depth: number,
     @Arg('types', () => [AssociationTypeEnum], { nullable: true }) types: AssociationType[] | null,
-    @Arg('limit', () => Int, { defaultValue: 100, nullable: true, description: 'At most this many associations (1 to 1000).' }) limit: number,
+    @Arg('limit', () => Int, {
+      defaultValue: 100,
+      nullable: true,
+      description: 'At most this many associations (1 to 1000).',
+    })
+    limit: number,
     @Ctx() ctx: GraphQLContext,
   ) {
     return ctx.ports.associations.neighbourhood(id, { depth, types, limit }, ctx.caller);

@@ -41,5 +41,10 @@ export const admitted = new WeakMap<object, Caller>();
  * `x-instance-id` and `x-session-id`.
  */
 export function callerFromRequest(req: { readonly headers: IncomingHttpHeaders }): Caller {
-  return admitted.get(req) ?? { instanceId: callerName(req.headers['x-instance-id'], 'instance'), sessionId: callerName(req.headers['x-session-id'], 'session') };
+  return (
+    admitted.get(req) ?? {
+      instanceId: callerName(req.headers['x-instance-id'], 'instance'),
+      sessionId: callerName(req.headers['x-session-id'], 'session'),
+    }
+  );
 }

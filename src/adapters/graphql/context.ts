@@ -1,6 +1,13 @@
 /** What resolvers get per request: the ports they may call and who is asking. */
 import type { Access, MemoryRecord, ProgressEntry } from '../../domain/index.js';
-import type { AssociationPort, Caller, LifecyclePort, MemoryPort, RecallPort, ReflectionPort } from '../../contexts/cortex/index.js';
+import type {
+  AssociationPort,
+  Caller,
+  LifecyclePort,
+  MemoryPort,
+  RecallPort,
+  ReflectionPort,
+} from '../../contexts/cortex/index.js';
 import type { QueueStatus, ShutdownReport } from '../../contexts/subconscious/index.js';
 import type { StoreEmbeddingProgress } from '../../contexts/hippocampus/index.js';
 

@@ -14,7 +14,8 @@ import {
   WORKING_MODES,
 } from '../../domain/index.js';
 
-const asEnum = <T extends string>(values: readonly T[]) => Object.fromEntries(values.map((v) => [v, v])) as { [K in T]: K };
+const asEnum = <T extends string>(values: readonly T[]) =>
+  Object.fromEntries(values.map((v) => [v, v])) as { [K in T]: K };
 
 export const TierEnum = asEnum(TIERS);
 export const AssociationTypeEnum = asEnum(ASSOCIATION_TYPES);
@@ -28,13 +29,19 @@ export const SessionEndCauseEnum = asEnum(SESSION_END_CAUSES);
 export const OutcomeKindEnum = asEnum(OUTCOME_KINDS);
 export const NotificationKindEnum = asEnum(NOTIFICATION_KINDS);
 
-registerEnumType(TierEnum, { name: 'Tier', description: 'Where a memory lives: identity core, active context, long term, archive.' });
+registerEnumType(TierEnum, {
+  name: 'Tier',
+  description: 'Where a memory lives: identity core, active context, long term, archive.',
+});
 registerEnumType(AssociationTypeEnum, { name: 'AssociationType' });
 registerEnumType(AssociationOriginEnum, { name: 'AssociationOrigin' });
 registerEnumType(AssociationDirectionEnum, { name: 'AssociationDirection' });
 registerEnumType(MergeStrategyEnum, { name: 'MergeStrategy' });
 registerEnumType(ReflectionScopeEnum, { name: 'ReflectionScope' });
-registerEnumType(ReflectActionKindEnum, { name: 'ReflectActionKind', description: 'An answer to a reflect candidate; KEEP leaves it as it is.' });
+registerEnumType(ReflectActionKindEnum, {
+  name: 'ReflectActionKind',
+  description: 'An answer to a reflect candidate; KEEP leaves it as it is.',
+});
 registerEnumType(WorkingModeEnum, { name: 'WorkingMode' });
 registerEnumType(SessionEndCauseEnum, { name: 'SessionEndCause' });
 registerEnumType(OutcomeKindEnum, { name: 'OutcomeKind' });

@@ -41,14 +41,21 @@ export function formatError(formatted: GraphQLFormattedError, error: unknown): G
 
 function bounded(formatted: GraphQLFormattedError): GraphQLFormattedError {
   if (formatted.message.length <= MAX_MESSAGE_CHARS) return formatted;
-  return { ...formatted, message: `${formatted.message.slice(0, MAX_MESSAGE_CHARS / 2)} … ${formatted.message.slice(-MAX_MESSAGE_CHARS / 2 + 5)}` };
+  return {
+    ...formatted,
+    message: `${formatted.message.slice(0, MAX_MESSAGE_CHARS / 2)} … ${formatted.message.slice(-MAX_MESSAGE_CHARS / 2 + 5)}`,
+  };
 }
 
 /** Codes our scalars give; graphql-js and Apollo wrap them (validation, variables) and would hide them. */
 const SCALAR_CODES = new Set(['JSON_TOO_DEEP', 'JSON_TOO_LARGE', 'INVALID_DATETIME']);
 
 function scalarCode(error: unknown): string | null {
-  for (let e = error as { originalError?: unknown; extensions?: { code?: unknown } } | undefined, hops = 0; e && hops < 5; e = e.originalError as typeof e, hops++) {
+  for (
+    let e = error as { originalError?: unknown; extensions?: { code?: unknown } } | undefined, hops = 0;
+    e && hops < 5;
+    e = e.originalError as typeof e, hops++
+  ) {
     const code = e.extensions?.code;
     if (typeof code === 'string' && SCALAR_CODES.has(code)) return code;
   }
@@ -66,7 +73,12 @@ function classify(formatted: GraphQLFormattedError, error: unknown): GraphQLForm
     return {
       ...formatted,
       message,
-      extensions: { ...formatted.extensions, code, ...(retryAfterMs !== undefined ? { retryable: true, retryAfterMs } : {}), ...(details ? { details } : {}) },
+      extensions: {
+        ...formatted.extensions,
+        code,
+        ...(retryAfterMs !== undefined ? { retryable: true, retryAfterMs } : {}),
+        ...(details ? { details } : {}),
+      },
     };
   }
   if (original instanceof GraphQLError && formatted.extensions?.code === 'INTERNAL_SERVER_ERROR' && !formatted.path) {
@@ -81,6 +93,8 @@ function classify(formatted: GraphQLFormattedError, error: unknown): GraphQLForm
 
 /** The longest retry hint among formatted errors (for an HTTP Retry-After header), or null. */
 export function retryAfterMsOf(errors: readonly GraphQLFormattedError[] | undefined): number | null {
-  const hints = (errors ?? []).flatMap((e) => (typeof e.extensions?.retryAfterMs === 'number' ? [e.extensions.retryAfterMs] : []));
+  const hints = (errors ?? []).flatMap((e) =>
+    typeof e.extensions?.retryAfterMs === 'number' ? [e.extensions.retryAfterMs] : [],
+  );
   return hints.length > 0 ? Math.max(...hints) : null;
 }

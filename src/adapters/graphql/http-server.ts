@@ -12,7 +12,15 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { ApolloServer, HeaderMap, type ApolloServerPlugin } from '@apollo/server';
 import { ApolloArmor } from '@escape.tech/graphql-armor';
-import { GraphQLError, parse, specifiedRules, validate, type GraphQLSchema, type ValidationRule } from 'graphql';
+import {
+  GraphQLError,
+  parse,
+  specifiedRules,
+  validate,
+  type DocumentNode,
+  type GraphQLSchema,
+  type ValidationRule,
+} from 'graphql';
 import { WebSocketServer } from 'ws';
 import { useServer } from 'graphql-ws/use/ws';
 import { InvalidInputError, TotalRecallError } from '../../domain/index.js';
@@ -95,7 +103,14 @@ function readBody(req: IncomingMessage, max: number): Promise<string> {
   });
 }
 
-function sendError(res: ServerResponse, status: number, code: string, message: string, headers: Record<string, string> = {}, extensions: Record<string, unknown> = {}): void {
+function sendError(
+  res: ServerResponse,
+  status: number,
+  code: string,
+  message: string,
+  headers: Record<string, string> = {},
+  extensions: Record<string, unknown> = {},
+): void {
   if (res.headersSent) return;
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
   res.end(JSON.stringify({ errors: [{ message, extensions: { code, ...extensions } }] }));
@@ -137,7 +152,10 @@ const requestScopePlugin: ApolloServerPlugin<GraphQLContext> = {
         const body = response.body;
         const failed = body.kind === 'single' ? (body.singleResult.errors?.length ?? 0) > 0 : true;
         if (failed) scope.discard();
-        else await scope.commit().catch((error: unknown) => console.error('[graphql] could not record the accesses of a read:', error));
+        else
+          await scope
+            .commit()
+            .catch((error: unknown) => console.error('[graphql] could not record the accesses of a read:', error));
       },
     };
   },
@@ -158,7 +176,12 @@ export async function startGraphQLServer(
   const entryShare =
     options.admission?.maxPerCaller === undefined
       ? null
-      : new Admission({ maxConcurrent: Number.MAX_SAFE_INTEGER, maxQueued: options.admission.maxQueued, maxWaitMs: options.admission.maxWaitMs, maxPerCaller: options.admission.maxPerCaller });
+      : new Admission({
+          maxConcurrent: Number.MAX_SAFE_INTEGER,
+          maxQueued: options.admission.maxQueued,
+          maxWaitMs: options.admission.maxWaitMs,
+          maxPerCaller: options.admission.maxPerCaller,
+        });
   // Slots are given by the same counts: a heavy caller's request parsed while a lighter caller's runs waits for it.
   const admission = options.admission ? new Admission(options.admission, { load: entryShare }) : null;
   const armor = new ApolloArmor({
@@ -172,7 +195,11 @@ export async function startGraphQLServer(
   const apollo = new ApolloServer<GraphQLContext>({
     schema,
     formatError,
-    plugins: [admissionPlugin(admission), ...(armor.plugins as ApolloServerPlugin<GraphQLContext>[]), requestScopePlugin],
+    plugins: [
+      admissionPlugin(admission),
+      ...(armor.plugins as ApolloServerPlugin<GraphQLContext>[]),
+      requestScopePlugin,
+    ],
     validationRules: armor.validationRules as ValidationRule[],
     // Callers get the code and the message; stack traces go to the server log only.
     includeStacktraceInErrorResponses: false,
@@ -206,8 +233,15 @@ export async function startGraphQLServer(
     let slot: Promise<void> | null = null;
     let release: (() => void) | null = null;
     res.once('close', () => release?.());
-    const count = () => (counted ??= rateLimit && caller.access?.tokenId ? rateLimit.consume(caller.access.tokenId) : Promise.resolve());
-    const enter = () => (slot ??= admission ? admission.enter(caller.access?.tokenId ?? null).then((done) => void (res.closed ? done() : (release = done))) : Promise.resolve());
+    const count = () =>
+      (counted ??= rateLimit && caller.access?.tokenId ? rateLimit.consume(caller.access.tokenId) : Promise.resolve());
+    const enter = () =>
+      (slot ??= admission
+        ? admission.enter(caller.access?.tokenId ?? null).then((done) => {
+            if (res.closed) done();
+            else release = done;
+          })
+        : Promise.resolve());
     const guard = async (port: keyof Ports) => {
       await count();
       if (port !== 'health') await enter();
@@ -218,10 +252,12 @@ export async function startGraphQLServer(
   const http = createServer(async (req, res) => {
     if (options.activity) res.once('close', options.activity.begin());
     const url = new URL(req.url ?? '/', 'http://localhost');
-    if (!hostAllowed(req.headers.host, host, limits.allowedHosts)) return sendError(res, 403, 'FORBIDDEN_HOST', 'this Host is not served here');
+    if (!hostAllowed(req.headers.host, host, limits.allowedHosts))
+      return sendError(res, 403, 'FORBIDDEN_HOST', 'this Host is not served here');
     // The Browser guide and style are public pages the Neo4j Browser (another origin) fetches.
     if (serveBrowserContent(req, res, url, options.defaultStore ?? 'default')) return;
-    if (!originAllowed(req.headers.origin, req.headers.host)) return sendError(res, 403, 'FORBIDDEN_ORIGIN', 'requests from web pages of other origins are refused');
+    if (!originAllowed(req.headers.origin, req.headers.host))
+      return sendError(res, 403, 'FORBIDDEN_ORIGIN', 'requests from web pages of other origins are refused');
     const route = options.routes?.[url.pathname];
     if (route) {
       let caller: Caller;
@@ -234,7 +270,8 @@ export async function startGraphQLServer(
       }
       await route(req, res, routeScope(caller, res)).catch((error: unknown) => {
         console.error(`[http] ${url.pathname} failed`, error);
-        if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'internal error' }));
+        if (!res.headersSent)
+          res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'internal error' }));
         else res.end();
       });
       return;
@@ -265,7 +302,12 @@ export async function startGraphQLServer(
       for (const [key, value] of result.headers) res.setHeader(key, value);
       res.statusCode = result.status ?? 200;
       // A query refused while parsing (graphql-armor's token limit, a syntax error) comes back 500 from Apollo: it is the request's fault.
-      if (res.statusCode === 500 && result.body.kind === 'complete' && !result.body.string.includes('INTERNAL_SERVER_ERROR')) res.statusCode = 400;
+      if (
+        res.statusCode === 500 &&
+        result.body.kind === 'complete' &&
+        !result.body.string.includes('INTERNAL_SERVER_ERROR')
+      )
+        res.statusCode = 400;
       if (result.body.kind === 'complete') res.end(result.body.string);
       else {
         for await (const chunk of result.body.asyncIterator) res.write(chunk);
@@ -276,13 +318,21 @@ export async function startGraphQLServer(
     }
   });
   /** The answer to a request refused before it ran. */
-  const refuse = (res: ServerResponse, error: unknown): void => {
+  const refuse = (res: ServerResponse, error: unknown): ReturnType<typeof sendError> => {
     {
       if (error instanceof BodyTooLarge) {
-        return sendError(res, 413, 'PAYLOAD_TOO_LARGE', `the request body is larger than ${limits.maxBodyBytes} bytes`, { connection: 'close' });
+        return sendError(
+          res,
+          413,
+          'PAYLOAD_TOO_LARGE',
+          `the request body is larger than ${limits.maxBodyBytes} bytes`,
+          { connection: 'close' },
+        );
       }
       if (error instanceof RateLimitedError) {
-        return sendError(res, 429, error.code, error.message, { 'retry-after': String(Math.ceil(error.retryAfterMs / 1000)) });
+        return sendError(res, 429, error.code, error.message, {
+          'retry-after': String(Math.ceil(error.retryAfterMs / 1000)),
+        });
       }
       if (error instanceof InvalidInputError) return sendError(res, 400, error.code, error.message);
       if (error instanceof TotalRecallError && error.code === 'UNAUTHENTICATED') {
@@ -299,7 +349,10 @@ export async function startGraphQLServer(
           shown.code,
           shown.message,
           retry === null ? {} : { 'retry-after': String(Math.max(1, Math.ceil(retry / 1000))) },
-          { ...(retry === null ? {} : { retryable: true, retryAfterMs: retry }), ...(shown.details ? { details: shown.details } : {}) },
+          {
+            ...(retry === null ? {} : { retryable: true, retryAfterMs: retry }),
+            ...(shown.details ? { details: shown.details } : {}),
+          },
         );
       }
       const message = error instanceof SyntaxError ? 'request body is not valid JSON' : 'bad request';
@@ -316,7 +369,8 @@ export async function startGraphQLServer(
     server: http,
     path: '/graphql',
     maxPayload: 1024 * 1024,
-    verifyClient: ({ req }: { req: IncomingMessage }) => hostAllowed(req.headers.host, host, limits.allowedHosts) && originAllowed(req.headers.origin, req.headers.host),
+    verifyClient: ({ req }: { req: IncomingMessage }) =>
+      hostAllowed(req.headers.host, host, limits.allowedHosts) && originAllowed(req.headers.origin, req.headers.host),
   });
   const subscriptions = useServer<Record<string, unknown>, { caller?: Caller; refusal?: InvalidInputError }>(
     {
@@ -325,7 +379,7 @@ export async function startGraphQLServer(
       onSubscribe: (ctx, _id, payload) => {
         const refusal = ctx.extra.refusal;
         if (refusal) return [new GraphQLError(refusal.message, { extensions: { code: refusal.code } })];
-        let document;
+        let document: DocumentNode;
         try {
           document = parse(payload.query, { maxTokens: limits.maxTokens });
         } catch (error) {
@@ -333,15 +387,28 @@ export async function startGraphQLServer(
         }
         const errors = validate(schema, document, [...specifiedRules, ...(armor.validationRules as ValidationRule[])]);
         if (errors.length > 0) return errors;
-        return { schema, document, variableValues: payload.variables, operationName: payload.operationName, contextValue: contextFor(ctx.extra.caller as Caller) };
+        return {
+          schema,
+          document,
+          variableValues: payload.variables,
+          operationName: payload.operationName,
+          contextValue: contextFor(ctx.extra.caller as Caller),
+        };
       },
       onConnect: async (ctx) => {
         const params = ctx.connectionParams ?? {};
-        const text = (key: string) => (typeof params[key] === 'string' && (params[key] as string).trim() !== '' ? (params[key] as string).trim() : null);
+        const text = (key: string) =>
+          typeof params[key] === 'string' && (params[key] as string).trim() !== ''
+            ? (params[key] as string).trim()
+            : null;
         const bearer = text('authorization')?.replace(/^Bearer\s+/i, '') ?? null;
         const raw = (key: string) => (typeof params[key] === 'string' ? (params[key] as string) : null);
         try {
-          ctx.extra.caller = await admit(ctx.extra.request.headers, { token: text('token') ?? bearer, instanceId: raw('instanceId'), sessionId: raw('sessionId') });
+          ctx.extra.caller = await admit(ctx.extra.request.headers, {
+            token: text('token') ?? bearer,
+            instanceId: raw('instanceId'),
+            sessionId: raw('sessionId'),
+          });
           return true;
         } catch (error) {
           // A bad name is answered as each operation's typed error (a refused connection could carry no code).

@@ -14,7 +14,9 @@ function limitedObject<T extends object>(target: T, run: <R>(work: () => R | Pro
   return new Proxy(target, {
     get(obj, prop, receiver) {
       const value = Reflect.get(obj, prop, receiver);
-      return typeof value === 'function' ? (...args: unknown[]) => run(() => (value as (...a: unknown[]) => unknown).apply(obj, args)) : value;
+      return typeof value === 'function'
+        ? (...args: unknown[]) => run(() => (value as (...a: unknown[]) => unknown).apply(obj, args))
+        : value;
     },
   });
 }
@@ -27,16 +29,19 @@ function limitedObject<T extends object>(target: T, run: <R>(work: () => R | Pro
 export function limitedPorts(ports: Ports, concurrency: number, admit?: (port: keyof Ports) => Promise<void>): Ports {
   const limit = pLimit(concurrency);
   // Inside a request a full pool is answered at once (UNAVAILABLE), not waited out.
-  const runAs = (port: keyof Ports) => <R>(work: () => R | Promise<R>): Promise<R> =>
-    limit(async () => {
-      await admit?.(port);
-      return failingFast(work);
-    });
+  const runAs =
+    (port: keyof Ports) =>
+    <R>(work: () => R | Promise<R>): Promise<R> =>
+      limit(async () => {
+        await admit?.(port);
+        return failingFast(work);
+      });
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(ports) as [keyof Ports, unknown][]) {
     const run = runAs(key);
     if (UNLIMITED.has(key)) out[key] = value;
-    else if (typeof value === 'function') out[key] = (...args: unknown[]) => run(() => (value as (...a: unknown[]) => unknown)(...args));
+    else if (typeof value === 'function')
+      out[key] = (...args: unknown[]) => run(() => (value as (...a: unknown[]) => unknown)(...args));
     else out[key] = limitedObject(value as object, run);
   }
   return out as unknown as Ports;

@@ -35,7 +35,10 @@ export class MemoryResolver {
   }
 
   @Mutation(() => [MemoryType], { description: 'Stores a batch in one transaction: all or nothing.' })
-  async storeMany(@Arg('inputs', () => [StoreInput]) inputs: StoreInput[], @Ctx() ctx: GraphQLContext): Promise<MemoryRecord[]> {
+  async storeMany(
+    @Arg('inputs', () => [StoreInput]) inputs: StoreInput[],
+    @Ctx() ctx: GraphQLContext,
+  ): Promise<MemoryRecord[]> {
     return (await ctx.ports.memory.store(inputs as never[], ctx.caller)).map((s) => s.memory);
   }
 
@@ -65,7 +68,9 @@ export class MemoryResolver {
     return ctx.ports.memory.consolidate(ids, strategy, content ?? null, ctx.caller);
   }
 
-  @Mutation(() => ForgetResultType, { description: 'Removes a memory for good, with explicit consent (confirmId = id). A tombstone stays.' })
+  @Mutation(() => ForgetResultType, {
+    description: 'Removes a memory for good, with explicit consent (confirmId = id). A tombstone stays.',
+  })
   forget(@Arg('input', () => ForgetInput) input: ForgetInput, @Ctx() ctx: GraphQLContext) {
     return ctx.ports.memory.forget(input.id, input.confirmId, input.reason, ctx.caller);
   }

@@ -47,13 +47,18 @@ export class HealthType {
   @Field(() => String) version!: string;
   @Field(() => Int) memories!: number;
   @Field(() => Boolean) accepting!: boolean;
-  @Field(() => String, { description: '"ready", "loading", "disabled" or "missing: <reason>" (recall is then lexical only).' })
+  @Field(() => String, {
+    description: '"ready", "loading", "disabled" or "missing: <reason>" (recall is then lexical only).',
+  })
   embeddings!: string;
   @Field(() => [String], {
-    description: 'What works less well right now, one line each ("neo4j: …", "redis: …", "embeddings: …"); empty when everything is up.',
+    description:
+      'What works less well right now, one line each ("neo4j: …", "redis: …", "embeddings: …"); empty when everything is up.',
   })
   degraded!: string[];
-  @Field(() => [ProgressType], { description: 'Long operations of this process: running ones first, then those finished in the last ten minutes.' })
+  @Field(() => [ProgressType], {
+    description: 'Long operations of this process: running ones first, then those finished in the last ten minutes.',
+  })
   progress!: ProgressType[];
 }
 

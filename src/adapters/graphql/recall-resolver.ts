@@ -3,12 +3,22 @@ import { Arg, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
 import type { OutcomeKind } from '../../domain/index.js';
 import { JSONScalar } from './scalars.js';
 import { OutcomeKindEnum } from './enums.js';
-import { ContextInput, ContextPackType, RecallType, ReflectCandidateType, ReflectInput, SearchInput, UseType } from './recall-types.js';
+import {
+  ContextInput,
+  ContextPackType,
+  RecallType,
+  ReflectCandidateType,
+  ReflectInput,
+  SearchInput,
+  UseType,
+} from './recall-types.js';
 import type { GraphQLContext } from './context.js';
 
 @Resolver()
 export class RecallResolver {
-  @Query(() => RecallType, { description: 'What do I remember about X? Ranked hits, each with a confidence, and a frame line.' })
+  @Query(() => RecallType, {
+    description: 'What do I remember about X? Ranked hits, each with a confidence, and a frame line.',
+  })
   search(@Arg('input', () => SearchInput) input: SearchInput, @Ctx() ctx: GraphQLContext) {
     return ctx.ports.recall.search(input, ctx.caller);
   }
@@ -20,10 +30,18 @@ export class RecallResolver {
 
   @Query(() => [ReflectCandidateType], { description: 'Memories to review: stale, recent, weakly associated.' })
   reflect(@Arg('input', () => ReflectInput) input: ReflectInput, @Ctx() ctx: GraphQLContext) {
-    return ctx.ports.recall.reflect(input.store, input.scope ?? 'ALL', input.timeSpanDays ?? null, input.limit ?? 20, ctx.caller);
+    return ctx.ports.recall.reflect(
+      input.store,
+      input.scope ?? 'ALL',
+      input.timeSpanDays ?? null,
+      input.limit ?? 20,
+      ctx.caller,
+    );
   }
 
-  @Mutation(() => UseType, { description: 'Says which recalled memories were used (all of the recall when memoryIds is omitted).' })
+  @Mutation(() => UseType, {
+    description: 'Says which recalled memories were used (all of the recall when memoryIds is omitted).',
+  })
   markUsed(
     @Arg('recallId', () => ID) recallId: string,
     @Arg('memoryIds', () => [ID], { nullable: true }) memoryIds: string[] | null,

@@ -7,12 +7,16 @@ import type { GraphQLContext } from './context.js';
 
 @Resolver(() => ReflectionType)
 export class ReflectionResolver {
-  @Mutation(() => ReflectionType, { description: 'Opens a reflect session over the candidates reflect finds, each with the answers that fit it.' })
+  @Mutation(() => ReflectionType, {
+    description: 'Opens a reflect session over the candidates reflect finds, each with the answers that fit it.',
+  })
   reflectSession(@Arg('input', () => ReflectInput) input: ReflectInput, @Ctx() ctx: GraphQLContext) {
     return ctx.ports.reflection.open(input, ctx.caller);
   }
 
-  @Mutation(() => ReflectAnswerResultType, { description: 'Answers one candidate of a reflection: applies the action and records what was decided and why.' })
+  @Mutation(() => ReflectAnswerResultType, {
+    description: 'Answers one candidate of a reflection: applies the action and records what was decided and why.',
+  })
   answerReflection(@Arg('input', () => ReflectAnswerInput) input: ReflectAnswerInput, @Ctx() ctx: GraphQLContext) {
     return ctx.ports.reflection.answer(input, ctx.caller);
   }
@@ -22,8 +26,15 @@ export class ReflectionResolver {
     return ctx.ports.reflection.get(id, ctx.caller);
   }
 
-  @FieldResolver(() => String, { description: 'The reflection as a prompt for a mind: how to answer, then each unanswered candidate with its actions.' })
+  @FieldResolver(() => String, {
+    description:
+      'The reflection as a prompt for a mind: how to answer, then each unanswered candidate with its actions.',
+  })
   prompt(@Root() reflection: ReflectionView): string {
-    return reflectPromptText(reflection.candidates, { store: reflection.store, reflectionId: reflection.id, answered: new Set(reflection.answers.map((a) => a.memoryId)) });
+    return reflectPromptText(reflection.candidates, {
+      store: reflection.store,
+      reflectionId: reflection.id,
+      answered: new Set(reflection.answers.map((a) => a.memoryId)),
+    });
   }
 }

@@ -26,22 +26,35 @@ export function parseIsoDateTime(text: string): number | null {
   const offset = m[7];
   if (offset && offset !== 'Z' && (Number(offset.slice(1, 3)) > 23 || Number(offset.slice(-2)) > 59)) return null;
   // A date alone, or a time without an offset, is UTC.
-  const normalised = m[4] === undefined ? `${m[1]}-${m[2]}-${m[3]}T00:00:00Z` : offset ? text.trim().replace(' ', 'T') : `${text.trim().replace(' ', 'T')}Z`;
+  const normalised =
+    m[4] === undefined
+      ? `${m[1]}-${m[2]}-${m[3]}T00:00:00Z`
+      : offset
+        ? text.trim().replace(' ', 'T')
+        : `${text.trim().replace(' ', 'T')}Z`;
   const ms = Date.parse(normalised);
   return Number.isFinite(ms) ? ms : null;
 }
 
 function toMillis(value: unknown): number {
   const ms = typeof value === 'string' ? parseIsoDateTime(value) : null;
-  if (ms === null) throw badInput('DateTime must be an ISO-8601 string with a real date, such as 2026-05-01T12:00:00Z', 'INVALID_DATETIME');
+  if (ms === null)
+    throw badInput(
+      'DateTime must be an ISO-8601 string with a real date, such as 2026-05-01T12:00:00Z',
+      'INVALID_DATETIME',
+    );
   return ms;
 }
 
 /** Internally a DateTime is epoch milliseconds. */
 export const DateTimeScalar = new GraphQLScalarType<number, string>({
   name: 'DateTime',
-  description: 'A point in time, ISO-8601 (UTC) in results; ISO-8601 strings with a real calendar date accepted as input.',
-  serialize: (value) => new Date(value instanceof Date ? value.getTime() : typeof value === 'number' ? value : toMillis(value)).toISOString(),
+  description:
+    'A point in time, ISO-8601 (UTC) in results; ISO-8601 strings with a real calendar date accepted as input.',
+  serialize: (value) =>
+    new Date(
+      value instanceof Date ? value.getTime() : typeof value === 'number' ? value : toMillis(value),
+    ).toISOString(),
   parseValue: (value) => toMillis(value),
   parseLiteral: (ast) => {
     if (ast.kind !== Kind.STRING) throw badInput('DateTime literals must be strings', 'INVALID_DATETIME');
@@ -66,9 +79,11 @@ export function jsonDepth(value: unknown, max: number): number {
 
 /** A JSON argument within the caps, else a typed error. */
 export function boundedJson(value: unknown): unknown {
-  if (jsonDepth(value, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) throw badInput(`JSON is nested deeper than ${MAX_JSON_DEPTH} levels`, 'JSON_TOO_DEEP');
+  if (jsonDepth(value, MAX_JSON_DEPTH) > MAX_JSON_DEPTH)
+    throw badInput(`JSON is nested deeper than ${MAX_JSON_DEPTH} levels`, 'JSON_TOO_DEEP');
   const text = JSON.stringify(value);
-  if (text !== undefined && Buffer.byteLength(text, 'utf8') > MAX_JSON_BYTES) throw badInput(`JSON is larger than ${MAX_JSON_BYTES} bytes`, 'JSON_TOO_LARGE');
+  if (text !== undefined && Buffer.byteLength(text, 'utf8') > MAX_JSON_BYTES)
+    throw badInput(`JSON is larger than ${MAX_JSON_BYTES} bytes`, 'JSON_TOO_LARGE');
   return value;
 }
 
@@ -93,7 +108,8 @@ export const JSONScalar = new GraphQLScalarType({
   serialize: (value) => GraphQLJSON.serialize(value),
   parseValue: (value) => boundedJson(value),
   parseLiteral: (ast, variables) => {
-    if (literalDepth(ast, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) throw badInput(`JSON is nested deeper than ${MAX_JSON_DEPTH} levels`, 'JSON_TOO_DEEP');
+    if (literalDepth(ast, MAX_JSON_DEPTH) > MAX_JSON_DEPTH)
+      throw badInput(`JSON is nested deeper than ${MAX_JSON_DEPTH} levels`, 'JSON_TOO_DEEP');
     return boundedJson(GraphQLJSON.parseLiteral(ast, variables));
   },
 });

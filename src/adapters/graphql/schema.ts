@@ -11,7 +11,15 @@ import { ReflectionResolver } from './reflection-resolver.js';
 
 export async function buildGraphQLSchema(): Promise<GraphQLSchema> {
   return buildSchema({
-    resolvers: [MemoryResolver, RecallResolver, AssociationResolver, SessionResolver, NotificationResolver, AdminResolver, ReflectionResolver],
+    resolvers: [
+      MemoryResolver,
+      RecallResolver,
+      AssociationResolver,
+      SessionResolver,
+      NotificationResolver,
+      AdminResolver,
+      ReflectionResolver,
+    ],
     validate: false,
     pubSub: PORTS_PUBSUB,
   });
@@ -20,5 +28,5 @@ export async function buildGraphQLSchema(): Promise<GraphQLSchema> {
 export const SCHEMA_HEADER = '# Generated from the code by `npm run schema`; do not edit by hand.\n\n';
 
 export function schemaText(schema: GraphQLSchema): string {
-  return SCHEMA_HEADER + printSchema(lexicographicSortSchema(schema)) + '\n';
+  return `${SCHEMA_HEADER + printSchema(lexicographicSortSchema(schema))}\n`;
 }

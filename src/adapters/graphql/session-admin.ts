@@ -13,7 +13,10 @@ export class AdminResolver {
       'Operators only. Stops accepting work, drains the queues, flushes, writes verified cold storage to the configured directory and reports each step. Then the process exits.',
   })
   shutdown(
-    @Arg('coldStorageDir', () => String, { nullable: true, description: 'Must be the configured directory when given (a caller cannot choose where the export goes).' })
+    @Arg('coldStorageDir', () => String, {
+      nullable: true,
+      description: 'Must be the configured directory when given (a caller cannot choose where the export goes).',
+    })
     coldStorageDir: string | null,
     @Ctx() ctx: GraphQLContext,
   ) {

@@ -10,7 +10,10 @@ import type { GraphQLContext } from './context.js';
 
 @Resolver(() => NotificationType)
 export class NotificationResolver {
-  @Query(() => [NotificationType], { name: 'notifications', description: "An instance's notifications in arrival order, after the given one." })
+  @Query(() => [NotificationType], {
+    name: 'notifications',
+    description: "An instance's notifications in arrival order, after the given one.",
+  })
   pollNotifications(
     @Arg('instanceId', () => String) instanceId: string,
     @Arg('after', () => ID, { nullable: true }) after: string | null,
@@ -24,7 +27,11 @@ export class NotificationResolver {
     description: "An instance's notifications as they arrive; with `after`, the ones it missed since come first.",
     subscribe: ({ args, context }) => {
       const ctx = context as GraphQLContext;
-      return ctx.ports.lifecycle.listen(String(args.instanceId), (args.after as string | null | undefined) ?? null, ctx.caller);
+      return ctx.ports.lifecycle.listen(
+        String(args.instanceId),
+        (args.after as string | null | undefined) ?? null,
+        ctx.caller,
+      );
     },
   })
   liveNotifications(

@@ -9,7 +9,10 @@ import type { GraphQLContext } from './context.js';
 
 @Resolver(() => SessionType)
 export class SessionResolver {
-  @Query(() => SessionType, { nullable: true, description: 'A session by id (a caller that names itself sees only its own).' })
+  @Query(() => SessionType, {
+    nullable: true,
+    description: 'A session by id (a caller that names itself sees only its own).',
+  })
   session(@Arg('id', () => ID) id: string, @Ctx() ctx: GraphQLContext) {
     return ctx.ports.lifecycle.session(id, ctx.caller);
   }
@@ -24,7 +27,10 @@ export class SessionResolver {
     return ctx.ports.lifecycle.sessions(store, instanceId, limit, ctx.caller);
   }
 
-  @Query(() => ResumeType, { description: 'The newest session, the identity core and the active context: pick up where the last process stopped.' })
+  @Query(() => ResumeType, {
+    description:
+      'The newest session, the identity core and the active context: pick up where the last process stopped.',
+  })
   resume(
     @Arg('store', () => String, { nullable: true }) store: string | null,
     @Arg('instanceId', () => String, { nullable: true }) instanceId: string | null,
@@ -33,12 +39,16 @@ export class SessionResolver {
     return ctx.ports.lifecycle.resume(store, instanceId, ctx.caller);
   }
 
-  @Mutation(() => SessionType, { description: 'Opens a session for an instance; one still open from before ends with cause CRASH.' })
+  @Mutation(() => SessionType, {
+    description: 'Opens a session for an instance; one still open from before ends with cause CRASH.',
+  })
   startSession(@Arg('input', () => StartSessionInput) input: StartSessionInput, @Ctx() ctx: GraphQLContext) {
     return ctx.ports.lifecycle.startSession(input, ctx.caller);
   }
 
-  @Mutation(() => SessionType, { description: "Moves the instance's open session to a mode; task and context (the state) are kept when omitted." })
+  @Mutation(() => SessionType, {
+    description: "Moves the instance's open session to a mode; task and context (the state) are kept when omitted.",
+  })
   transition(
     @Arg('instanceId', () => String) instanceId: string,
     @Arg('mode', () => WorkingModeEnum) mode: WorkingMode,

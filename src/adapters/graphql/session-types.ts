@@ -20,7 +20,8 @@ export class SessionType {
   @Field(() => String) instanceId!: string;
   @Field(() => String) mindType!: string;
   @Field(() => WorkingModeEnum) mode!: WorkingMode;
-  @Field(() => DateTimeScalar, { description: 'When the current mode was entered (the break clock starts here).' }) modeSince!: number;
+  @Field(() => DateTimeScalar, { description: 'When the current mode was entered (the break clock starts here).' })
+  modeSince!: number;
   @Field(() => String, { nullable: true }) task!: string | null;
   @Field(() => String, { nullable: true }) project!: string | null;
   @Field(() => JSONScalar, { nullable: true }) state!: unknown;
@@ -36,17 +37,24 @@ export class SessionAuditType {
   @Field(() => SessionType) session!: SessionType;
   @Field(() => String) prompt!: string;
   @Field(() => Int) memoriesStored!: number;
-  @Field(() => [MemoryType], { description: "This session's memories that will fade unless claimed." }) unclaimed!: MemoryType[];
+  @Field(() => [MemoryType], { description: "This session's memories that will fade unless claimed." })
+  unclaimed!: MemoryType[];
 }
 
 @ObjectType('Resume', { description: 'What a new process needs to pick up where the last one stopped.' })
 export class ResumeType {
-  @Field(() => SessionType, { nullable: true, description: 'The newest session of this store (and instance, if given).' }) session!: SessionType | null;
+  @Field(() => SessionType, {
+    nullable: true,
+    description: 'The newest session of this store (and instance, if given).',
+  })
+  session!: SessionType | null;
   @Field(() => [MemoryType], { description: 'IDENTITY_CORE, newest first.' }) identity!: MemoryType[];
   @Field(() => [MemoryType], { description: 'ACTIVE_CONTEXT, newest first.' }) activeContext!: MemoryType[];
 }
 
-@ObjectType('Notification', { description: 'Something the Subconscious tells a mind; kept, so a mind that was away can poll it.' })
+@ObjectType('Notification', {
+  description: 'Something the Subconscious tells a mind; kept, so a mind that was away can poll it.',
+})
 export class NotificationType {
   @Field(() => ID) id!: string;
   @Field(() => NotificationKindEnum) kind!: NotificationKind;
@@ -85,13 +93,16 @@ export class QueueStatusType {
   @Field(() => Int) delayed!: number;
   @Field(() => Int) failed!: number;
   @Field(() => Int) completed!: number;
-  @Field(() => Float, { nullable: true, description: 'The period of its job scheduler, for the periodic sweeps.' }) everyMs!: number | null;
+  @Field(() => Float, { nullable: true, description: 'The period of its job scheduler, for the periodic sweeps.' })
+  everyMs!: number | null;
   @Field(() => JobRunType, { nullable: true }) lastRun!: JobRunType | null;
 }
 
 @InputType('StartSessionInput')
 export class StartSessionInput {
-  @Field(() => ID, { nullable: true, description: 'Client-chosen: a retried startSession is a no-op.' }) id?: string | null;
+  @Field(() => ID, { nullable: true, description: 'Client-chosen: a retried startSession is a no-op.' }) id?:
+    | string
+    | null;
   @Field(() => String) instanceId!: string;
   @Field(() => String) mindType!: string;
   @Field(() => String, { nullable: true }) store?: string | null;

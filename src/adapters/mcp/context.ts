@@ -2,7 +2,6 @@
 import type { Caller } from '../../contexts/cortex/index.js';
 import type { Ports } from '../graphql/index.js';
 
-
 export interface McpContext {
   readonly ports: Ports;
   readonly caller: Caller;
@@ -10,7 +9,12 @@ export interface McpContext {
   storeOf(store: string | null | undefined): string;
 }
 
-export function mcpContext(ports: Ports, caller: Caller, connectionStore: string | null, serviceDefault: string): McpContext {
+export function mcpContext(
+  ports: Ports,
+  caller: Caller,
+  connectionStore: string | null,
+  serviceDefault: string,
+): McpContext {
   const own = caller.access?.stores?.[0] ?? null;
   return { ports, caller, storeOf: (store) => store ?? connectionStore ?? own ?? serviceDefault };
 }

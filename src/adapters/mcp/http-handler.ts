@@ -20,8 +20,15 @@ export interface McpHandlerOptions {
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
 
-function jsonRpcError(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
+function jsonRpcError(
+  res: ServerResponse,
+  status: number,
+  message: string,
+  headers: Record<string, string> = {},
+): void {
+  res
+    .writeHead(status, { 'content-type': 'application/json', ...headers })
+    .end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
 }
 
 /** A browser page from another origin must not reach a loopback service (DNS rebinding): the MCP spec asks servers to check Origin. */
@@ -39,14 +46,16 @@ function foreignOrigin(req: IncomingMessage): boolean {
 export function createMcpHandler(options: McpHandlerOptions): RouteHandler {
   return async (req, res, { ports }) => {
     if (req.method !== 'POST') {
-      jsonRpcError(res, 405, 'This MCP endpoint is stateless: send each JSON-RPC message as a POST.', { allow: 'POST' });
+      jsonRpcError(res, 405, 'This MCP endpoint is stateless: send each JSON-RPC message as a POST.', {
+        allow: 'POST',
+      });
       return;
     }
     if (foreignOrigin(req)) {
       jsonRpcError(res, 403, 'Origin not allowed');
       return;
     }
-    let caller;
+    let caller: ReturnType<typeof callerFromRequest>;
     try {
       caller = await callerFromRequest(req);
     } catch (error) {
@@ -57,7 +66,10 @@ export function createMcpHandler(options: McpHandlerOptions): RouteHandler {
       }
       throw error;
     }
-    const server = buildMcpServer(mcpContext(ports, caller, headerValue(req.headers, STORE_HEADER), options.defaultStore), options.version);
+    const server = buildMcpServer(
+      mcpContext(ports, caller, headerValue(req.headers, STORE_HEADER), options.defaultStore),
+      options.version,
+    );
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.on('close', () => {
       void transport.close();

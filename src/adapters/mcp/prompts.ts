@@ -10,8 +10,12 @@ import { publicError } from '../graphql/index.js';
 import type { McpContext } from './context.js';
 import { reflectPrompt } from '../../contexts/cortex/index.js';
 
-const userMessage = (text: string): GetPromptResult['messages'][number] => ({ role: 'user', content: { type: 'text', text } });
-const line = (m: MemoryRecord) => `- ${m.id} (${new Date(m.occurredAt).toISOString().slice(0, 10)}, ${m.tier}): ${m.content}`;
+const userMessage = (text: string): GetPromptResult['messages'][number] => ({
+  role: 'user',
+  content: { type: 'text', text },
+});
+const line = (m: MemoryRecord) =>
+  `- ${m.id} (${new Date(m.occurredAt).toISOString().slice(0, 10)}, ${m.tier}): ${m.content}`;
 
 /** A prompt that cannot be built is a protocol error carrying the domain code. */
 async function built(run: () => Promise<GetPromptResult>): Promise<GetPromptResult> {
@@ -29,17 +33,26 @@ export function registerPrompts(server: McpServer, ctx: McpContext): void {
     'session-audit',
     {
       title: 'Session audit',
-      description: 'What of this session do you want to keep? Lists the unclaimed memories of a session (default: the newest of the store) to claim.',
-      argsSchema: { sessionId: z.string().optional().describe('The session to audit (default: the newest of the store).'), store: z.string().optional() },
+      description:
+        'What of this session do you want to keep? Lists the unclaimed memories of a session (default: the newest of the store) to claim.',
+      argsSchema: {
+        sessionId: z.string().optional().describe('The session to audit (default: the newest of the store).'),
+        store: z.string().optional(),
+      },
     },
     (args) =>
       built(async () => {
         const session = args.sessionId
           ? await ctx.ports.lifecycle.session(args.sessionId, ctx.caller)
           : (await ctx.ports.lifecycle.resume(ctx.storeOf(args.store), null, ctx.caller)).session;
-        if (!session) throw new McpError(ErrorCode.InvalidParams, 'CORTEX.SESSION_NOT_FOUND: no such session visible to you', { code: 'CORTEX.SESSION_NOT_FOUND' });
+        if (!session)
+          throw new McpError(ErrorCode.InvalidParams, 'CORTEX.SESSION_NOT_FOUND: no such session visible to you', {
+            code: 'CORTEX.SESSION_NOT_FOUND',
+          });
         const audit = await ctx.ports.lifecycle.audit(session);
-        const list = audit.unclaimed.length ? audit.unclaimed.map(line).join('\n') : '(every memory of this session is claimed already)';
+        const list = audit.unclaimed.length
+          ? audit.unclaimed.map(line).join('\n')
+          : '(every memory of this session is claimed already)';
         const text = [
           `What of this session do you want to keep? (${audit.prompt})`,
           `Session ${session.id}${session.task ? ` on "${session.task}"` : ''}: ${audit.memoriesStored} memories stored; unclaimed, they fade:`,
@@ -54,7 +67,8 @@ export function registerPrompts(server: McpServer, ctx: McpContext): void {
     'reflect',
     {
       title: 'Reflect on memories',
-      description: 'A reflect session: the memories worth a second look (stale, recent, weakly linked), each with the answers that fit it, to answer with reflect_answer.',
+      description:
+        'A reflect session: the memories worth a second look (stale, recent, weakly linked), each with the answers that fit it, to answer with reflect_answer.',
       argsSchema: {
         store: z.string().optional(),
         scope: z.enum(REFLECTION_SCOPES).optional().describe('ALL (default), STALE, RECENT or WEAK_ASSOCIATIONS.'),
@@ -65,12 +79,18 @@ export function registerPrompts(server: McpServer, ctx: McpContext): void {
       built(async () => {
         const limit = args.limit ? Number.parseInt(args.limit, 10) : 10;
         // A reflect session: the answers go to this reflection and are kept as events on the memories.
-        const view = await ctx.ports.reflection.open({ store: ctx.storeOf(args.store), scope: args.scope ?? null, limit }, ctx.caller);
+        const view = await ctx.ports.reflection.open(
+          { store: ctx.storeOf(args.store), scope: args.scope ?? null, limit },
+          ctx.caller,
+        );
         const prompt = reflectPrompt(view.candidates, { store: view.store, reflectionId: view.id });
         const overMcp = userMessage(
           `Over MCP, answer each one with the \`reflect_answer\` tool: { reflectionId: "${view.id}", memoryId, action, why } (tier, with and confirmId as the action needs).`,
         );
-        return { description: prompt.description, messages: [...prompt.messages.map((m) => ({ role: m.role, content: { ...m.content } })), overMcp] };
+        return {
+          description: prompt.description,
+          messages: [...prompt.messages.map((m) => ({ role: m.role, content: { ...m.content } })), overMcp],
+        };
       }),
   );
 }

@@ -36,7 +36,12 @@ function reflectionView(view: ReflectionView, ctx: McpContext) {
     nextMemoryId: view.next?.memory.id ?? null,
     candidates: view.candidates.map((c) => ({
       ...reflectView(c, ctx.ports.salienceOf),
-      actions: c.actions.map((a) => ({ kind: a.kind, description: a.description, tier: a.tier, memoryIds: a.memories.map((m) => m.id) })),
+      actions: c.actions.map((a) => ({
+        kind: a.kind,
+        description: a.description,
+        tier: a.tier,
+        memoryIds: a.memories.map((m) => m.id),
+      })),
     })),
   };
 }
@@ -51,7 +56,7 @@ export function registerReflectionTools(server: McpServer, ctx: McpContext): voi
         'Opens a reflection: the memories worth a second look, each with the answers that fit it (CLAIM, RECLASSIFY with its tier, ASSOCIATE with the weakly tied, ' +
         'CONSOLIDATE with near-duplicates, FORGET with consent, KEEP). Answer each with reflect_answer; nothing changes until you do.',
       inputSchema: {
-        store: z.string().optional().describe('Default: your connection\'s store.'),
+        store: z.string().optional().describe("Default: your connection's store."),
         scope: z.enum(REFLECTION_SCOPES).optional().describe('Default ALL.'),
         timeSpanDays: z.number().optional(),
         limit: z.number().int().optional().describe('Most candidates (default 10).'),
@@ -62,7 +67,12 @@ export function registerReflectionTools(server: McpServer, ctx: McpContext): voi
     (args) =>
       toolResult(async () => {
         const view = await ports.reflection.open(
-          { store: ctx.storeOf(args.store), scope: args.scope ?? null, timeSpanDays: args.timeSpanDays ?? null, limit: args.limit ?? null },
+          {
+            store: ctx.storeOf(args.store),
+            scope: args.scope ?? null,
+            timeSpanDays: args.timeSpanDays ?? null,
+            limit: args.limit ?? null,
+          },
           caller,
         );
         return okResult(reflectionView(view, ctx));

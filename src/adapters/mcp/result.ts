@@ -6,13 +6,16 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { publicError, type PublicError } from '../graphql/index.js';
 import { ERROR_META_KEY } from './protocol.js';
 
-
 export function okResult(structured: Record<string, unknown>, text?: string): CallToolResult {
   return { content: [{ type: 'text', text: text ?? JSON.stringify(structured) }], structuredContent: structured };
 }
 
 export function errorResult(error: PublicError): CallToolResult {
-  return { isError: true, content: [{ type: 'text', text: `${error.code}: ${error.message}` }], _meta: { [ERROR_META_KEY]: error } };
+  return {
+    isError: true,
+    content: [{ type: 'text', text: `${error.code}: ${error.message}` }],
+    _meta: { [ERROR_META_KEY]: error },
+  };
 }
 
 /** Runs a tool body; a thrown domain error becomes an error result, never a protocol failure. */

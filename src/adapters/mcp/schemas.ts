@@ -4,7 +4,14 @@
  * current salience and every hit its calibrated confidence.
  */
 import { z } from 'zod';
-import { ASSOCIATION_ORIGINS, ASSOCIATION_TYPES, OUTCOME_KINDS, SESSION_END_CAUSES, TIERS, WORKING_MODES } from '../../domain/index.js';
+import {
+  ASSOCIATION_ORIGINS,
+  ASSOCIATION_TYPES,
+  OUTCOME_KINDS,
+  SESSION_END_CAUSES,
+  TIERS,
+  WORKING_MODES,
+} from '../../domain/index.js';
 
 const time = z.string().describe('ISO-8601 time');
 
@@ -30,14 +37,22 @@ export const memorySchema = z.object({
 export const hitSchema = z.object({
   memory: memorySchema,
   confidence: z.number().describe('calibrated probability in [0,1] that this is what was asked for'),
-  score: z.number().describe('orders hits of equal confidence only: salience, usefulness and tier (hits are sorted by confidence)'),
+  score: z
+    .number()
+    .describe('orders hits of equal confidence only: salience, usefulness and tier (hits are sorted by confidence)'),
   relevance: z.number().describe("confidence from the memory's own match alone, without association, in [0,1]"),
   coverage: z.number().describe("share of the question's content words the memory holds, in [0,1]"),
   similarity: z.number().nullable().describe('cosine similarity to the question (null without vectors)'),
   activation: z.number().describe("share of a seed's weight that reached it over associations, in [0,1]"),
-  association: z.number().describe("activation times the seed's own confidence: what association contributes, in [0,1]"),
-  path: z.array(z.enum(ASSOCIATION_TYPES)).describe('association types followed to reach it (empty for a direct match)'),
-  represents: z.array(z.string()).describe('memories this hit stands for, left out of the list (a consolidation and its originals)'),
+  association: z
+    .number()
+    .describe("activation times the seed's own confidence: what association contributes, in [0,1]"),
+  path: z
+    .array(z.enum(ASSOCIATION_TYPES))
+    .describe('association types followed to reach it (empty for a direct match)'),
+  represents: z
+    .array(z.string())
+    .describe('memories this hit stands for, left out of the list (a consolidation and its originals)'),
 });
 
 export const associationSchema = z.object({
@@ -68,7 +83,13 @@ export const sessionSchema = z.object({
   endReason: z.string().nullable(),
 });
 
-export const decisionSchema = z.object({ id: z.string(), sessionId: z.string(), text: z.string(), rationale: z.string().nullable(), at: time });
+export const decisionSchema = z.object({
+  id: z.string(),
+  sessionId: z.string(),
+  text: z.string(),
+  rationale: z.string().nullable(),
+  at: time,
+});
 
 export const useSchema = z.object({
   id: z.string().describe('the use id: pass it to report_outcome'),
@@ -87,7 +108,10 @@ export const reflectCandidateSchema = z.object({
 
 // ── tool results (each an object: structuredContent must be one) ──────────
 
-export const rememberResult = { memory: memorySchema, created: z.boolean().describe('false when the client id existed: the retry changed nothing') };
+export const rememberResult = {
+  memory: memorySchema,
+  created: z.boolean().describe('false when the client id existed: the retry changed nothing'),
+};
 export const recallResult = {
   recallId: z.string().describe('pass it to mark_used'),
   query: z.string(),
@@ -131,5 +155,7 @@ export const statusResult = {
   memories: z.number(),
   embeddings: z.string(),
   degraded: z.array(z.string()).describe('what works less well right now, one line each; empty when everything is up'),
-  progress: z.array(z.record(z.string(), z.unknown())).describe('long operations of the service (import, export, backfill, sweeps, consolidation) with their share done'),
+  progress: z
+    .array(z.record(z.string(), z.unknown()))
+    .describe('long operations of the service (import, export, backfill, sweeps, consolidation) with their share done'),
 };

@@ -14,7 +14,10 @@ export const SERVER_INSTRUCTIONS =
   'Every hit has a confidence: say so when it is low.';
 
 export function buildMcpServer(ctx: McpContext, version: string): McpServer {
-  const server = new McpServer({ name: 'total-recall', title: 'Total Recall', version }, { instructions: SERVER_INSTRUCTIONS });
+  const server = new McpServer(
+    { name: 'total-recall', title: 'Total Recall', version },
+    { instructions: SERVER_INSTRUCTIONS },
+  );
   // The SDK turns a schema mismatch into an error result without a code; give
   // it the code GraphQL uses (the SDK calls this method for its own failures;
   // the version is pinned and test/integration/mcp-http.test.ts checks the code).

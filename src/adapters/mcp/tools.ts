@@ -19,13 +19,29 @@ import { DEFAULT_INJECT_FLOOR, DEFAULT_LIVE_FLOOR } from '../../contexts/recall/
 import type { McpContext } from './context.js';
 import { okResult, toolResult } from './result.js';
 import * as out from './schemas.js';
-import { associationView, decisionView, hitLine, hitView, memoryView, reflectView, sessionView, useView } from './views.js';
+import {
+  associationView,
+  decisionView,
+  hitLine,
+  hitView,
+  memoryView,
+  reflectView,
+  sessionView,
+  useView,
+} from './views.js';
 
 const storeArg = z
   .string()
   .optional()
-  .describe('Store (one memory per mind or project). Omit it: the store of the directory you work in, or the service default.');
-const instanceArg = z.string().optional().describe('Your instance id (one per running process of a mind). Omit it when your connection names you (x-instance-id).');
+  .describe(
+    'Store (one memory per mind or project). Omit it: the store of the directory you work in, or the service default.',
+  );
+const instanceArg = z
+  .string()
+  .optional()
+  .describe(
+    'Your instance id (one per running process of a mind). Omit it when your connection names you (x-instance-id).',
+  );
 const labels = (what: string) => z.array(z.string()).optional().describe(what);
 
 /**
@@ -39,7 +55,8 @@ function parseTime(value: string | undefined, field: string): number | null {
   if (value === undefined) return null;
   const ms = Date.parse(value);
   // GraphQL refuses a bad DateTime with the same code.
-  if (!Number.isFinite(ms)) throw new InvalidInputError('BAD_USER_INPUT', `${field} must be an ISO-8601 time such as 2026-05-01T12:00:00Z`);
+  if (!Number.isFinite(ms))
+    throw new InvalidInputError('BAD_USER_INPUT', `${field} must be an ISO-8601 time such as 2026-05-01T12:00:00Z`);
   return ms;
 }
 
@@ -60,7 +77,12 @@ export function registerTools(server: McpServer, ctx: McpContext): void {
       inputSchema: {
         content: z.string().describe('What to remember (at most 64 KiB).'),
         store: storeArg,
-        tier: z.enum(TIERS).optional().describe('Where it lives: IDENTITY_CORE (who you are; never decays), ACTIVE_CONTEXT (what you work with now), LONG_TERM (default), ARCHIVE.'),
+        tier: z
+          .enum(TIERS)
+          .optional()
+          .describe(
+            'Where it lives: IDENTITY_CORE (who you are; never decays), ACTIVE_CONTEXT (what you work with now), LONG_TERM (default), ARCHIVE.',
+          ),
         tags: labels('Topics, e.g. ["travel", "project-x"].'),
         people: labels('People it involves.'),
         emotions: labels('Emotions it carries.'),
@@ -90,7 +112,10 @@ export function registerTools(server: McpServer, ctx: McpContext): void {
           caller,
         );
         const result = { memory: memory(stored!.memory), created: stored!.created };
-        return okResult(result, `${result.created ? 'Remembered' : 'Already remembered'} ${result.memory.id} (${result.memory.tier}).`);
+        return okResult(
+          result,
+          `${result.created ? 'Remembered' : 'Already remembered'} ${result.memory.id} (${result.memory.tier}).`,
+        );
       }),
   );
 
@@ -112,7 +137,10 @@ export function registerTools(server: McpServer, ctx: McpContext): void {
         to: z.string().optional().describe('Only memories that happened before this time (ISO-8601).'),
         tags: labels('Only memories with one of these tags.'),
         people: labels('Only memories involving one of these people.'),
-        includeAssociations: z.boolean().optional().describe('Also reach memories through associations (default true).'),
+        includeAssociations: z
+          .boolean()
+          .optional()
+          .describe('Also reach memories through associations (default true).'),
       },
       outputSchema: out.recallResult,
       annotations: { ...READ, idempotentHint: false }, // each recall is recorded (mark_used refers to it)
@@ -135,7 +163,10 @@ export function registerTools(server: McpServer, ctx: McpContext): void {
           caller,
         );
         const hits = r.hits.map((h) => hitView(h, s));
-        return okResult({ recallId: r.id, query: r.query, frame: r.frame, hits }, [r.frame, ...hits.map(hitLine)].join('\n'));
+        return okResult(
+          { recallId: r.id, query: r.query, frame: r.frame, hits },
+          [r.frame, ...hits.map(hitLine)].join('\n'),
+        );
       }),
   );
 
@@ -152,8 +183,14 @@ export function registerTools(server: McpServer, ctx: McpContext): void {
         maxTokens: z.number().int().optional().describe('Token budget of the pack (default 1000).'),
         maxItems: z.number().int().optional().describe('Most memories in the pack (default 8).'),
         sessionId: z.string().optional().describe('Your current session: its own memories pass a lower floor.'),
-        injectFloor: z.number().optional().describe(`Least confidence for a memory to enter the pack (default ${DEFAULT_INJECT_FLOOR}).`),
-        liveFloor: z.number().optional().describe(`Least confidence for a memory of your current session (default ${DEFAULT_LIVE_FLOOR}).`),
+        injectFloor: z
+          .number()
+          .optional()
+          .describe(`Least confidence for a memory to enter the pack (default ${DEFAULT_INJECT_FLOOR}).`),
+        liveFloor: z
+          .number()
+          .optional()
+          .describe(`Least confidence for a memory of your current session (default ${DEFAULT_LIVE_FLOOR}).`),
       },
       outputSchema: out.contextResult,
       annotations: { ...READ, idempotentHint: false },
@@ -172,7 +209,13 @@ export function registerTools(server: McpServer, ctx: McpContext): void {
           },
           caller,
         );
-        const result = { recallId: p.recallId, text: p.text, estimatedTokens: p.estimatedTokens, dropped: p.dropped, hits: p.hits.map((h) => hitView(h, s)) };
+        const result = {
+          recallId: p.recallId,
+          text: p.text,
+          estimatedTokens: p.estimatedTokens,
+          dropped: p.dropped,
+          hits: p.hits.map((h) => hitView(h, s)),
+        };
         return okResult(result, p.text);
       }),
   );
@@ -181,7 +224,8 @@ export function registerTools(server: McpServer, ctx: McpContext): void {
     'claim',
     {
       title: 'Claim a memory',
-      description: 'Say "this matters to me" about a memory: claimed memories decay several times slower and strengthen their links.',
+      description:
+        'Say "this matters to me" about a memory: claimed memories decay several times slower and strengthen their links.',
       inputSchema: { id: z.string().describe('The memory id.') },
       outputSchema: out.memoryResult,
       annotations: WRITE,
@@ -206,7 +250,11 @@ export function registerTools(server: McpServer, ctx: McpContext): void {
       annotations: WRITE,
     },
     (args) =>
-      toolResult(async () => okResult({ memory: memory(await ports.memory.reclassify(args.id, args.tier, args.reason, args.metadata ?? null, caller)) })),
+      toolResult(async () =>
+        okResult({
+          memory: memory(await ports.memory.reclassify(args.id, args.tier, args.reason, args.metadata ?? null, caller)),
+        }),
+      ),
   );
 
   server.registerTool(
@@ -221,7 +269,12 @@ export function registerTools(server: McpServer, ctx: McpContext): void {
         b: z.string().describe('The other memory id.'),
         type: z.enum(ASSOCIATION_TYPES),
         direction: z.enum(ASSOCIATION_DIRECTIONS).optional().describe('CREATE (default), STRENGTHEN or WEAKEN.'),
-        strength: z.number().optional().describe('CREATE: the strength in (0,1] (default 0.6). STRENGTHEN / WEAKEN: the step in (0,1] (default 0.2).'),
+        strength: z
+          .number()
+          .optional()
+          .describe(
+            'CREATE: the strength in (0,1] (default 0.6). STRENGTHEN / WEAKEN: the step in (0,1] (default 0.2).',
+          ),
       },
       outputSchema: out.associationResult,
       annotations: WRITE,
@@ -240,7 +293,8 @@ export function registerTools(server: McpServer, ctx: McpContext): void {
     'neighbourhood',
     {
       title: 'Neighbourhood of a memory',
-      description: 'The memories linked to one memory within `depth` links (1 to 3), nearest and strongest first, each with the link type and strength.',
+      description:
+        'The memories linked to one memory within `depth` links (1 to 3), nearest and strongest first, each with the link type and strength.',
       inputSchema: {
         id: z.string(),
         depth: z.number().int().optional().describe('1 to 3 (default 1).'),
@@ -252,7 +306,11 @@ export function registerTools(server: McpServer, ctx: McpContext): void {
     },
     (args) =>
       toolResult(async () => {
-        const views = await ports.associations.neighbourhood(args.id, { depth: args.depth ?? 1, types: args.types ?? null, limit: args.limit ?? 100 });
+        const views = await ports.associations.neighbourhood(args.id, {
+          depth: args.depth ?? 1,
+          types: args.types ?? null,
+          limit: args.limit ?? 100,
+        });
         return okResult({ associations: views.map((v) => associationView(v, s)) });
       }),
   );
@@ -274,7 +332,13 @@ export function registerTools(server: McpServer, ctx: McpContext): void {
     },
     (args) =>
       toolResult(async () => {
-        const candidates = await ports.recall.reflect(ctx.storeOf(args.store), args.scope ?? 'ALL', args.timeSpanDays ?? null, args.limit ?? 20, caller);
+        const candidates = await ports.recall.reflect(
+          ctx.storeOf(args.store),
+          args.scope ?? 'ALL',
+          args.timeSpanDays ?? null,
+          args.limit ?? 20,
+          caller,
+        );
         return okResult({ candidates: candidates.map((c) => reflectView(c, s)) });
       }),
   );
@@ -294,7 +358,10 @@ export function registerTools(server: McpServer, ctx: McpContext): void {
       outputSchema: out.forgetResult,
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     },
-    (args) => toolResult(async () => okResult({ ...(await ports.memory.forget(args.id, args.confirmId, args.reason, caller)) })),
+    (args) =>
+      toolResult(async () =>
+        okResult({ ...(await ports.memory.forget(args.id, args.confirmId, args.reason, caller)) }),
+      ),
   );
 
   server.registerTool(
@@ -348,10 +415,23 @@ export function registerTools(server: McpServer, ctx: McpContext): void {
     },
     (args) =>
       toolResult(async () => {
-        const audit = await ports.lifecycle.endSession(instance(args.instanceId), args.cause ?? 'EXPLICIT', args.reason ?? null, caller);
-        const result = { session: sessionView(audit.session), prompt: audit.prompt, memoriesStored: audit.memoriesStored, unclaimed: audit.unclaimed.map(memory) };
+        const audit = await ports.lifecycle.endSession(
+          instance(args.instanceId),
+          args.cause ?? 'EXPLICIT',
+          args.reason ?? null,
+          caller,
+        );
+        const result = {
+          session: sessionView(audit.session),
+          prompt: audit.prompt,
+          memoriesStored: audit.memoriesStored,
+          unclaimed: audit.unclaimed.map(memory),
+        };
         const lines = result.unclaimed.map((m) => `- ${m.id}: ${m.content}`);
-        return okResult(result, [`${audit.prompt} (${audit.memoriesStored} stored, ${lines.length} unclaimed)`, ...lines].join('\n'));
+        return okResult(
+          result,
+          [`${audit.prompt} (${audit.memoriesStored} stored, ${lines.length} unclaimed)`, ...lines].join('\n'),
+        );
       }),
   );
 
@@ -359,19 +439,33 @@ export function registerTools(server: McpServer, ctx: McpContext): void {
     'transition',
     {
       title: 'Change working mode',
-      description: "Move your open session to TASK, CONVERSATION or IDLE; the task and the state (context) are kept when omitted. Sustained TASK mode brings a break reminder.",
+      description:
+        'Move your open session to TASK, CONVERSATION or IDLE; the task and the state (context) are kept when omitted. Sustained TASK mode brings a break reminder.',
       inputSchema: {
         instanceId: instanceArg,
         mode: z.enum(WORKING_MODES),
         task: z.string().optional(),
-        context: z.record(z.string(), z.unknown()).optional().describe('Your working state as JSON; it comes back on resume.'),
+        context: z
+          .record(z.string(), z.unknown())
+          .optional()
+          .describe('Your working state as JSON; it comes back on resume.'),
       },
       outputSchema: out.sessionResult,
       annotations: WRITE,
     },
     (args) =>
       toolResult(async () =>
-        okResult({ session: sessionView(await ports.lifecycle.transition(instance(args.instanceId), args.mode, args.task ?? null, args.context ?? null, caller)) }),
+        okResult({
+          session: sessionView(
+            await ports.lifecycle.transition(
+              instance(args.instanceId),
+              args.mode,
+              args.task ?? null,
+              args.context ?? null,
+              caller,
+            ),
+          ),
+        }),
       ),
   );
 
@@ -379,13 +473,20 @@ export function registerTools(server: McpServer, ctx: McpContext): void {
     'log_decision',
     {
       title: 'Log a decision',
-      description: 'Record a decision you made in your open session, with its rationale, so a later process knows what was settled and why.',
+      description:
+        'Record a decision you made in your open session, with its rationale, so a later process knows what was settled and why.',
       inputSchema: { instanceId: instanceArg, text: z.string(), rationale: z.string().optional() },
       outputSchema: out.decisionResult,
       annotations: WRITE,
     },
     (args) =>
-      toolResult(async () => okResult({ decision: decisionView(await ports.lifecycle.logDecision(instance(args.instanceId), args.text, args.rationale ?? null, caller)) })),
+      toolResult(async () =>
+        okResult({
+          decision: decisionView(
+            await ports.lifecycle.logDecision(instance(args.instanceId), args.text, args.rationale ?? null, caller),
+          ),
+        }),
+      ),
   );
 
   server.registerTool(
@@ -395,7 +496,13 @@ export function registerTools(server: McpServer, ctx: McpContext): void {
       description:
         'Pick up where the last process stopped: the newest session of the store (with its task, mode and state), your identity core and your active context. ' +
         'Call it first when you start.',
-      inputSchema: { store: storeArg, instanceId: z.string().optional().describe('Only this instance’s sessions (default: yours when your connection names you, else any).') },
+      inputSchema: {
+        store: storeArg,
+        instanceId: z
+          .string()
+          .optional()
+          .describe('Only this instance’s sessions (default: yours when your connection names you, else any).'),
+      },
       outputSchema: out.resumeResult,
       annotations: READ,
     },
@@ -403,7 +510,12 @@ export function registerTools(server: McpServer, ctx: McpContext): void {
       toolResult(async () => {
         const store = ctx.storeOf(args.store);
         const r = await ports.lifecycle.resume(store, args.instanceId ?? null, caller);
-        const result = { store, session: r.session ? sessionView(r.session) : null, identity: r.identity.map(memory), activeContext: r.activeContext.map(memory) };
+        const result = {
+          store,
+          session: r.session ? sessionView(r.session) : null,
+          identity: r.identity.map(memory),
+          activeContext: r.activeContext.map(memory),
+        };
         return okResult(result);
       }),
   );
@@ -413,13 +525,22 @@ export function registerTools(server: McpServer, ctx: McpContext): void {
     {
       title: 'List sessions',
       description: "A store's sessions, newest first (only your own when your connection names your instance).",
-      inputSchema: { store: storeArg, instanceId: z.string().optional(), limit: z.number().int().optional().describe('Default 20.') },
+      inputSchema: {
+        store: storeArg,
+        instanceId: z.string().optional(),
+        limit: z.number().int().optional().describe('Default 20.'),
+      },
       outputSchema: out.sessionsResult,
       annotations: READ,
     },
     (args) =>
       toolResult(async () => {
-        const list = await ports.lifecycle.sessions(ctx.storeOf(args.store), args.instanceId ?? null, args.limit ?? 20, caller);
+        const list = await ports.lifecycle.sessions(
+          ctx.storeOf(args.store),
+          args.instanceId ?? null,
+          args.limit ?? 20,
+          caller,
+        );
         return okResult({ sessions: list.map(sessionView) });
       }),
   );
@@ -439,19 +560,34 @@ export function registerTools(server: McpServer, ctx: McpContext): void {
       outputSchema: out.useResult,
       annotations: WRITE,
     },
-    (args) => toolResult(async () => okResult({ use: useView(await ports.recall.markUsed(args.recallId, args.memoryIds ?? null, args.action ?? null, caller)) })),
+    (args) =>
+      toolResult(async () =>
+        okResult({
+          use: useView(await ports.recall.markUsed(args.recallId, args.memoryIds ?? null, args.action ?? null, caller)),
+        }),
+      ),
   );
 
   server.registerTool(
     'report_outcome',
     {
       title: 'Report how a use went',
-      description: 'Say how using those memories went: SUCCEEDED, FAILED, PARTIAL or NOT_USED. Useful memories rank higher next time.',
-      inputSchema: { useId: z.string().describe('From mark_used.'), outcome: z.enum(OUTCOME_KINDS), note: z.string().optional() },
+      description:
+        'Say how using those memories went: SUCCEEDED, FAILED, PARTIAL or NOT_USED. Useful memories rank higher next time.',
+      inputSchema: {
+        useId: z.string().describe('From mark_used.'),
+        outcome: z.enum(OUTCOME_KINDS),
+        note: z.string().optional(),
+      },
       outputSchema: out.useResult,
       annotations: WRITE,
     },
-    (args) => toolResult(async () => okResult({ use: useView(await ports.recall.reportOutcome(args.useId, args.outcome, args.note ?? null, caller)) })),
+    (args) =>
+      toolResult(async () =>
+        okResult({
+          use: useView(await ports.recall.reportOutcome(args.useId, args.outcome, args.note ?? null, caller)),
+        }),
+      ),
   );
 
   server.registerTool(

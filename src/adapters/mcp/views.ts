@@ -85,10 +85,18 @@ export function useView(u: UseRecord) {
 }
 
 export function reflectView(c: ReflectCandidate, salienceOf: SalienceOf) {
-  return { memory: memoryView(c.memory, salienceOf), reason: c.reason, staleDays: c.staleDays, associationCount: c.associationCount };
+  return {
+    memory: memoryView(c.memory, salienceOf),
+    reason: c.reason,
+    staleDays: c.staleDays,
+    associationCount: c.associationCount,
+  };
 }
 
 /** One line per hit, as a model or a person reads it: confidence, date, id, content. */
-export function hitLine(h: { memory: { id: string; content: string; occurredAt: string }; confidence: number }): string {
+export function hitLine(h: {
+  memory: { id: string; content: string; occurredAt: string };
+  confidence: number;
+}): string {
   return `[${Math.round(h.confidence * 100)}% · ${h.memory.occurredAt.slice(0, 10)} · ${h.memory.id}] ${h.memory.content}`;
 }

@@ -96,7 +96,8 @@ function runQuietly(run: () => Promise<QueryResult>): Promise<QueryResult> {
 
 /** The statement's file in a driver error's message (its stack is not recorded: runQuietly). */
 function named(error: unknown, statement: Statement): unknown {
-  if (error instanceof Neo4jError && !error.message.includes(statement.file)) error.message = `${error.message} (${statement.file})`;
+  if (error instanceof Neo4jError && !error.message.includes(statement.file))
+    error.message = `${error.message} (${statement.file})`;
   return error;
 }
 
@@ -157,7 +158,9 @@ export class Neo4jGraph implements GraphPort {
   private async readOnce<R extends Row>(statement: Statement, params: Params): Promise<R[]> {
     checkParams(statement, params);
     return this.retrying(READ_RETRY_MS, statement, () =>
-      this.inSession(neo4j.session.READ, async (session) => rows<R>(await runQuietly(() => session.run(statement.text, toNeo4jParams(params) as Params)))),
+      this.inSession(neo4j.session.READ, async (session) =>
+        rows<R>(await runQuietly(() => session.run(statement.text, toNeo4jParams(params) as Params))),
+      ),
     );
   }
 
@@ -175,20 +178,33 @@ export class Neo4jGraph implements GraphPort {
   private async writeOnce<R extends Row>(statement: Statement, params: Params): Promise<R[]> {
     checkParams(statement, params);
     return this.retrying(WRITE_RETRY_MS, statement, () =>
-      this.inSession(neo4j.session.WRITE, async (session) => rows<R>(await runQuietly(() => session.run(statement.text, toNeo4jParams(params) as Params)))),
+      this.inSession(neo4j.session.WRITE, async (session) =>
+        rows<R>(await runQuietly(() => session.run(statement.text, toNeo4jParams(params) as Params))),
+      ),
     );
   }
 
   /** `work` in one write transaction, replayed on transient failures as write() is: it must be idempotent. */
   transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
-    return waitingForPool(() => this.retrying(WRITE_RETRY_MS, null, () => this.inSession(neo4j.session.WRITE, (session) => inTransaction(session, work))));
+    return waitingForPool(() =>
+      this.retrying(WRITE_RETRY_MS, null, () =>
+        this.inSession(neo4j.session.WRITE, (session) => inTransaction(session, work)),
+      ),
+    );
   }
 
   readTransaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
-    return waitingForPool(() => this.retrying(READ_RETRY_MS, null, () => this.inSession(neo4j.session.READ, (session) => inTransaction(session, work))));
+    return waitingForPool(() =>
+      this.retrying(READ_RETRY_MS, null, () =>
+        this.inSession(neo4j.session.READ, (session) => inTransaction(session, work)),
+      ),
+    );
   }
 
-  private async inSession<T>(mode: typeof neo4j.session.READ | typeof neo4j.session.WRITE, use: (session: Session) => Promise<T>): Promise<T> {
+  private async inSession<T>(
+    mode: typeof neo4j.session.READ | typeof neo4j.session.WRITE,
+    use: (session: Session) => Promise<T>,
+  ): Promise<T> {
     const session = this.driver.session({
       database: this.database,
       defaultAccessMode: mode,

@@ -18,7 +18,12 @@ export async function applySchema(driver: Driver, database: string): Promise<voi
       await driver.executeQuery(text, {}, { database });
     } catch (error) {
       // Two processes starting on a fresh database race on IF NOT EXISTS; the loser's rule exists.
-      if (!/EquivalentSchemaRuleAlreadyExists|already exists/i.test(`${(error as { code?: string }).code} ${(error as Error).message}`)) throw error;
+      if (
+        !/EquivalentSchemaRuleAlreadyExists|already exists/i.test(
+          `${(error as { code?: string }).code} ${(error as Error).message}`,
+        )
+      )
+        throw error;
     }
   }
   await driver.executeQuery('CALL db.awaitIndexes(300)', {}, { database });

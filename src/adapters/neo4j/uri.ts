@@ -21,4 +21,3 @@ export function checkNeo4jUri(uri: string): string {
   }
   return uri.trim();
 }
-

@@ -21,10 +21,15 @@ export interface StoreReportData {
 }
 
 const DAY = 86_400_000;
-const TIER_COLOURS = { domain: ['IDENTITY_CORE', 'ACTIVE_CONTEXT', 'LONG_TERM', 'ARCHIVE'], range: ['#C0392B', '#F5B041', '#2E86C1', '#7F8C8D'] };
+const TIER_COLOURS = {
+  domain: ['IDENTITY_CORE', 'ACTIVE_CONTEXT', 'LONG_TERM', 'ARCHIVE'],
+  range: ['#C0392B', '#F5B041', '#2E86C1', '#7F8C8D'],
+};
 
 /** Memories per tier and salience bin of 0.05 (the last bin holds 1.0). */
-export function salienceBins(scored: readonly { tier: string; salience: number }[]): { tier: string; bin: number; memories: number }[] {
+export function salienceBins(
+  scored: readonly { tier: string; salience: number }[],
+): { tier: string; bin: number; memories: number }[] {
   const counts = new Map<string, { tier: string; bin: number; memories: number }>();
   for (const { tier, salience } of scored) {
     const bin = Math.min(19, Math.max(0, Math.floor(salience * 20))) / 20;
@@ -48,17 +53,30 @@ export async function readStoreReport(
     graph.read<{ week: string; tier: string; memories: number }>(Q.tierWeeks, { store }),
     graph.read<{ memory: Record<string, unknown> }>(Q.memoryScores, { store }),
     graph.read<{ degree: number; memories: number }>(Q.associationDegrees, { store }),
-    graph.read<{ at: number; id: string; content: string; payload: string }>(Q.faded, { store, since: now - fadedDays * DAY, limit: 50 }),
+    graph.read<{ at: number; id: string; content: string; payload: string }>(Q.faded, {
+      store,
+      since: now - fadedDays * DAY,
+      limit: 50,
+    }),
   ]);
   return {
     store,
     generatedAt: now,
     tierWeeks: tierWeeks.map((r) => ({ ...r, memories: Number(r.memories) })),
-    salienceBins: salienceBins(memories.map((r) => toMemoryRecord(r.memory)).map((m) => ({ tier: m.tier, salience: salienceOf(m, now) }))),
+    salienceBins: salienceBins(
+      memories.map((r) => toMemoryRecord(r.memory)).map((m) => ({ tier: m.tier, salience: salienceOf(m, now) })),
+    ),
     degrees: degrees.map((r) => ({ degree: Number(r.degree), memories: Number(r.memories) })),
     faded: faded.map((r) => {
       const p = JSON.parse(r.payload) as { from?: string; to?: string; reason?: string };
-      return { at: Number(r.at), id: r.id, content: r.content, from: p.from ?? '', to: p.to ?? '', reason: p.reason ?? '' };
+      return {
+        at: Number(r.at),
+        id: r.id,
+        content: r.content,
+        from: p.from ?? '',
+        to: p.to ?? '',
+        reason: p.reason ?? '',
+      };
     }),
   };
 }
@@ -84,7 +102,13 @@ export function chartSpecs(data: StoreReportData): Record<'tiers' | 'salience' |
       data: { values: [...data.salienceBins] },
       mark: 'bar',
       encoding: {
-        x: { field: 'bin', type: 'quantitative', bin: { binned: true, step: 0.05 }, scale: { domain: [0, 1] }, title: 'salience' },
+        x: {
+          field: 'bin',
+          type: 'quantitative',
+          bin: { binned: true, step: 0.05 },
+          scale: { domain: [0, 1] },
+          title: 'salience',
+        },
         x2: { datum: 0 },
         y: { field: 'memories', type: 'quantitative', stack: true, title: 'memories' },
         color: { field: 'tier', type: 'nominal', scale: TIER_COLOURS },
@@ -112,21 +136,29 @@ export async function renderSvg(spec: TopLevelSpec): Promise<string> {
   }
 }
 
-const escape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const escapeXml = (s: string) =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 export async function reportHtml(data: StoreReportData): Promise<string> {
   const specs = chartSpecs(data);
-  const [tiers, salience, degrees] = await Promise.all([renderSvg(specs.tiers), renderSvg(specs.salience), renderSvg(specs.degrees)]);
+  const [tiers, salience, degrees] = await Promise.all([
+    renderSvg(specs.tiers),
+    renderSvg(specs.salience),
+    renderSvg(specs.degrees),
+  ]);
   const total = data.tierWeeks.reduce((n, r) => n + r.memories, 0);
   const fadedRows = data.faded
-    .map((f) => `<tr><td>${new Date(f.at).toISOString().slice(0, 16).replace('T', ' ')}</td><td>${escape(f.from)} → ${escape(f.to)}</td><td>${escape(f.content)}</td><td>${escape(f.reason)}</td></tr>`)
+    .map(
+      (f) =>
+        `<tr><td>${new Date(f.at).toISOString().slice(0, 16).replace('T', ' ')}</td><td>${escapeXml(f.from)} → ${escapeXml(f.to)}</td><td>${escapeXml(f.content)}</td><td>${escapeXml(f.reason)}</td></tr>`,
+    )
     .join('\n');
   return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Total Recall report: ${escape(data.store)}</title>
+<html lang="en"><head><meta charset="utf-8"><title>Total Recall report: ${escapeXml(data.store)}</title>
 <style>body{font-family:sans-serif;max-width:1150px;margin:2em auto;color:#1c2833}.charts{display:grid;grid-template-columns:1fr 1fr;gap:1em}
 table{border-collapse:collapse;width:100%;font-size:13px}td,th{border-bottom:1px solid #ddd;padding:4px;text-align:left;vertical-align:top}</style></head>
 <body>
-<h1>Store “${escape(data.store)}”</h1>
+<h1>Store “${escapeXml(data.store)}”</h1>
 <p>${total} memories · generated ${new Date(data.generatedAt).toISOString()}</p>
 <div class="charts">
 <figure>${tiers}</figure>

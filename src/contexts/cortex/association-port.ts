@@ -4,7 +4,18 @@
  * Synapse for ids and Hippocampus for the memories at the other ends, in one
  * batch per call.
  */
-import { isStoreBound, mayReach, message, requireWrite, ShuttingDownError, type Access, type AssociationDirection, type AssociationType, type Bus, type MemoryRecord } from '../../domain/index.js';
+import {
+  isStoreBound,
+  mayReach,
+  message,
+  requireWrite,
+  ShuttingDownError,
+  type Access,
+  type AssociationDirection,
+  type AssociationType,
+  type Bus,
+  type MemoryRecord,
+} from '../../domain/index.js';
 import type { Hippocampus } from '../hippocampus/index.js';
 import type { AssociationRecord, AssociationsQuery, NeighbourhoodQuery, Synapse } from '../synapse/index.js';
 import { memoryNotFound, type Caller } from './memory-port.js';
@@ -67,7 +78,9 @@ export class AssociationPort {
 
   /** A memory forgotten between the two reads simply drops out. */
   private async withMemories(records: readonly AssociationRecord[]): Promise<AssociationView[]> {
-    const memories = new Map((await this.deps.hippocampus.getMany([...new Set(records.map((r) => r.other))])).map((m) => [m.id, m]));
+    const memories = new Map(
+      (await this.deps.hippocampus.getMany([...new Set(records.map((r) => r.other))])).map((m) => [m.id, m]),
+    );
     return records.flatMap((r) => {
       const other = memories.get(r.other);
       return other ? [{ ...r, other }] : [];

@@ -15,6 +15,13 @@ export { initialMode, checkOwnInstance, visibleTo, validateSessionId } from './s
 export type { SessionRecord, DecisionRecord, NotificationRecord } from './session-records.js';
 export { ReflectionPort } from './reflection-port.js';
 export type { ReflectionPortDeps, OpenReflectionArgs, ReflectionAnswered } from './reflection-port.js';
-export type { ReflectionView, ReflectionRecord, ReflectionAnswerRecord, ReflectAnswerArgs, OfferedCandidate, OfferedAction } from './reflection-records.js';
+export type {
+  ReflectionView,
+  ReflectionRecord,
+  ReflectionAnswerRecord,
+  ReflectAnswerArgs,
+  OfferedCandidate,
+  OfferedAction,
+} from './reflection-records.js';
 export { reflectPrompt, reflectPromptText } from './reflection-prompt.js';
 export type { ReflectPrompt, ReflectPromptOptions, PromptMessage } from './reflection-prompt.js';

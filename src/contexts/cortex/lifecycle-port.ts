@@ -108,7 +108,8 @@ export class LifecyclePort {
     if (isStoreBound(caller.access)) {
       // Starting would end the instance's open session (CRASH): not one of another store.
       const open = await this.deps.sessions.open(instanceId);
-      if (open && !mayReach(caller.access, open.store)) throw new ForbiddenError(`instance "${instanceId}" has an open session this token may not reach`);
+      if (open && !mayReach(caller.access, open.store))
+        throw new ForbiddenError(`instance "${instanceId}" has an open session this token may not reach`);
     }
     const now = (this.deps.clock ?? Date.now)();
     const sessionId = args.id === null || args.id === undefined ? sortableId('ses', now) : validateSessionId(args.id);
@@ -123,7 +124,13 @@ export class LifecyclePort {
     return this.deps.bus.ask(message('SessionStart', data, 'cortex', this.init({ ...caller, instanceId }, sessionId)));
   }
 
-  async transition(instanceId: string, mode: WorkingMode, task: string | null | undefined, context: unknown, caller: Caller): Promise<SessionRecord> {
+  async transition(
+    instanceId: string,
+    mode: WorkingMode,
+    task: string | null | undefined,
+    context: unknown,
+    caller: Caller,
+  ): Promise<SessionRecord> {
     this.gate();
     const name = this.instance(instanceId, caller);
     await this.ownSession(name, caller);
@@ -131,22 +138,39 @@ export class LifecyclePort {
     return this.deps.bus.ask(message('StateTransition', data, 'cortex', this.init({ ...caller, instanceId: name })));
   }
 
-  async logDecision(instanceId: string, text: string, rationale: string | null | undefined, caller: Caller): Promise<DecisionRecord> {
+  async logDecision(
+    instanceId: string,
+    text: string,
+    rationale: string | null | undefined,
+    caller: Caller,
+  ): Promise<DecisionRecord> {
     this.gate();
     const name = this.instance(instanceId, caller);
     await this.ownSession(name, caller);
     const now = (this.deps.clock ?? Date.now)();
-    const data = { instanceId: name, decisionId: sortableId('dec', now), text: requireText(text, 'text'), rationale: optionalText(rationale, 'rationale', 4000) };
+    const data = {
+      instanceId: name,
+      decisionId: sortableId('dec', now),
+      text: requireText(text, 'text'),
+      rationale: optionalText(rationale, 'rationale', 4000),
+    };
     return this.deps.bus.ask(message('LogDecision', data, 'cortex', this.init({ ...caller, instanceId: name })));
   }
 
   /** Ends the open session and answers with its audit: what will fade unless claimed. */
-  async endSession(instanceId: string, cause: SessionEndCause, reason: string | null | undefined, caller: Caller): Promise<SessionAudit> {
+  async endSession(
+    instanceId: string,
+    cause: SessionEndCause,
+    reason: string | null | undefined,
+    caller: Caller,
+  ): Promise<SessionAudit> {
     this.gate();
     const name = this.instance(instanceId, caller);
     await this.ownSession(name, caller);
     const data = { instanceId: name, cause, reason: optionalText(reason, 'reason', 4000) };
-    const session = await this.deps.bus.ask<SessionRecord>(message('SessionEnd', data, 'cortex', this.init({ ...caller, instanceId: name })));
+    const session = await this.deps.bus.ask<SessionRecord>(
+      message('SessionEnd', data, 'cortex', this.init({ ...caller, instanceId: name })),
+    );
     return this.audit(session);
   }
 
@@ -165,7 +189,12 @@ export class LifecyclePort {
     return session && visibleTo(caller.instanceId, session) && mayReach(caller.access, session.store) ? session : null;
   }
 
-  async sessions(store: string | null | undefined, instanceId: string | null | undefined, limit: number, caller: Caller): Promise<SessionRecord[]> {
+  async sessions(
+    store: string | null | undefined,
+    instanceId: string | null | undefined,
+    limit: number,
+    caller: Caller,
+  ): Promise<SessionRecord[]> {
     this.gate();
     const name = instanceId ? this.instance(instanceId, caller) : caller.instanceId;
     return this.deps.sessions.list(this.store(store, caller), name, validateLimit(limit));
@@ -176,7 +205,11 @@ export class LifecyclePort {
    * session of the store (of the instance, when named), the identity core and
    * the active context.
    */
-  async resume(store: string | null | undefined, instanceId: string | null | undefined, caller: Caller): Promise<ResumeState> {
+  async resume(
+    store: string | null | undefined,
+    instanceId: string | null | undefined,
+    caller: Caller,
+  ): Promise<ResumeState> {
     this.gate();
     const storeName = this.store(store, caller);
     const name = instanceId ? this.instance(instanceId, caller) : caller.instanceId;
@@ -196,7 +229,11 @@ export class LifecyclePort {
     return (await this.deps.sessions.memories(sessionId, 1)).stored;
   }
 
-  async notifications(instanceId: string, after: string | null | undefined, caller: Caller): Promise<NotificationRecord[]> {
+  async notifications(
+    instanceId: string,
+    after: string | null | undefined,
+    caller: Caller,
+  ): Promise<NotificationRecord[]> {
     this.gate();
     const list = await this.deps.inbox.list(this.instance(instanceId, caller), after ?? null);
     return list.filter((n) => this.mayRead(n, caller));
@@ -212,13 +249,21 @@ export class LifecyclePort {
     return storeFor(caller.access, named ? requireName(named, 'store') : null, this.deps.defaultStore);
   }
 
-  async listen(instanceId: string, after: string | null | undefined, caller: Caller): Promise<AsyncIterableIterator<NotificationRecord>> {
+  async listen(
+    instanceId: string,
+    after: string | null | undefined,
+    caller: Caller,
+  ): Promise<AsyncIterableIterator<NotificationRecord>> {
     this.gate();
     const feed = await this.deps.inbox.listen(this.instance(instanceId, caller), after ?? null);
     return isStoreBound(caller.access) ? filtered(feed, (n) => this.mayRead(n, caller)) : feed;
   }
 
-  private async memoriesIn(store: string, tier: 'IDENTITY_CORE' | 'ACTIVE_CONTEXT', limit: number): Promise<MemoryRecord[]> {
+  private async memoriesIn(
+    store: string,
+    tier: 'IDENTITY_CORE' | 'ACTIVE_CONTEXT',
+    limit: number,
+  ): Promise<MemoryRecord[]> {
     const ids = await this.deps.sessions.tierMemberIds(store, tier, limit);
     const byId = new Map((await this.deps.hippocampus.getMany(ids)).map((m) => [m.id, m]));
     return ids.flatMap((id) => byId.get(id) ?? []);

@@ -72,7 +72,8 @@ export interface MemoryPortDeps {
 }
 
 /** What an unknown id gets; a memory of a store the caller may not reach gets the same. */
-export const memoryNotFound = (id: string) => new NotFoundError('HIPPOCAMPUS.MEMORY_NOT_FOUND', `no memory with id ${id}`, { id });
+export const memoryNotFound = (id: string) =>
+  new NotFoundError('HIPPOCAMPUS.MEMORY_NOT_FOUND', `no memory with id ${id}`, { id });
 
 export class MemoryPort {
   constructor(private readonly deps: MemoryPortDeps) {}
@@ -110,27 +111,43 @@ export class MemoryPort {
   async store(memories: readonly StoreRequest[], caller: Caller): Promise<Stored[]> {
     this.gate();
     requireWrite(caller.access);
-    const placed = memories.map((m) => (isStoreBound(caller.access) ? { ...m, store: this.storeName(m.store, caller.access) } : m));
+    const placed = memories.map((m) =>
+      isStoreBound(caller.access) ? { ...m, store: this.storeName(m.store, caller.access) } : m,
+    );
     // What an instance stores while it has an open session belongs to that session
     // (a memory of another store does not).
     const open = await this.enter(caller);
     const stamped = placed.map((m) => {
-      const sessionId = m.sessionId ?? caller.sessionId ?? (open && open.store === this.storeName(m.store) ? open.id : null);
+      const sessionId =
+        m.sessionId ?? caller.sessionId ?? (open && open.store === this.storeName(m.store) ? open.id : null);
       return sessionId === null || m.sessionId ? m : { ...m, sessionId };
     });
     await this.checkSessions(stamped);
-    return this.deps.bus.ask(message('StoreCommand', { memories: stamped }, 'cortex', this.meta({ ...caller, sessionId: caller.sessionId ?? open?.id ?? null })));
+    return this.deps.bus.ask(
+      message(
+        'StoreCommand',
+        { memories: stamped },
+        'cortex',
+        this.meta({ ...caller, sessionId: caller.sessionId ?? open?.id ?? null }),
+      ),
+    );
   }
 
   /** A memory may only join a session of its own store. */
   private async checkSessions(memories: readonly StoreRequest[]): Promise<void> {
     const byId = new Map<string, string>();
-    for (const m of memories) if (typeof m.sessionId === 'string' && m.sessionId.trim() !== '') byId.set(m.sessionId.trim(), this.storeName(m.store));
+    for (const m of memories)
+      if (typeof m.sessionId === 'string' && m.sessionId.trim() !== '')
+        byId.set(m.sessionId.trim(), this.storeName(m.store));
     if (byId.size === 0 || !this.deps.sessions) return;
     for (const [sessionId, store] of byId) {
       const session = await this.deps.sessions.get(sessionId);
       if (session && session.store !== store) {
-        throw new InvalidInputError('CORTEX.FOREIGN_SESSION', `sessionId ${sessionId} is not a session of store "${store}"`, { sessionId });
+        throw new InvalidInputError(
+          'CORTEX.FOREIGN_SESSION',
+          `sessionId ${sessionId} is not a session of store "${store}"`,
+          { sessionId },
+        );
       }
     }
   }
@@ -145,7 +162,12 @@ export class MemoryPort {
     return this.deps.bus.ask(message('ReclassifyCommand', { id, tier, reason, metadata }, 'cortex', this.meta(caller)));
   }
 
-  async consolidate(ids: readonly string[], strategy: MergeStrategy, content: string | null, caller: Caller): Promise<MemoryRecord> {
+  async consolidate(
+    ids: readonly string[],
+    strategy: MergeStrategy,
+    content: string | null,
+    caller: Caller,
+  ): Promise<MemoryRecord> {
     await this.writeTo(ids, caller);
     return this.deps.bus.ask(message('ConsolidateCommand', { ids, strategy, content }, 'cortex', this.meta(caller)));
   }
@@ -194,15 +216,22 @@ export class MemoryPort {
     const memory = await this.deps.hippocampus.get(id);
     if (!memory || !mayReach(caller.access, memory.store)) return null;
     const at = (this.deps.clock ?? Date.now)();
-    scope.afterSuccess(() => this.deps.hippocampus.access(id, newMeta('cortex', this.meta(caller))).catch((error: unknown) => {
-      // Forgotten in between: nothing to count.
-      if (!(error instanceof NotFoundError)) throw error;
-    }));
+    scope.afterSuccess(() =>
+      this.deps.hippocampus.access(id, newMeta('cortex', this.meta(caller))).catch((error: unknown) => {
+        // Forgotten in between: nothing to count.
+        if (!(error instanceof NotFoundError)) throw error;
+      }),
+    );
     // The answer shows the access it is about to record.
     return { ...memory, accessCount: memory.accessCount + 1, lastAccessedAt: at };
   }
 
-  async events(store: string | null | undefined, after: string | null, limit: number, caller?: Caller): Promise<MemoryEventRecord[]> {
+  async events(
+    store: string | null | undefined,
+    after: string | null,
+    limit: number,
+    caller?: Caller,
+  ): Promise<MemoryEventRecord[]> {
     return this.deps.hippocampus.events(this.storeName(store, caller?.access), after, limit);
   }
 

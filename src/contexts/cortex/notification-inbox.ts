@@ -27,12 +27,24 @@ export interface NotificationInboxDeps {
 
 export const MAX_NOTIFICATIONS_PAGE = 500;
 
-function describe(notification: Notification): { kind: NotificationKind; message: string; payload: Record<string, unknown> } {
+function describe(notification: Notification): {
+  kind: NotificationKind;
+  message: string;
+  payload: Record<string, unknown>;
+} {
   switch (notification.type) {
     case 'BreakNotification':
-      return { kind: 'BREAK', message: notification.data.message, payload: { minutesInTask: notification.data.minutesInTask } };
+      return {
+        kind: 'BREAK',
+        message: notification.data.message,
+        payload: { minutesInTask: notification.data.minutesInTask },
+      };
     case 'SessionAuditPrompt':
-      return { kind: 'SESSION_AUDIT', message: notification.data.prompt, payload: { unclaimedIds: notification.data.unclaimedIds } };
+      return {
+        kind: 'SESSION_AUDIT',
+        message: notification.data.prompt,
+        payload: { unclaimedIds: notification.data.unclaimedIds },
+      };
     default:
       return assertNever(notification);
   }
@@ -51,19 +63,22 @@ export class NotificationInbox {
   async deliver(notification: Notification, store: string | null): Promise<NotificationRecord> {
     const now = (this.deps.clock ?? Date.now)();
     const { kind, message, payload } = describe(notification);
-    const rows = await this.deps.graph.write<{ notification: Record<string, unknown>; created: boolean }>(Q.recordNotification, {
-      notification: {
-        id: notification.meta.messageId,
-        kind,
-        store,
-        instanceId: notification.data.instanceId,
-        sessionId: notification.data.sessionId,
-        message,
-        payload: JSON.stringify(payload),
+    const rows = await this.deps.graph.write<{ notification: Record<string, unknown>; created: boolean }>(
+      Q.recordNotification,
+      {
+        notification: {
+          id: notification.meta.messageId,
+          kind,
+          store,
+          instanceId: notification.data.instanceId,
+          sessionId: notification.data.sessionId,
+          message,
+          payload: JSON.stringify(payload),
+        },
+        cursor: sortableId('ntf', now),
+        now,
       },
-      cursor: sortableId('ntf', now),
-      now,
-    });
+    );
     const row = rows[0] as { notification: Record<string, unknown>; created: boolean };
     const record = toNotificationRecord(row.notification);
     if (row.created) this.deps.bus.publish(notification);
@@ -73,7 +88,11 @@ export class NotificationInbox {
   }
 
   async list(instanceId: string, after: string | null, limit = MAX_NOTIFICATIONS_PAGE): Promise<NotificationRecord[]> {
-    const rows = await this.deps.graph.read<{ notification: Record<string, unknown> }>(Q.listNotifications, { instanceId, after: after ?? '', limit });
+    const rows = await this.deps.graph.read<{ notification: Record<string, unknown> }>(Q.listNotifications, {
+      instanceId,
+      after: after ?? '',
+      limit,
+    });
     return rows.map((r) => toNotificationRecord(r.notification));
   }
 

@@ -2,10 +2,32 @@
  * The reading half of the Memory Port: search, context packing, reflection
  * and usefulness feedback, sent on to Recall.
  */
-import { isReadOnly, isStoreBound, mayReach, message, newMeta, requireWrite, ShuttingDownError, storeFor, type Bus, type OutcomeKind, type ReflectionScope, type SearchFilters } from '../../domain/index.js';
+import {
+  isReadOnly,
+  isStoreBound,
+  mayReach,
+  message,
+  newMeta,
+  requireWrite,
+  ShuttingDownError,
+  storeFor,
+  type Bus,
+  type OutcomeKind,
+  type ReflectionScope,
+  type SearchFilters,
+} from '../../domain/index.js';
 import type { Hippocampus } from '../hippocampus/index.js';
 import { frameLine } from '../recall/index.js';
-import type { Pack, Recall, RecallResult, ReflectCandidate, ReflectCandidateWithActions, ReflectionActions, SearchRequest, UseRecord } from '../recall/index.js';
+import type {
+  Pack,
+  Recall,
+  RecallResult,
+  ReflectCandidate,
+  ReflectCandidateWithActions,
+  ReflectionActions,
+  SearchRequest,
+  UseRecord,
+} from '../recall/index.js';
 import type { Caller } from './memory-port.js';
 
 export interface SearchArgs {
@@ -84,7 +106,15 @@ export class RecallPort {
     };
     if (isReadOnly(caller.access)) {
       const hits = await this.deps.recall.rankOnly(request);
-      return { id: UNRECORDED_RECALL_ID, query: request.query, hits, frame: frameLine(request.query, hits.map((h) => h.confidence)) };
+      return {
+        id: UNRECORDED_RECALL_ID,
+        query: request.query,
+        hits,
+        frame: frameLine(
+          request.query,
+          hits.map((h) => h.confidence),
+        ),
+      };
     }
     return this.deps.bus.ask(message('SearchQuery', request, 'cortex', this.init(caller)));
   }
@@ -114,18 +144,33 @@ export class RecallPort {
     return { ...(await this.deps.recall.packOnly(request)), recallId: UNRECORDED_RECALL_ID };
   }
 
-  async reflect(store: string | null | undefined, scope: ReflectionScope, timeSpanDays: number | null, limit: number, caller: Caller): Promise<ReflectCandidateWithActions[]> {
+  async reflect(
+    store: string | null | undefined,
+    scope: ReflectionScope,
+    timeSpanDays: number | null,
+    limit: number,
+    caller: Caller,
+  ): Promise<ReflectCandidateWithActions[]> {
     this.gate();
     const name = this.store(store, caller);
-    const candidates = await this.deps.bus.ask<ReflectCandidate[]>(message('ReflectQuery', { store: name, scope, timeSpanDays, limit }, 'cortex', this.init(caller)));
+    const candidates = await this.deps.bus.ask<ReflectCandidate[]>(
+      message('ReflectQuery', { store: name, scope, timeSpanDays, limit }, 'cortex', this.init(caller)),
+    );
     return this.deps.actions ? this.deps.actions.of(name, candidates) : candidates.map((c) => ({ ...c, actions: [] }));
   }
 
-  async markUsed(recallId: string, memoryIds: readonly string[] | null, action: unknown, caller: Caller): Promise<UseRecord> {
+  async markUsed(
+    recallId: string,
+    memoryIds: readonly string[] | null,
+    action: unknown,
+    caller: Caller,
+  ): Promise<UseRecord> {
     this.gate();
     requireWrite(caller.access);
     // Salience counts the use (MemoryUsed) like a read: it raises the score.
-    return this.deps.recall.markUsed(recallId, memoryIds, action, newMeta('cortex', this.init(caller)), (store) => mayReach(caller.access, store));
+    return this.deps.recall.markUsed(recallId, memoryIds, action, newMeta('cortex', this.init(caller)), (store) =>
+      mayReach(caller.access, store),
+    );
   }
 
   async reportOutcome(useId: string, outcome: OutcomeKind, note: string | null, caller: Caller): Promise<UseRecord> {

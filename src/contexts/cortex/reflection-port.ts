@@ -65,8 +65,10 @@ export interface ReflectionAnswered {
   readonly reflection: ReflectionView;
 }
 
-const invalid = (code: string, text: string, details?: Record<string, unknown>) => new InvalidInputError(`CORTEX.${code}`, text, details);
-const notFound = (id: string) => new NotFoundError('CORTEX.REFLECTION_NOT_FOUND', `no reflection with id ${id}`, { id });
+const invalid = (code: string, text: string, details?: Record<string, unknown>) =>
+  new InvalidInputError(`CORTEX.${code}`, text, details);
+const notFound = (id: string) =>
+  new NotFoundError('CORTEX.REFLECTION_NOT_FOUND', `no reflection with id ${id}`, { id });
 
 export class ReflectionPort {
   private readonly clock: () => number;
@@ -85,12 +87,22 @@ export class ReflectionPort {
   async open(args: OpenReflectionArgs, caller: Caller): Promise<ReflectionView> {
     this.gate();
     const store = args.store ?? this.deps.defaultStore;
-    const candidates = await this.deps.recall.reflect(store, args.scope ?? 'ALL', args.timeSpanDays ?? null, args.limit ?? 20, caller);
+    const candidates = await this.deps.recall.reflect(
+      store,
+      args.scope ?? 'ALL',
+      args.timeSpanDays ?? null,
+      args.limit ?? 20,
+      caller,
+    );
     const now = this.clock();
     const id = sortableId('rfl', now);
     const eventId = sortableId('evt', now);
     const memoryIds = candidates.map((c) => c.memory.id);
-    const meta = message('ReflectionStarted', { reflectionId: id, store, memoryIds }, 'cortex', { instanceId: caller.instanceId, sessionId: caller.sessionId, correlationId: caller.correlationId });
+    const meta = message('ReflectionStarted', { reflectionId: id, store, memoryIds }, 'cortex', {
+      instanceId: caller.instanceId,
+      sessionId: caller.sessionId,
+      correlationId: caller.correlationId,
+    });
     await this.deps.graph.write(Q.openReflection, {
       id,
       store,
@@ -133,12 +145,23 @@ export class ReflectionPort {
     const record = await this.record(args.reflectionId);
     if (!record || !this.visible(record, caller)) throw notFound(args.reflectionId);
     const candidate = record.offered.find((c) => c.memoryId === args.memoryId);
-    if (!candidate) throw invalid('NOT_A_CANDIDATE', `memory ${args.memoryId} is not a candidate of reflection ${record.id}`, { memoryId: args.memoryId });
-    if (!(REFLECT_ACTION_KINDS as readonly string[]).includes(args.action)) throw invalid('UNKNOWN_ACTION', `unknown action "${args.action}"`);
+    if (!candidate)
+      throw invalid('NOT_A_CANDIDATE', `memory ${args.memoryId} is not a candidate of reflection ${record.id}`, {
+        memoryId: args.memoryId,
+      });
+    if (!(REFLECT_ACTION_KINDS as readonly string[]).includes(args.action))
+      throw invalid('UNKNOWN_ACTION', `unknown action "${args.action}"`);
     const earlier = record.answers.find((a) => a.memoryId === args.memoryId);
     if (earlier) {
-      if (earlier.action !== args.action) throw invalid('ALREADY_ANSWERED', `memory ${args.memoryId} was answered with ${earlier.action} already`, { answerId: earlier.id });
-      return { answer: earlier, memory: await this.deps.hippocampus.get(earlier.resultMemoryId ?? args.memoryId), reflection: await this.view(record) };
+      if (earlier.action !== args.action)
+        throw invalid('ALREADY_ANSWERED', `memory ${args.memoryId} was answered with ${earlier.action} already`, {
+          answerId: earlier.id,
+        });
+      return {
+        answer: earlier,
+        memory: await this.deps.hippocampus.get(earlier.resultMemoryId ?? args.memoryId),
+        reflection: await this.view(record),
+      };
     }
     const why = requireText(args.why, 'why');
     const plan = this.plan(candidate, args);
@@ -146,7 +169,14 @@ export class ReflectionPort {
     const result = await this.apply(plan, args.memoryId, why, caller);
     const now = this.clock();
     const eventId = `${record.id}-answer-${args.memoryId}`;
-    const payload = { reflectionId: record.id, memoryId: args.memoryId, action: args.action, why, resultMemoryId: result?.id ?? null, with: plan.with };
+    const payload = {
+      reflectionId: record.id,
+      memoryId: args.memoryId,
+      action: args.action,
+      why,
+      resultMemoryId: result?.id ?? null,
+      with: plan.with,
+    };
     const rows = await this.deps.graph.write<{ answer: Record<string, unknown> }>(Q.recordReflectionAnswer, {
       eventId,
       reflectionId: record.id,
@@ -159,11 +189,16 @@ export class ReflectionPort {
       sessionId: caller.sessionId,
     });
     const answer = toAnswerRecord((rows[0] as { answer: Record<string, unknown> }).answer);
-    const event = message('ReflectionAnswered', { reflectionId: record.id, store: record.store, memoryId: args.memoryId, action: args.action, why }, 'cortex', {
-      instanceId: caller.instanceId,
-      sessionId: caller.sessionId,
-      correlationId: caller.correlationId,
-    });
+    const event = message(
+      'ReflectionAnswered',
+      { reflectionId: record.id, store: record.store, memoryId: args.memoryId, action: args.action, why },
+      'cortex',
+      {
+        instanceId: caller.instanceId,
+        sessionId: caller.sessionId,
+        correlationId: caller.correlationId,
+      },
+    );
     this.deps.bus.publish({ ...event, meta: { ...event.meta, messageId: eventId } });
     const after = (await this.record(record.id)) ?? record;
     return { answer, memory: result, reflection: await this.view(after) };
@@ -173,9 +208,13 @@ export class ReflectionPort {
   private plan(candidate: OfferedCandidate, args: ReflectAnswerArgs) {
     const offered = candidate.actions.find((a) => a.kind === args.action);
     if (!offered) {
-      throw invalid('ACTION_NOT_OFFERED', `${args.action} does not fit memory ${candidate.memoryId}; offered: ${candidate.actions.map((a) => a.kind).join(', ')}`);
+      throw invalid(
+        'ACTION_NOT_OFFERED',
+        `${args.action} does not fit memory ${candidate.memoryId}; offered: ${candidate.actions.map((a) => a.kind).join(', ')}`,
+      );
     }
-    const ids = (list: readonly string[] | null | undefined) => [...new Set((list ?? offered.memoryIds).map((x) => String(x).trim()))].filter((x) => x !== candidate.memoryId);
+    const ids = (list: readonly string[] | null | undefined) =>
+      [...new Set((list ?? offered.memoryIds).map((x) => String(x).trim()))].filter((x) => x !== candidate.memoryId);
     switch (args.action) {
       case 'CLAIM':
       case 'KEEP':
@@ -188,20 +227,26 @@ export class ReflectionPort {
       case 'ASSOCIATE': {
         const others = ids(args.with);
         if (others.length === 0) throw invalid('NOTHING_TO_ASSOCIATE', 'ASSOCIATE needs at least one other memory');
-        if (args.associationType && !(ASSOCIATION_TYPES as readonly string[]).includes(args.associationType)) throw invalid('INVALID_TYPE', `unknown association type "${args.associationType}"`);
-        const typeOf = (id: string) => args.associationType ?? offered.associationTypes[offered.memoryIds.indexOf(id)] ?? 'THEMATIC';
+        if (args.associationType && !(ASSOCIATION_TYPES as readonly string[]).includes(args.associationType))
+          throw invalid('INVALID_TYPE', `unknown association type "${args.associationType}"`);
+        const typeOf = (id: string) =>
+          args.associationType ?? offered.associationTypes[offered.memoryIds.indexOf(id)] ?? 'THEMATIC';
         return { action: args.action, with: others, links: others.map((b) => ({ b, type: typeOf(b) })) } as const;
       }
       case 'CONSOLIDATE': {
         const others = ids(args.with);
         if (others.length === 0) throw invalid('NOTHING_TO_CONSOLIDATE', 'CONSOLIDATE needs at least one other memory');
         const strategy = args.strategy ?? 'COMBINE';
-        if (!(MERGE_STRATEGIES as readonly string[]).includes(strategy)) throw invalid('INVALID_STRATEGY', `unknown strategy "${strategy}"`);
+        if (!(MERGE_STRATEGIES as readonly string[]).includes(strategy))
+          throw invalid('INVALID_STRATEGY', `unknown strategy "${strategy}"`);
         return { action: args.action, with: others, strategy, content: args.content ?? null } as const;
       }
       case 'FORGET':
         if (args.confirmId !== candidate.memoryId) {
-          throw invalid('FORGET_NOT_CONFIRMED', 'FORGET needs your explicit consent: confirmId must repeat the memory id');
+          throw invalid(
+            'FORGET_NOT_CONFIRMED',
+            'FORGET needs your explicit consent: confirmId must repeat the memory id',
+          );
         }
         return { action: args.action, with: [] as string[], confirmId: args.confirmId } as const;
       default: {
@@ -212,7 +257,12 @@ export class ReflectionPort {
   }
 
   /** Runs the planned command through its owner; the memory it leaves (null after FORGET). */
-  private async apply(plan: ReturnType<ReflectionPort['plan']>, id: string, why: string, caller: Caller): Promise<MemoryRecord | null> {
+  private async apply(
+    plan: ReturnType<ReflectionPort['plan']>,
+    id: string,
+    why: string,
+    caller: Caller,
+  ): Promise<MemoryRecord | null> {
     switch (plan.action) {
       case 'KEEP':
         return this.deps.hippocampus.get(id);
@@ -221,7 +271,8 @@ export class ReflectionPort {
       case 'RECLASSIFY':
         return this.deps.memory.reclassify(id, plan.tier, why, null, caller);
       case 'ASSOCIATE':
-        for (const link of plan.links) await this.deps.associations.associate({ a: id, b: link.b, type: link.type, direction: 'CREATE' }, caller);
+        for (const link of plan.links)
+          await this.deps.associations.associate({ a: id, b: link.b, type: link.type, direction: 'CREATE' }, caller);
         return this.deps.hippocampus.get(id);
       case 'CONSOLIDATE':
         return this.deps.memory.consolidate([id, ...plan.with], plan.strategy, plan.content, caller);
@@ -236,9 +287,11 @@ export class ReflectionPort {
     if (ids.length === 0) return;
     const found = await this.deps.hippocampus.getMany(ids);
     const missing = ids.filter((id) => !found.some((m) => m.id === id));
-    if (missing.length > 0) throw new NotFoundError('CORTEX.MEMORY_NOT_FOUND', `no memory with id ${missing.join(', ')}`, { ids: missing });
+    if (missing.length > 0)
+      throw new NotFoundError('CORTEX.MEMORY_NOT_FOUND', `no memory with id ${missing.join(', ')}`, { ids: missing });
     const foreign = found.filter((m) => m.store !== store).map((m) => m.id);
-    if (foreign.length > 0) throw invalid('CROSS_STORE', `memories ${foreign.join(', ')} are not in store "${store}"`, { ids: foreign });
+    if (foreign.length > 0)
+      throw invalid('CROSS_STORE', `memories ${foreign.join(', ')} are not in store "${store}"`, { ids: foreign });
   }
 
   private visible(record: ReflectionRecord, caller: Caller): boolean {
@@ -247,7 +300,12 @@ export class ReflectionPort {
 
   private async record(id: string): Promise<ReflectionRecord | null> {
     if (typeof id !== 'string' || id.trim() === '') throw invalid('INVALID_ID', 'reflectionId must not be empty');
-    const row = (await this.deps.graph.read<{ reflection: Record<string, unknown>; answers: Record<string, unknown>[] }>(Q.getReflection, { id }))[0];
+    const row = (
+      await this.deps.graph.read<{ reflection: Record<string, unknown>; answers: Record<string, unknown>[] }>(
+        Q.getReflection,
+        { id },
+      )
+    )[0];
     return row ? toReflectionRecord(row.reflection, row.answers) : null;
   }
 

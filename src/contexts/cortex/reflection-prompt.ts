@@ -32,9 +32,18 @@ function excerpt(text: string): string {
 
 function candidateBlock(c: ReflectCandidateWithActions, n: number): string {
   const m = c.memory;
-  const facts = [m.tier, m.claimed ? 'claimed' : 'unclaimed', `${c.associationCount} association${c.associationCount === 1 ? '' : 's'}`];
+  const facts = [
+    m.tier,
+    m.claimed ? 'claimed' : 'unclaimed',
+    `${c.associationCount} association${c.associationCount === 1 ? '' : 's'}`,
+  ];
   if (c.staleDays !== null) facts.push(`untouched ${Math.floor(c.staleDays)} days`);
-  const lines = [`${n}. memory ${m.id} (${facts.join(', ')})`, `   “${excerpt(m.content)}”`, `   why it is here: ${c.reason}`, '   answers that fit:'];
+  const lines = [
+    `${n}. memory ${m.id} (${facts.join(', ')})`,
+    `   “${excerpt(m.content)}”`,
+    `   why it is here: ${c.reason}`,
+    '   answers that fit:',
+  ];
   for (const a of c.actions) {
     const ids = a.memories.length > 0 ? ` [with: ${a.memories.map((x) => x.id).join(', ')}]` : '';
     const tier = a.tier ? ` [tier: ${a.tier}]` : '';
@@ -44,7 +53,10 @@ function candidateBlock(c: ReflectCandidateWithActions, n: number): string {
 }
 
 /** The prompt text: what a reflection is, how to answer, then each unanswered candidate with its actions. */
-export function reflectPromptText(candidates: readonly ReflectCandidateWithActions[], options: ReflectPromptOptions): string {
+export function reflectPromptText(
+  candidates: readonly ReflectCandidateWithActions[],
+  options: ReflectPromptOptions,
+): string {
   const open = candidates.filter((c) => !options.answered?.has(c.memory.id));
   if (open.length === 0) return `Reflection over store "${options.store}": nothing left to review.`;
   const how = options.reflectionId
@@ -64,7 +76,10 @@ export function reflectPromptText(candidates: readonly ReflectCandidateWithActio
 }
 
 /** The same as prompt messages, for an MCP prompt (or any chat-shaped client). */
-export function reflectPrompt(candidates: readonly ReflectCandidateWithActions[], options: ReflectPromptOptions): ReflectPrompt {
+export function reflectPrompt(
+  candidates: readonly ReflectCandidateWithActions[],
+  options: ReflectPromptOptions,
+): ReflectPrompt {
   return {
     description: `Review ${candidates.length} memories of store "${options.store}" and answer each`,
     messages: [{ role: 'user', content: { type: 'text', text: reflectPromptText(candidates, options) } }],

@@ -1,5 +1,11 @@
 /** A reflection as Cortex keeps it: the candidates as offered, and the mind's answers. */
-import { parseJsonText, type AssociationType, type MergeStrategy, type ReflectActionKind, type Tier } from '../../domain/index.js';
+import {
+  parseJsonText,
+  type AssociationType,
+  type MergeStrategy,
+  type ReflectActionKind,
+  type Tier,
+} from '../../domain/index.js';
 import type { ReflectCandidateWithActions } from '../recall/index.js';
 
 /** One offered action as stored on the Reflection node (memories by id). */
@@ -90,7 +96,10 @@ export function offeredFrom(candidates: readonly ReflectCandidateWithActions[]):
 
 const num = (v: unknown) => (v === null || v === undefined ? 0 : Number(v));
 
-export function toReflectionRecord(row: Record<string, unknown>, answers: readonly Record<string, unknown>[]): ReflectionRecord {
+export function toReflectionRecord(
+  row: Record<string, unknown>,
+  answers: readonly Record<string, unknown>[],
+): ReflectionRecord {
   return {
     id: String(row.id),
     store: String(row.store),

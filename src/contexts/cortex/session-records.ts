@@ -64,7 +64,13 @@ export function toSessionRecord(row: Record<string, unknown>): SessionRecord {
 }
 
 export function toDecisionRecord(row: Record<string, unknown>): DecisionRecord {
-  return { id: String(row.id), sessionId: String(row.sessionId), text: String(row.text), rationale: str(row.rationale), at: num(row.at) ?? 0 };
+  return {
+    id: String(row.id),
+    sessionId: String(row.sessionId),
+    text: String(row.text),
+    rationale: str(row.rationale),
+    at: num(row.at) ?? 0,
+  };
 }
 
 export function toNotificationRecord(row: Record<string, unknown>): NotificationRecord {

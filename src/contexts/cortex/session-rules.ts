@@ -53,7 +53,8 @@ export function requireText(value: string | null | undefined, field: string): st
 export function validateState(context: unknown): string | null {
   if (context === undefined || context === null) return null;
   const text = JSON.stringify(context);
-  if (Buffer.byteLength(text, 'utf8') > MAX_STATE_BYTES) throw invalid('STATE_TOO_LARGE', `context is larger than ${MAX_STATE_BYTES} bytes as JSON`);
+  if (Buffer.byteLength(text, 'utf8') > MAX_STATE_BYTES)
+    throw invalid('STATE_TOO_LARGE', `context is larger than ${MAX_STATE_BYTES} bytes as JSON`);
   return text;
 }
 
@@ -63,7 +64,8 @@ export function initialMode(task: string | null): WorkingMode {
 }
 
 export function validateLimit(limit: number, max = 100): number {
-  if (!Number.isInteger(limit) || limit < 1 || limit > max) throw invalid('INVALID_LIMIT', `limit must be an integer from 1 to ${max}`);
+  if (!Number.isInteger(limit) || limit < 1 || limit > max)
+    throw invalid('INVALID_LIMIT', `limit must be an integer from 1 to ${max}`);
   return limit;
 }
 
@@ -73,7 +75,10 @@ export function validateLimit(limit: number, max = 100): number {
  */
 export function checkOwnInstance(callerInstanceId: string | null, instanceId: string): void {
   if (callerInstanceId !== null && callerInstanceId !== instanceId) {
-    throw invalid('FOREIGN_INSTANCE', `this caller is instance "${callerInstanceId}" and may not act on or read instance "${instanceId}"`);
+    throw invalid(
+      'FOREIGN_INSTANCE',
+      `this caller is instance "${callerInstanceId}" and may not act on or read instance "${instanceId}"`,
+    );
   }
 }
 

@@ -36,7 +36,11 @@ export interface SessionMemories {
 type Row = { session: Record<string, unknown> };
 
 export const noOpenSession = (instanceId: string) =>
-  new InvalidInputError('CORTEX.NO_OPEN_SESSION', `instance "${instanceId}" has no open session; call startSession first`, { instanceId });
+  new InvalidInputError(
+    'CORTEX.NO_OPEN_SESSION',
+    `instance "${instanceId}" has no open session; call startSession first`,
+    { instanceId },
+  );
 
 const json = (value: unknown) => JSON.stringify(value);
 const audit = (meta: Meta) => ({ commandId: meta.messageId, correlationId: meta.correlationId });
@@ -79,18 +83,29 @@ export class Sessions {
       const open = await this.readOne(tx, Q.openSession, { instanceId });
       if (open?.id === sessionId) return { session: open, crashed: null, created: false };
       const existing = await this.readOne(tx, Q.getSession, { id: sessionId });
-      if (existing) throw new InvalidInputError('CORTEX.ID_CONFLICT', `session id ${sessionId} is taken`, { id: sessionId });
+      if (existing)
+        throw new InvalidInputError('CORTEX.ID_CONFLICT', `session id ${sessionId} is taken`, { id: sessionId });
       let crashed: SessionRecord | null = null;
       if (open) {
         const ended = await tx.run<Row>(Q.endSession, {
-          instanceId, guardSessionId: open.id, idleBefore: null, cause: 'CRASH', reason: 'a new session started for this instance',
-          now, eventId: crashEventId, payload: json({ cause: 'CRASH', by: sessionId }), ...audit(command.meta),
+          instanceId,
+          guardSessionId: open.id,
+          idleBefore: null,
+          cause: 'CRASH',
+          reason: 'a new session started for this instance',
+          now,
+          eventId: crashEventId,
+          payload: json({ cause: 'CRASH', by: sessionId }),
+          ...audit(command.meta),
         });
         crashed = ended[0] ? toSessionRecord(ended[0].session) : null;
       }
       const rows = await tx.run<Row & { created: boolean }>(Q.startSession, {
         session: { id: sessionId, store, instanceId, mindType, mode, task, project },
-        now, eventId: startEventId, payload: json({ mindType, mode, task, project }), ...audit(command.meta),
+        now,
+        eventId: startEventId,
+        payload: json({ mindType, mode, task, project }),
+        ...audit(command.meta),
       });
       const row = rows[0] as Row & { created: boolean };
       return { session: toSessionRecord(row.session), crashed, created: row.created };
@@ -100,7 +115,9 @@ export class Sessions {
     if (outcome.created) {
       const s = outcome.session;
       this.publish(message('SessionStarted', { sessionId, instanceId, store }, 'cortex', cause), startEventId);
-      this.bus.publish(message('ModeChanged', { sessionId, instanceId, from: 'IDLE', to: s.mode, at: s.modeSince }, 'cortex', cause));
+      this.bus.publish(
+        message('ModeChanged', { sessionId, instanceId, from: 'IDLE', to: s.mode, at: s.modeSince }, 'cortex', cause),
+      );
       this.publishState(s, command.meta);
     }
     return outcome.session;
@@ -114,8 +131,15 @@ export class Sessions {
     const eventId = sortableId('evt', now);
     const session = await this.graph.transaction(async (tx) => {
       const rows = await tx.run<Row>(Q.endSession, {
-        instanceId, guardSessionId: guard?.sessionId ?? null, idleBefore: guard?.idleBefore ?? null, cause, reason,
-        now, eventId, payload: json({ cause, reason }), ...audit(command.meta),
+        instanceId,
+        guardSessionId: guard?.sessionId ?? null,
+        idleBefore: guard?.idleBefore ?? null,
+        cause,
+        reason,
+        now,
+        eventId,
+        payload: json({ cause, reason }),
+        ...audit(command.meta),
       });
       if (rows[0]) return toSessionRecord(rows[0].session);
       // A replay of a transaction that did commit finds its own event.
@@ -142,16 +166,39 @@ export class Sessions {
         throw noOpenSession(instanceId);
       }
       const rows = await tx.run<Row>(Q.transitionSession, {
-        instanceId, from: open.mode, mode, task, keepTask: task === null, state,
-        now, eventId, payload: json({ from: open.mode, to: mode, task, stateChanged: state !== null }), ...audit(command.meta),
+        instanceId,
+        from: open.mode,
+        mode,
+        task,
+        keepTask: task === null,
+        state,
+        now,
+        eventId,
+        payload: json({ from: open.mode, to: mode, task, stateChanged: state !== null }),
+        ...audit(command.meta),
       });
       if (!rows[0]) throw new Error(`session of ${instanceId} changed mode during transition; retry`);
       return { session: toSessionRecord(rows[0].session), from: open.mode };
     });
     const cause = { cause: command.meta, sessionId: session.id };
-    this.publish(message('StateTransitioned', { sessionId: session.id, instanceId, mode: session.mode, task: session.task }, 'cortex', cause), eventId);
+    this.publish(
+      message(
+        'StateTransitioned',
+        { sessionId: session.id, instanceId, mode: session.mode, task: session.task },
+        'cortex',
+        cause,
+      ),
+      eventId,
+    );
     if (from !== null && from !== session.mode) {
-      this.bus.publish(message('ModeChanged', { sessionId: session.id, instanceId, from, to: session.mode, at: session.modeSince }, 'cortex', cause));
+      this.bus.publish(
+        message(
+          'ModeChanged',
+          { sessionId: session.id, instanceId, from, to: session.mode, at: session.modeSince },
+          'cortex',
+          cause,
+        ),
+      );
     }
     this.publishState(session, command.meta);
     return session;
@@ -161,14 +208,24 @@ export class Sessions {
     const { instanceId, decisionId, text, rationale } = command.data;
     const now = this.clock();
     const eventId = sortableId('evt', now);
-    const rows = await this.graph.write<{ decision: Record<string, unknown>; session: Record<string, unknown> }>(Q.logDecision, {
-      instanceId, decision: { id: decisionId, text, rationale }, now, eventId, ...audit(command.meta),
-    });
+    const rows = await this.graph.write<{ decision: Record<string, unknown>; session: Record<string, unknown> }>(
+      Q.logDecision,
+      {
+        instanceId,
+        decision: { id: decisionId, text, rationale },
+        now,
+        eventId,
+        ...audit(command.meta),
+      },
+    );
     const row = rows[0];
     if (!row) throw noOpenSession(instanceId);
     const session = toSessionRecord(row.session);
     this.publish(
-      message('DecisionLogged', { sessionId: session.id, instanceId, store: session.store, decisionId }, 'cortex', { cause: command.meta, sessionId: session.id }),
+      message('DecisionLogged', { sessionId: session.id, instanceId, store: session.store, decisionId }, 'cortex', {
+        cause: command.meta,
+        sessionId: session.id,
+      }),
       eventId,
     );
     return toDecisionRecord(row.decision);
@@ -193,7 +250,10 @@ export class Sessions {
 
   /** Marks activity on the instance's open session; its id and store, or null when none is open. */
   async touch(instanceId: string): Promise<{ id: string; store: string } | null> {
-    const rows = await this.graph.write<{ sessionId: string; store: string }>(Q.touchSession, { instanceId, now: this.clock() });
+    const rows = await this.graph.write<{ sessionId: string; store: string }>(Q.touchSession, {
+      instanceId,
+      now: this.clock(),
+    });
     return rows[0] ? { id: rows[0].sessionId, store: rows[0].store } : null;
   }
 
@@ -203,7 +263,10 @@ export class Sessions {
   }
 
   async memories(sessionId: string, limit: number): Promise<SessionMemories> {
-    const rows = await this.graph.read<{ stored: number; unclaimed: string[] }>(Q.sessionMemories, { sessionId, limit });
+    const rows = await this.graph.read<{ stored: number; unclaimed: string[] }>(Q.sessionMemories, {
+      sessionId,
+      limit,
+    });
     return { stored: rows[0]?.stored ?? 0, unclaimedIds: rows[0]?.unclaimed ?? [] };
   }
 
@@ -214,19 +277,30 @@ export class Sessions {
 
   // ── internals ─────────────────────────────────────────────────────────────
 
-  private async readOne(tx: Tx, statement: (typeof Q)[keyof typeof Q], params: Record<string, unknown>): Promise<SessionRecord | null> {
+  private async readOne(
+    tx: Tx,
+    statement: (typeof Q)[keyof typeof Q],
+    params: Record<string, unknown>,
+  ): Promise<SessionRecord | null> {
     const rows = await tx.run<Row>(statement, params);
     return rows[0] ? toSessionRecord(rows[0].session) : null;
   }
 
   private publishEnded(session: SessionRecord, cause: Meta, eventId: string): void {
-    const data = { sessionId: session.id, instanceId: session.instanceId, store: session.store, cause: session.endCause ?? 'EXPLICIT' };
+    const data = {
+      sessionId: session.id,
+      instanceId: session.instanceId,
+      store: session.store,
+      cause: session.endCause ?? 'EXPLICIT',
+    };
     this.publish(message('SessionEnded', data, 'cortex', { cause, sessionId: session.id }), eventId);
   }
 
   private publishState(session: SessionRecord, cause: Meta): void {
     const { id: sessionId, instanceId, mode, startedAt, lastActiveAt } = session;
-    this.bus.publish(message('SessionState', { sessionId, instanceId, mode, startedAt, lastActiveAt }, 'cortex', { cause, sessionId }));
+    this.bus.publish(
+      message('SessionState', { sessionId, instanceId, mode, startedAt, lastActiveAt }, 'cortex', { cause, sessionId }),
+    );
   }
 
   /** Publishes an event under the id its audit node was stored with. */

@@ -21,7 +21,11 @@ const chronological = (a: MemoryRecord, b: MemoryRecord) => a.occurredAt - b.occ
  * content; SUMMARIZE takes the caller's text. Labels are the union, the tier the
  * most present of the originals, and the time the earliest (the newest for KEEP_NEWEST).
  */
-export function consolidate(originals: readonly MemoryRecord[], strategy: MergeStrategy, summary: string | null): Consolidated {
+export function consolidate(
+  originals: readonly MemoryRecord[],
+  strategy: MergeStrategy,
+  summary: string | null,
+): Consolidated {
   const sorted = [...originals].sort(chronological);
   const newest = sorted[sorted.length - 1] as MemoryRecord;
   const oldest = sorted[0] as MemoryRecord;
@@ -62,11 +66,19 @@ export function consolidate(originals: readonly MemoryRecord[], strategy: MergeS
  * client reads it: each original's id, session, time and own metadata (the
  * merged memory has one session and one time; the originals may have had many).
  */
-export function consolidatedMetadata(originals: readonly MemoryRecord[], strategy: MergeStrategy): Record<string, unknown> {
+export function consolidatedMetadata(
+  originals: readonly MemoryRecord[],
+  strategy: MergeStrategy,
+): Record<string, unknown> {
   const sorted = [...originals].sort(chronological);
   return {
     consolidatedFrom: originals.map((m) => m.id),
     strategy,
-    originals: sorted.map((m) => ({ id: m.id, sessionId: m.sessionId, occurredAt: new Date(m.occurredAt).toISOString(), metadata: m.metadata ?? null })),
+    originals: sorted.map((m) => ({
+      id: m.id,
+      sessionId: m.sessionId,
+      occurredAt: new Date(m.occurredAt).toISOString(),
+      metadata: m.metadata ?? null,
+    })),
   };
 }

@@ -76,7 +76,8 @@ export class GroupCommit<I, O> {
   private async run(group: readonly Pending<I, O>[]): Promise<void> {
     try {
       const outcomes = await this.commit(group.map((p) => p.item));
-      if (outcomes.length !== group.length) throw new Error(`a group commit gave ${outcomes.length} outcomes for ${group.length} writes`);
+      if (outcomes.length !== group.length)
+        throw new Error(`a group commit gave ${outcomes.length} outcomes for ${group.length} writes`);
       group.forEach((p, i) => {
         const outcome = outcomes[i] as O | Error;
         if (outcome instanceof Error) p.reject(outcome);

@@ -30,13 +30,20 @@ import {
 } from '../../domain/index.js';
 import type { GraphPort, Tx } from '../../adapters/neo4j/index.js';
 import { Q } from './cypher.js';
-import { memoryFromValues, toEventRecord, toMemoryRecord } from './records.js';
-import { validateBatch, validateReason, sameMemory, type StoreLimits } from './validation.js';
+import { toEventRecord, toMemoryRecord } from './records.js';
+import { validateBatch, validateReason, type StoreLimits } from './validation.js';
 import { checkTierChange } from './tier-rules.js';
 import { consolidate, consolidatedMetadata } from './consolidation.js';
 import { embeddingText } from './embedding-text.js';
 import { GroupCommit, STORE_GROUP, type GroupCommitSettings } from './group-commit.js';
-import { asError, storedOutcomes, type SingleStore, type Stored, type StoreInput, type StoreRow } from './store-outcomes.js';
+import {
+  asError,
+  storedOutcomes,
+  type SingleStore,
+  type Stored,
+  type StoreInput,
+  type StoreRow,
+} from './store-outcomes.js';
 
 export interface HippocampusDeps {
   readonly graph: GraphPort;
@@ -123,16 +130,66 @@ export class Hippocampus {
   /** Puts the handlers on the bus; commands about one memory keep their order. */
   register(): this {
     const bus = this.tracked();
-    this.bus.handle('hippocampus', 'ShutdownCommand', () => this.flush(), () => 'shutdown');
-    bus.handle('hippocampus', 'StoreCommand', (m) => this.store(m), (m) => `store:${m.meta.messageId}`);
-    bus.handle('hippocampus', 'ClaimCommand', (m) => this.claim(m), (m) => m.data.id);
-    bus.handle('hippocampus', 'ReclassifyCommand', (m) => this.reclassify(m), (m) => m.data.id);
-    bus.handle('hippocampus', 'ConsolidateCommand', (m) => this.consolidate(m), (m) => `consolidate:${[...m.data.ids].sort()[0]}`);
-    bus.handle('hippocampus', 'ForgetCommand', (m) => this.forget(m), (m) => m.data.id);
-    bus.handle('hippocampus', 'TierPromoted', (m) => this.changeTier(m), (m) => m.data.id);
-    bus.handle('hippocampus', 'TierDemoted', (m) => this.changeTier(m), (m) => m.data.id);
-    bus.handle('hippocampus', 'TierChangeBatch', (m) => this.changeTiers(m), (m) => `tiers:${m.meta.messageId}`);
-    this.bus.subscribe('hippocampus', 'MemoriesLinked', (m) => this.linked(m.data.ids).then(() => undefined), (m) => `linked:${m.meta.messageId}`);
+    this.bus.handle(
+      'hippocampus',
+      'ShutdownCommand',
+      () => this.flush(),
+      () => 'shutdown',
+    );
+    bus.handle(
+      'hippocampus',
+      'StoreCommand',
+      (m) => this.store(m),
+      (m) => `store:${m.meta.messageId}`,
+    );
+    bus.handle(
+      'hippocampus',
+      'ClaimCommand',
+      (m) => this.claim(m),
+      (m) => m.data.id,
+    );
+    bus.handle(
+      'hippocampus',
+      'ReclassifyCommand',
+      (m) => this.reclassify(m),
+      (m) => m.data.id,
+    );
+    bus.handle(
+      'hippocampus',
+      'ConsolidateCommand',
+      (m) => this.consolidate(m),
+      (m) => `consolidate:${[...m.data.ids].sort()[0]}`,
+    );
+    bus.handle(
+      'hippocampus',
+      'ForgetCommand',
+      (m) => this.forget(m),
+      (m) => m.data.id,
+    );
+    bus.handle(
+      'hippocampus',
+      'TierPromoted',
+      (m) => this.changeTier(m),
+      (m) => m.data.id,
+    );
+    bus.handle(
+      'hippocampus',
+      'TierDemoted',
+      (m) => this.changeTier(m),
+      (m) => m.data.id,
+    );
+    bus.handle(
+      'hippocampus',
+      'TierChangeBatch',
+      (m) => this.changeTiers(m),
+      (m) => `tiers:${m.meta.messageId}`,
+    );
+    this.bus.subscribe(
+      'hippocampus',
+      'MemoriesLinked',
+      (m) => this.linked(m.data.ids).then(() => undefined),
+      (m) => `linked:${m.meta.messageId}`,
+    );
     return this;
   }
 
@@ -151,7 +208,8 @@ export class Hippocampus {
 
   /** The bus, with every handler refused after shutdown and tracked while it runs. */
   private tracked(): Pick<Bus, 'handle'> {
-    const handle: Bus['handle'] = (actor, type, handler, key) => this.bus.handle(actor, type, (m) => this.admit(() => handler(m)), key);
+    const handle: Bus['handle'] = (actor, type, handler, key) =>
+      this.bus.handle(actor, type, (m) => this.admit(() => handler(m)), key);
     return { handle };
   }
 
@@ -195,23 +253,39 @@ export class Hippocampus {
           });
     for (const s of stored) {
       if (!s.created) continue;
-      this.publish(message('MemoryStored', { memory: s.memory }, 'hippocampus', { cause: command.meta }), events.get(s.memory.id));
+      this.publish(
+        message('MemoryStored', { memory: s.memory }, 'hippocampus', { cause: command.meta }),
+        events.get(s.memory.id),
+      );
     }
-    this.announceEmbedded(memories.filter((m, i) => m.embedding && stored[i]?.created), command.meta);
+    this.announceEmbedded(
+      memories.filter((m, i) => m.embedding && stored[i]?.created),
+      command.meta,
+    );
     return stored;
   }
 
   /** Single stores of several calls in one statement; when it fails, each again alone, so one cannot fail the rest. */
   private async commitSingles(group: readonly SingleStore[]): Promise<(Stored | Error)[]> {
     try {
-      const rows = await this.graph.write<StoreRow>(Q.storeMemories, { memories: group.map((g, index) => ({ ...g.input, index })), linking: this.linking });
+      const rows = await this.graph.write<StoreRow>(Q.storeMemories, {
+        memories: group.map((g, index) => ({ ...g.input, index })),
+        linking: this.linking,
+      });
       return storedOutcomes(
         rows,
         group.map((g) => g.memory),
       );
     } catch (error) {
       if (group.length === 1) throw error;
-      return Promise.all(group.map((g) => this.commitSingles([g]).then((outcomes) => outcomes[0] as Stored | Error, (e: unknown) => asError(e))));
+      return Promise.all(
+        group.map((g) =>
+          this.commitSingles([g]).then(
+            (outcomes) => outcomes[0] as Stored | Error,
+            (e: unknown) => asError(e),
+          ),
+        ),
+      );
     }
   }
 
@@ -228,7 +302,10 @@ export class Hippocampus {
     const row = rows[0];
     if (!row) throw notFound(command.data.id);
     const memory = toMemoryRecord(row.memory);
-    this.publish(message('MemoryClaimed', { id: memory.id, store: memory.store }, 'hippocampus', { cause: command.meta }), eventId);
+    this.publish(
+      message('MemoryClaimed', { id: memory.id, store: memory.store }, 'hippocampus', { cause: command.meta }),
+      eventId,
+    );
     return memory;
   }
 
@@ -258,33 +335,70 @@ export class Hippocampus {
       return { memory: toMemoryRecord(rows[0].memory), from: current.tier };
     });
     const cause = { cause: command.meta };
-    this.publish(message('MemoryReclassified', { id, store: memory.store, from, to: memory.tier, reason }, 'hippocampus', cause), eventId);
+    this.publish(
+      message('MemoryReclassified', { id, store: memory.store, from, to: memory.tier, reason }, 'hippocampus', cause),
+      eventId,
+    );
     if (from !== memory.tier) {
-      this.publish(message('TierChanged', { id, store: memory.store, from, to: memory.tier, reason, by: 'MIND' }, 'hippocampus', cause), tierEventId);
+      this.publish(
+        message(
+          'TierChanged',
+          { id, store: memory.store, from, to: memory.tier, reason, by: 'MIND' },
+          'hippocampus',
+          cause,
+        ),
+        tierEventId,
+      );
     }
     return memory;
   }
 
   async consolidate(command: ConsolidateCommand): Promise<MemoryRecord> {
     const ids = [...new Set(command.data.ids)];
-    if (ids.length < 2) throw new InvalidInputError('HIPPOCAMPUS.CONSOLIDATE_TOO_FEW', 'consolidation needs at least two distinct memories');
+    if (ids.length < 2)
+      throw new InvalidInputError(
+        'HIPPOCAMPUS.CONSOLIDATE_TOO_FEW',
+        'consolidation needs at least two distinct memories',
+      );
     const now = this.clock();
     const newId = newMemoryId();
     const storedEventId = sortableId('evt', now);
     const consolidatedEventId = sortableId('evt', now);
     const memory = await this.graph.transaction(async (tx) => {
-      const found = (await tx.run<{ memory: Record<string, unknown> }>(Q.getMemories, { ids })).map((r) => toMemoryRecord(r.memory));
+      const found = (await tx.run<{ memory: Record<string, unknown> }>(Q.getMemories, { ids })).map((r) =>
+        toMemoryRecord(r.memory),
+      );
       const missing = ids.filter((id) => !found.some((m) => m.id === id));
-      if (missing.length > 0) throw new NotFoundError('HIPPOCAMPUS.MEMORY_NOT_FOUND', `no memory with id ${missing.join(', ')}`, { ids: missing });
+      if (missing.length > 0)
+        throw new NotFoundError('HIPPOCAMPUS.MEMORY_NOT_FOUND', `no memory with id ${missing.join(', ')}`, {
+          ids: missing,
+        });
       const stores = new Set(found.map((m) => m.store));
-      if (stores.size > 1) throw new InvalidInputError('HIPPOCAMPUS.CROSS_STORE', 'all memories to consolidate must belong to one store', { stores: [...stores] });
+      if (stores.size > 1)
+        throw new InvalidInputError('HIPPOCAMPUS.CROSS_STORE', 'all memories to consolidate must belong to one store', {
+          stores: [...stores],
+        });
       const merged = consolidate(found, command.data.strategy, command.data.content);
       if (Buffer.byteLength(merged.content, 'utf8') > this.limits.maxContentBytes) {
-        throw new InvalidInputError('HIPPOCAMPUS.CONTENT_TOO_LARGE', `the consolidated content is over ${this.limits.maxContentBytes} bytes; use SUMMARIZE`);
+        throw new InvalidInputError(
+          'HIPPOCAMPUS.CONTENT_TOO_LARGE',
+          `the consolidated content is over ${this.limits.maxContentBytes} bytes; use SUMMARIZE`,
+        );
       }
       const store = (found[0] as MemoryRecord).store;
       const rows = await tx.run<{ memory: Record<string, unknown> }>(Q.createConsolidated, {
-        memory: { id: newId, store, storeKey: storeKeyOf(store), metadata: json(consolidatedMetadata(ids.map((id) => found.find((m) => m.id === id)!), command.data.strategy)), ...merged },
+        memory: {
+          id: newId,
+          store,
+          storeKey: storeKeyOf(store),
+          metadata: json(
+            consolidatedMetadata(
+              ids.map((id) => found.find((m) => m.id === id)!),
+              command.data.strategy,
+            ),
+          ),
+          ...merged,
+        },
         linking: this.linking,
         from: ids,
         now,
@@ -298,13 +412,20 @@ export class Hippocampus {
     });
     const cause = { cause: command.meta };
     this.publish(message('MemoryStored', { memory }, 'hippocampus', cause), storedEventId);
-    this.publish(message('MemoryConsolidated', { memory, from: ids, strategy: command.data.strategy }, 'hippocampus', cause), consolidatedEventId);
+    this.publish(
+      message('MemoryConsolidated', { memory, from: ids, strategy: command.data.strategy }, 'hippocampus', cause),
+      consolidatedEventId,
+    );
     return memory;
   }
 
   async forget(command: ForgetCommand): Promise<ForgetOutcome> {
     const { id, confirmId } = command.data;
-    if (confirmId !== id) throw new InvalidInputError('HIPPOCAMPUS.FORGET_NOT_CONFIRMED', 'confirmId must repeat the id of the memory to forget');
+    if (confirmId !== id)
+      throw new InvalidInputError(
+        'HIPPOCAMPUS.FORGET_NOT_CONFIRMED',
+        'confirmId must repeat the id of the memory to forget',
+      );
     const reason = validateReason(command.data.reason);
     const now = this.clock();
     const eventId = sortableId('evt', now);
@@ -324,7 +445,10 @@ export class Hippocampus {
       if (tombstone[0]) return { store: String(tombstone[0].event.store), embeddedWith: [] };
       throw notFound(id);
     });
-    this.publish(message('MemoryForgotten', { id, store, reason, embeddedWith }, 'hippocampus', { cause: command.meta }), eventId);
+    this.publish(
+      message('MemoryForgotten', { id, store, reason, embeddedWith }, 'hippocampus', { cause: command.meta }),
+      eventId,
+    );
     return { id, forgotten: true };
   }
 
@@ -332,7 +456,11 @@ export class Hippocampus {
   async changeTier(command: TierPromoted | TierDemoted): Promise<MemoryRecord | null> {
     const { id, from, to } = command.data;
     const verdict = checkTierChange(from, to, 'SALIENCE');
-    if (!verdict.ok) throw new InvalidInputError('HIPPOCAMPUS.TIER_RULE', `${command.type} ${id} ${from}→${to} refused: ${verdict.reason}`);
+    if (!verdict.ok)
+      throw new InvalidInputError(
+        'HIPPOCAMPUS.TIER_RULE',
+        `${command.type} ${id} ${from}→${to} refused: ${verdict.reason}`,
+      );
     const now = this.clock();
     const eventId = sortableId('evt', now);
     const { reason, change } = salienceTierChange(command, eventId);
@@ -344,7 +472,12 @@ export class Hippocampus {
     if (!rows[0]) return null; // the memory moved or went meanwhile: nothing to do
     const memory = await this.get(id);
     if (memory) {
-      this.publish(message('TierChanged', { id, store: memory.store, from, to, reason, by: 'SALIENCE' }, 'hippocampus', { cause: command.meta }), eventId);
+      this.publish(
+        message('TierChanged', { id, store: memory.store, from, to, reason, by: 'SALIENCE' }, 'hippocampus', {
+          cause: command.meta,
+        }),
+        eventId,
+      );
     }
     return memory;
   }
@@ -358,14 +491,21 @@ export class Hippocampus {
   async changeTiers(command: TierChangeBatch): Promise<TierMove[]> {
     const changes = command.data.changes;
     const ids = new Set(changes.map((c) => c.data.id));
-    if (ids.size !== changes.length) throw new InvalidInputError('HIPPOCAMPUS.TIER_BATCH_DUPLICATE', 'a tier batch names a memory twice');
+    if (ids.size !== changes.length)
+      throw new InvalidInputError('HIPPOCAMPUS.TIER_BATCH_DUPLICATE', 'a tier batch names a memory twice');
     for (const c of changes) {
       const verdict = checkTierChange(c.data.from, c.data.to, 'SALIENCE');
-      if (!verdict.ok) throw new InvalidInputError('HIPPOCAMPUS.TIER_RULE', `${c.type} ${c.data.id} ${c.data.from}→${c.data.to} refused: ${verdict.reason}`);
+      if (!verdict.ok)
+        throw new InvalidInputError(
+          'HIPPOCAMPUS.TIER_RULE',
+          `${c.type} ${c.data.id} ${c.data.from}→${c.data.to} refused: ${verdict.reason}`,
+        );
     }
     if (changes.length === 0) return [];
     const now = this.clock();
-    const planned = new Map(changes.map((c) => [c.data.id, { command: c, ...salienceTierChange(c, sortableId('evt', now)) }]));
+    const planned = new Map(
+      changes.map((c) => [c.data.id, { command: c, ...salienceTierChange(c, sortableId('evt', now)) }]),
+    );
     const rows = await this.graph.write<{ id: string; tier: string; store: string }>(Q.changeTiers, {
       changes: [...planned.values()].map((p) => p.change),
       now,
@@ -375,7 +515,12 @@ export class Hippocampus {
       const done = planned.get(row.id);
       if (!done) return [];
       const { id, from, to } = done.command.data;
-      const changed = message('TierChanged', { id, store: row.store, from, to, reason: done.reason, by: 'SALIENCE' }, 'hippocampus', { cause: done.command.meta });
+      const changed = message(
+        'TierChanged',
+        { id, store: row.store, from, to, reason: done.reason, by: 'SALIENCE' },
+        'hippocampus',
+        { cause: done.command.meta },
+      );
       this.publish(changed, done.change.eventId);
       return [{ id, store: row.store, from, to }];
     });
@@ -390,7 +535,9 @@ export class Hippocampus {
     if ((await this.graph.read(Q.getMigration, { id: TIER_LABELS_MIGRATION })).length > 0) return 0;
     let total = 0;
     for (;;) {
-      const labelled = Number((await this.graph.write<{ labelled: number }>(Q.labelTiers, { limit: batch }))[0]?.labelled ?? 0);
+      const labelled = Number(
+        (await this.graph.write<{ labelled: number }>(Q.labelTiers, { limit: batch }))[0]?.labelled ?? 0,
+      );
       total += labelled;
       if (labelled < batch) break;
     }
@@ -430,12 +577,19 @@ export class Hippocampus {
   }
 
   async history(id: string, limit: number): Promise<MemoryEventRecord[]> {
-    const rows = await this.graph.read<{ event: Record<string, unknown> }>(Q.memoryHistory, { id, limit: clampLimit(limit) });
+    const rows = await this.graph.read<{ event: Record<string, unknown> }>(Q.memoryHistory, {
+      id,
+      limit: clampLimit(limit),
+    });
     return rows.map((r) => toEventRecord(r.event)).reverse();
   }
 
   async events(store: string, after: string | null, limit: number): Promise<MemoryEventRecord[]> {
-    const rows = await this.graph.read<{ event: Record<string, unknown> }>(Q.listEvents, { store, after: after ?? '', limit: clampLimit(limit) });
+    const rows = await this.graph.read<{ event: Record<string, unknown> }>(Q.listEvents, {
+      store,
+      after: after ?? '',
+      limit: clampLimit(limit),
+    });
     return rows.map((r) => toEventRecord(r.event));
   }
 
@@ -446,7 +600,10 @@ export class Hippocampus {
 
   /** Memories in these stores; null: in every store. */
   async count(stores: readonly string[] | null = null): Promise<number> {
-    const rows = stores === null ? await this.graph.read<{ count: number }>(Q.countMemories) : await this.graph.read<{ count: number }>(Q.countStoreMemories, { stores: [...new Set(stores)] });
+    const rows =
+      stores === null
+        ? await this.graph.read<{ count: number }>(Q.countMemories)
+        : await this.graph.read<{ count: number }>(Q.countStoreMemories, { stores: [...new Set(stores)] });
     return rows[0]?.count ?? 0;
   }
 
@@ -459,10 +616,17 @@ export class Hippocampus {
    */
   async embeddingProgress(stores: readonly string[] | null): Promise<StoreEmbeddingProgress[]> {
     const wanted = stores === null ? null : [...new Set(stores)].sort();
-    const open = await this.graph.read<{ store: string; pending: number; failed: number }>(Q.embeddingProgress, { stores: wanted });
+    const open = await this.graph.read<{ store: string; pending: number; failed: number }>(Q.embeddingProgress, {
+      stores: wanted,
+    });
     const listed = wanted ?? open.map((r) => r.store);
     if (listed.length === 0) return [];
-    const totals = new Map((await this.graph.read<{ store: string; total: number }>(Q.countByStore, { stores: listed })).map((r) => [r.store, r.total]));
+    const totals = new Map(
+      (await this.graph.read<{ store: string; total: number }>(Q.countByStore, { stores: listed })).map((r) => [
+        r.store,
+        r.total,
+      ]),
+    );
     const byStore = new Map(open.map((r) => [r.store, r]));
     return listed.map((store) => {
       const { pending = 0, failed = 0 } = byStore.get(store) ?? {};
@@ -474,12 +638,20 @@ export class Hippocampus {
   /** Of these memories, the ones without an embedding of `model` (a client's own counts as done), with the text to embed. */
   async memoriesToEmbed(ids: readonly string[], model: string): Promise<EmbeddingWork[]> {
     if (ids.length === 0) return [];
-    const rows = await this.graph.read<{ id: string; content: string; before: string | null; beforeId: string | null }>(Q.memoriesToEmbed, { ids: [...ids], model });
+    const rows = await this.graph.read<{ id: string; content: string; before: string | null; beforeId: string | null }>(
+      Q.memoriesToEmbed,
+      { ids: [...ids], model },
+    );
     return rows.map((r) => ({ id: r.id, text: embeddingText(r.content, r.before), contextId: r.beforeId }));
   }
 
   /** A page of the ids of memories needing an embedding of `model` after `after` in id order (the backfill); `stores` null = all. */
-  async pendingEmbeddings(after: string, limit: number, stores: readonly string[] | null, model: string): Promise<{ id: string }[]> {
+  async pendingEmbeddings(
+    after: string,
+    limit: number,
+    stores: readonly string[] | null,
+    model: string,
+  ): Promise<{ id: string }[]> {
     return this.graph.read<{ id: string }>(Q.pendingEmbeddings, {
       after,
       limit: clampLimit(limit),
@@ -497,7 +669,10 @@ export class Hippocampus {
     if (vectors.length === 0) return [];
     for (const v of vectors) {
       if (v.embedding.length !== this.limits.embeddingDimensions || !Array.from(v.embedding).every(Number.isFinite)) {
-        throw new InvalidInputError('HIPPOCAMPUS.EMBEDDING_DIMENSION', `embedding for ${v.id} must have ${this.limits.embeddingDimensions} finite numbers`);
+        throw new InvalidInputError(
+          'HIPPOCAMPUS.EMBEDDING_DIMENSION',
+          `embedding for ${v.id} must have ${this.limits.embeddingDimensions} finite numbers`,
+        );
       }
     }
     const rows = await this.graph.write<{ id: string; store: string }>(Q.attachEmbeddings, {
@@ -512,13 +687,21 @@ export class Hippocampus {
   /** Marks memories whose embedding failed for good (FAILED; the backfill retries them). */
   async failEmbeddings(ids: readonly string[], reason: string): Promise<string[]> {
     if (ids.length === 0) return [];
-    const rows = await this.graph.write<{ id: string }>(Q.failEmbeddings, { ids: [...ids], reason: reason.slice(0, 1000), now: this.clock() });
+    const rows = await this.graph.write<{ id: string }>(Q.failEmbeddings, {
+      ids: [...ids],
+      reason: reason.slice(0, 1000),
+      now: this.clock(),
+    });
     return rows.map((r) => r.id);
   }
 
   /** Memories still PENDING an embedding that were stored before `before`, oldest first (the reconciliation re-queues them). */
   async stalledEmbeddings(before: number, limit: number, stores: readonly string[] | null): Promise<{ id: string }[]> {
-    return this.graph.read<{ id: string }>(Q.stalledEmbeddings, { before, limit: clampLimit(limit), stores: stores ? [...stores] : null });
+    return this.graph.read<{ id: string }>(Q.stalledEmbeddings, {
+      before,
+      limit: clampLimit(limit),
+      stores: stores ? [...stores] : null,
+    });
   }
 
   /** MemoriesLinked: these memories wait for their links no longer (a lost one is linked again by the reconciliation). */
@@ -539,7 +722,8 @@ export class Hippocampus {
   private announceEmbedded(memories: readonly { readonly id: string; readonly store: string }[], cause?: Meta): void {
     const byStore = new Map<string, string[]>();
     for (const m of memories) byStore.set(m.store, [...(byStore.get(m.store) ?? []), m.id]);
-    for (const [store, ids] of byStore) this.bus.publish(message('MemoriesEmbedded', { store, ids }, 'hippocampus', cause ? { cause } : undefined));
+    for (const [store, ids] of byStore)
+      this.bus.publish(message('MemoriesEmbedded', { store, ids }, 'hippocampus', cause ? { cause } : undefined));
   }
 
   private publish(event: Event, storedId: string | undefined): void {
@@ -550,7 +734,10 @@ export class Hippocampus {
 /** The change-tiers row and the reason kept in the trail for one of Salience's requests. */
 function salienceTierChange(command: TierPromoted | TierDemoted, eventId: string) {
   const { id, from, to, salience } = command.data;
-  const reason = command.type === 'TierDemoted' ? command.data.reason : `salience ${salience.toFixed(3)} rose above the promotion threshold`;
+  const reason =
+    command.type === 'TierDemoted'
+      ? command.data.reason
+      : `salience ${salience.toFixed(3)} rose above the promotion threshold`;
   return { reason, change: { id, from, to, eventId, payload: json({ from, to, reason, by: 'SALIENCE', salience }) } };
 }
 
@@ -563,5 +750,12 @@ function clampLimit(limit: number): number {
 
 /** What MemoryStored keeps in the trail: the shape, never the content. */
 function storedPayload(m: NewMemory): string {
-  return json({ tier: m.tier, tags: m.tags, people: m.people, emotions: m.emotions, occurredAt: m.occurredAt, sessionId: m.sessionId });
+  return json({
+    tier: m.tier,
+    tags: m.tags,
+    people: m.people,
+    emotions: m.emotions,
+    occurredAt: m.occurredAt,
+    sessionId: m.sessionId,
+  });
 }

@@ -1,4 +1,11 @@
-import { salienceAnchorOf, salienceUsesOf, type MemoryEventRecord, type MemoryRecord, type Tier, parseJsonText } from '../../domain/index.js';
+import {
+  salienceAnchorOf,
+  salienceUsesOf,
+  type MemoryEventRecord,
+  type MemoryRecord,
+  type Tier,
+  parseJsonText,
+} from '../../domain/index.js';
 
 const num = (v: unknown): number | null => (typeof v === 'number' ? v : null);
 const list = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : []);
@@ -49,7 +56,9 @@ export const MEMORY_RECORD_PROPERTIES = [
  */
 export function memoryFromValues(values: unknown): MemoryRecord {
   if (!Array.isArray(values) || values.length !== MEMORY_RECORD_PROPERTIES.length) {
-    throw new Error(`a memory needs ${MEMORY_RECORD_PROPERTIES.length} values, got ${Array.isArray(values) ? values.length : typeof values}`);
+    throw new Error(
+      `a memory needs ${MEMORY_RECORD_PROPERTIES.length} values, got ${Array.isArray(values) ? values.length : typeof values}`,
+    );
   }
   const row: Record<string, unknown> = {};
   MEMORY_RECORD_PROPERTIES.forEach((key, i) => {

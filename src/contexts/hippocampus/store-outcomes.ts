@@ -40,7 +40,9 @@ export function storedOutcomes(rows: readonly StoreRow[], wanted: readonly NewMe
     if (!row) return new Error(`store-memories returned no row for memory ${i} (${want.id})`);
     const memory = memoryFromValues(row.memory);
     if (!row.created && !sameMemory(memory, want)) {
-      return new InvalidInputError('HIPPOCAMPUS.ID_CONFLICT', `id ${memory.id} is taken by a different memory`, { id: memory.id });
+      return new InvalidInputError('HIPPOCAMPUS.ID_CONFLICT', `id ${memory.id} is taken by a different memory`, {
+        id: memory.id,
+      });
     }
     return { memory, created: row.created };
   });

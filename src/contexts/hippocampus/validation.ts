@@ -1,5 +1,13 @@
 /** Input rules for new memories: pure functions, tested without a database. */
-import { hasControlCharacter, InvalidInputError, isName, isTier, newMemoryId, type NewMemory, type StoreRequest } from '../../domain/index.js';
+import {
+  hasControlCharacter,
+  InvalidInputError,
+  isName,
+  isTier,
+  newMemoryId,
+  type NewMemory,
+  type StoreRequest,
+} from '../../domain/index.js';
 
 export interface StoreLimits {
   readonly defaultStore: string;
@@ -22,25 +30,32 @@ export function normaliseLabels(values: readonly string[] | null | undefined, fi
   for (const raw of values ?? []) {
     const value = String(raw).trim();
     if (value === '' || out.includes(value)) continue;
-    if (value.length > MAX_LABEL_CHARS) throw invalid('LABEL_TOO_LONG', `a ${field} entry is longer than ${MAX_LABEL_CHARS} characters`, { field });
-    if (hasControlCharacter(value)) throw invalid('INVALID_LABEL', `a ${field} entry holds a control character (a newline, a tab…)`, { field });
+    if (value.length > MAX_LABEL_CHARS)
+      throw invalid('LABEL_TOO_LONG', `a ${field} entry is longer than ${MAX_LABEL_CHARS} characters`, { field });
+    if (hasControlCharacter(value))
+      throw invalid('INVALID_LABEL', `a ${field} entry holds a control character (a newline, a tab…)`, { field });
     out.push(value);
   }
-  if (out.length > MAX_LABELS) throw invalid('TOO_MANY_LABELS', `at most ${MAX_LABELS} ${field} per memory, got ${out.length}`, { field });
+  if (out.length > MAX_LABELS)
+    throw invalid('TOO_MANY_LABELS', `at most ${MAX_LABELS} ${field} per memory, got ${out.length}`, { field });
   return out;
 }
 
 export function validateContent(content: unknown, maxBytes: number): string {
   if (typeof content !== 'string' || content.trim() === '') throw invalid('CONTENT_EMPTY', 'content must not be empty');
   const bytes = Buffer.byteLength(content, 'utf8');
-  if (bytes > maxBytes) throw invalid('CONTENT_TOO_LARGE', `content is ${bytes} bytes; the maximum is ${maxBytes}`, { bytes, maxBytes });
+  if (bytes > maxBytes)
+    throw invalid('CONTENT_TOO_LARGE', `content is ${bytes} bytes; the maximum is ${maxBytes}`, { bytes, maxBytes });
   return content;
 }
 
 export function validateStoreName(store: string | null | undefined, fallback: string): string {
   const name = (store ?? fallback).trim();
   if (!isName(name, MAX_ID_CHARS)) {
-    throw invalid('INVALID_STORE', 'store must be a non-empty name of at most 200 characters, without control characters');
+    throw invalid(
+      'INVALID_STORE',
+      'store must be a non-empty name of at most 200 characters, without control characters',
+    );
   }
   return name;
 }
@@ -67,16 +82,20 @@ export function validateMemorySessionId(sessionId: string | null | undefined): s
 function validateMetadata(metadata: unknown): string | null {
   if (metadata === undefined || metadata === null) return null;
   const text = JSON.stringify(metadata);
-  if (Buffer.byteLength(text, 'utf8') > MAX_METADATA_BYTES) throw invalid('METADATA_TOO_LARGE', `metadata is larger than ${MAX_METADATA_BYTES} bytes as JSON`);
+  if (Buffer.byteLength(text, 'utf8') > MAX_METADATA_BYTES)
+    throw invalid('METADATA_TOO_LARGE', `metadata is larger than ${MAX_METADATA_BYTES} bytes as JSON`);
   return text;
 }
 
 function validateEmbedding(embedding: readonly number[] | null | undefined, dimensions: number): number[] | null {
   if (embedding === null || embedding === undefined) return null;
-  if (embedding.length !== dimensions) throw invalid('EMBEDDING_DIMENSION', `embedding must have ${dimensions} numbers, got ${embedding.length}`);
-  if (!embedding.every((x) => Number.isFinite(x))) throw invalid('EMBEDDING_NOT_FINITE', 'embedding must contain finite numbers only');
+  if (embedding.length !== dimensions)
+    throw invalid('EMBEDDING_DIMENSION', `embedding must have ${dimensions} numbers, got ${embedding.length}`);
+  if (!embedding.every((x) => Number.isFinite(x)))
+    throw invalid('EMBEDDING_NOT_FINITE', 'embedding must contain finite numbers only');
   // Cosine similarity divides by the norm: an all-zero vector compares to nothing.
-  if (!embedding.some((x) => x !== 0)) throw invalid('EMBEDDING_ZERO', 'embedding must not be all zeros (its norm must be above 0)');
+  if (!embedding.some((x) => x !== 0))
+    throw invalid('EMBEDDING_ZERO', 'embedding must not be all zeros (its norm must be above 0)');
   return [...embedding];
 }
 
@@ -107,7 +126,9 @@ export function validateNewMemory(request: StoreRequest, limits: StoreLimits, no
 export function validateBatch(requests: readonly StoreRequest[], limits: StoreLimits, now: number): NewMemory[] {
   if (requests.length === 0) throw invalid('EMPTY_BATCH', 'nothing to store');
   if (requests.length > limits.maxBatch) {
-    throw invalid('BATCH_TOO_LARGE', `at most ${limits.maxBatch} memories per call, got ${requests.length}`, { max: limits.maxBatch });
+    throw invalid('BATCH_TOO_LARGE', `at most ${limits.maxBatch} memories per call, got ${requests.length}`, {
+      max: limits.maxBatch,
+    });
   }
   const byId = new Map<string, NewMemory>();
   for (const [index, request] of requests.entries()) {
@@ -121,7 +142,10 @@ export function validateBatch(requests: readonly StoreRequest[], limits: StoreLi
       throw error;
     }
     const seen = byId.get(memory.id);
-    if (seen && !sameMemory(seen, memory)) throw invalid('ID_CONFLICT', `id ${memory.id} appears twice in the batch with different memories`, { id: memory.id });
+    if (seen && !sameMemory(seen, memory))
+      throw invalid('ID_CONFLICT', `id ${memory.id} appears twice in the batch with different memories`, {
+        id: memory.id,
+      });
     if (!seen) byId.set(memory.id, memory);
   }
   return [...byId.values()];
@@ -132,7 +156,8 @@ export function sameMemory(a: Pick<NewMemory, 'store' | 'content'>, b: Pick<NewM
 }
 
 export function validateReason(reason: unknown): string {
-  if (typeof reason !== 'string' || reason.trim() === '') throw invalid('REASON_REQUIRED', 'a non-empty reason is required');
+  if (typeof reason !== 'string' || reason.trim() === '')
+    throw invalid('REASON_REQUIRED', 'a non-empty reason is required');
   if (reason.length > 4000) throw invalid('REASON_TOO_LONG', 'reason must be at most 4000 characters');
   return reason.trim();
 }

@@ -37,7 +37,7 @@ export const FUSED_CALIBRATION: Calibration = {
   exactMiss: -1.078,
   person: 0,
   date: 0.701,
-  association: 0
+  association: 0,
 };
 
 export const LEXICAL_CALIBRATION: Calibration = {
@@ -48,5 +48,5 @@ export const LEXICAL_CALIBRATION: Calibration = {
   exactMiss: -1.144,
   person: 0,
   date: 0.369,
-  association: 0
+  association: 0,
 };

@@ -43,7 +43,9 @@ function writtenWords(text: string): { word: string; first: boolean }[] {
 
 /** Verbs a question uses to address the memory ("did I tell you", "do you remember"). */
 const MEMORY_TALK: ReadonlySet<string> = new Set(
-  'remember remembered recall recalled remind reminded forget forgot forgotten ask asked tell told mention mentioned say said know knew'.split(' '),
+  'remember remembered recall recalled remind reminded forget forgot forgotten ask asked tell told mention mentioned say said know knew'.split(
+    ' ',
+  ),
 );
 
 export function questionOf(text: string): Question {
@@ -87,5 +89,7 @@ export function evidenceOf(q: Question, docStems: readonly string[]): Evidence {
 
 /** The stems of a text's words, stop words kept out (for tests and callers without a memory record). */
 export function textStems(text: string): string[] {
-  return tokenize(text).filter((t) => !QUERY_STOP_WORDS.has(t)).map(stem);
+  return tokenize(text)
+    .filter((t) => !QUERY_STOP_WORDS.has(t))
+    .map(stem);
 }

@@ -1,6 +1,26 @@
 export { Recall, validateSearch } from './recall.js';
-export type { Activate, Activation, RecallDeps, SearchRequest, RecallResult, UseRecord, ReflectCandidate } from './recall.js';
-export { rank, confidenceOf, directFeatures, directLogit, toHundredths, compareHits, admitted, DEFAULT_WEIGHTS, DEFAULT_CALIBRATIONS, DIRECT_FEATURES, ALL_SIGNALS } from './scoring.js';
+export type {
+  Activate,
+  Activation,
+  RecallDeps,
+  SearchRequest,
+  RecallResult,
+  UseRecord,
+  ReflectCandidate,
+} from './recall.js';
+export {
+  rank,
+  confidenceOf,
+  directFeatures,
+  directLogit,
+  toHundredths,
+  compareHits,
+  admitted,
+  DEFAULT_WEIGHTS,
+  DEFAULT_CALIBRATIONS,
+  DIRECT_FEATURES,
+  ALL_SIGNALS,
+} from './scoring.js';
 export type { Calibrations, Candidate, RankedHit, RecallWeights, Signals } from './scoring.js';
 export { questionOf, evidenceOf, textStems } from './evidence.js';
 export type { Question, Evidence } from './evidence.js';
@@ -8,7 +28,16 @@ export { documentStems } from './bm25.js';
 export { frameLine } from './frame.js';
 export { pack, estimateTokens, memoryLine, DEFAULT_INJECT_FLOOR, DEFAULT_LIVE_FLOOR } from './packing.js';
 export type { Pack, PackOptions } from './packing.js';
-export { queryTerms, tokenize, coverage, luceneQuery, namesPerson, stem, withIrregularForms, QUERY_STOP_WORDS } from './query-text.js';
+export {
+  queryTerms,
+  tokenize,
+  coverage,
+  luceneQuery,
+  namesPerson,
+  stem,
+  withIrregularForms,
+  QUERY_STOP_WORDS,
+} from './query-text.js';
 export { datesNamed, inSpans, ZONE_SLACK_MS } from './query-dates.js';
 export type { TimeSpan } from './query-dates.js';
 export { FUSED_CALIBRATION, LEXICAL_CALIBRATION } from './calibration.js';

@@ -44,12 +44,22 @@ export function memoryLine(hit: RankedHit): string {
 }
 
 export function pack(hits: readonly RankedHit[], o: PackOptions): Pack {
-  const floorOf = (h: RankedHit) => (o.sessionId !== null && h.memory.sessionId === o.sessionId ? o.liveFloor : o.injectFloor);
+  const floorOf = (h: RankedHit) =>
+    o.sessionId !== null && h.memory.sessionId === o.sessionId ? o.liveFloor : o.injectFloor;
   const eligible = hits.filter((h) => h.confidence >= floorOf(h));
   const chosen: RankedHit[] = [];
   const lines: string[] = [];
   // Reserve room for the frame line as it will read with everything chosen.
-  let budget = o.maxTokens - estimateTokens(frameLine(o.query, eligible.map((h) => h.confidence), hits.length)) - 1;
+  let budget =
+    o.maxTokens -
+    estimateTokens(
+      frameLine(
+        o.query,
+        eligible.map((h) => h.confidence),
+        hits.length,
+      ),
+    ) -
+    1;
   for (const hit of eligible) {
     if (chosen.length >= o.maxItems) break;
     const line = memoryLine(hit);
@@ -60,6 +70,13 @@ export function pack(hits: readonly RankedHit[], o: PackOptions): Pack {
     lines.push(line);
   }
   const dropped = hits.length - chosen.length;
-  const text = [frameLine(o.query, chosen.map((h) => h.confidence), dropped), ...lines].join('\n');
+  const text = [
+    frameLine(
+      o.query,
+      chosen.map((h) => h.confidence),
+      dropped,
+    ),
+    ...lines,
+  ].join('\n');
   return { text, hits: chosen, estimatedTokens: estimateTokens(text), dropped };
 }

@@ -13,7 +13,20 @@ export interface TimeSpan {
   readonly to: number;
 }
 
-const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+const MONTHS = [
+  'january',
+  'february',
+  'march',
+  'april',
+  'may',
+  'june',
+  'july',
+  'august',
+  'september',
+  'october',
+  'november',
+  'december',
+];
 const MONTH = `(${MONTHS.join('|')}|sept|${MONTHS.map((m) => m.slice(0, 3)).join('|')})\\.?`;
 const DAY = '(\\d{1,2})(?:st|nd|rd|th)?';
 const YEAR = '(\\d{4})';
@@ -22,9 +35,15 @@ export const ZONE_SLACK_MS = 14 * 3_600_000;
 
 const PATTERNS: readonly { re: RegExp; span: (m: RegExpExecArray) => [number, number, number | null] }[] = [
   // 3 June 2023, 3rd of June, 2023
-  { re: new RegExp(`\\b${DAY}\\s+(?:of\\s+)?${MONTH},?\\s+${YEAR}\\b`, 'gi'), span: (m) => [Number(m[3]), monthOf(m[2]!), Number(m[1])] },
+  {
+    re: new RegExp(`\\b${DAY}\\s+(?:of\\s+)?${MONTH},?\\s+${YEAR}\\b`, 'gi'),
+    span: (m) => [Number(m[3]), monthOf(m[2]!), Number(m[1])],
+  },
   // June 3, 2023
-  { re: new RegExp(`\\b${MONTH}\\s+${DAY},?\\s+${YEAR}\\b`, 'gi'), span: (m) => [Number(m[3]), monthOf(m[1]!), Number(m[2])] },
+  {
+    re: new RegExp(`\\b${MONTH}\\s+${DAY},?\\s+${YEAR}\\b`, 'gi'),
+    span: (m) => [Number(m[3]), monthOf(m[1]!), Number(m[2])],
+  },
   // 2023-06-03
   { re: /\b(\d{4})-(\d{2})-(\d{2})\b/g, span: (m) => [Number(m[1]), Number(m[2]) - 1, Number(m[3])] },
   // June 2023 (no day)
@@ -32,7 +51,10 @@ const PATTERNS: readonly { re: RegExp; span: (m: RegExpExecArray) => [number, nu
 ];
 
 function monthOf(name: string): number {
-  const key = name.toLowerCase().replace('.', '').replace(/^sept$/, 'sep');
+  const key = name
+    .toLowerCase()
+    .replace('.', '')
+    .replace(/^sept$/, 'sep');
   return MONTHS.findIndex((m) => m === key || m.slice(0, 3) === key);
 }
 

@@ -24,7 +24,12 @@ export const MAX_QUERY_TERMS = 32;
 
 /** Lower-case words of letters and digits (any script). */
 export function tokenize(text: string): string[] {
-  return text.toLowerCase().normalize('NFKC').match(/[\p{L}\p{N}]+/gu) ?? [];
+  return (
+    text
+      .toLowerCase()
+      .normalize('NFKC')
+      .match(/[\p{L}\p{N}]+/gu) ?? []
+  );
 }
 
 /** The meaningful words of a query, first occurrence first. */
@@ -44,7 +49,9 @@ export function stem(word: string): string {
 }
 
 /** Base forms with irregular forms, by their stem ("drawing" and "draws" stem to "draw"). */
-const BASE_BY_STEM: ReadonlyMap<string, string> = new Map([...IRREGULAR_FORMS.keys()].map((base) => [stemmer(base), base]));
+const BASE_BY_STEM: ReadonlyMap<string, string> = new Map(
+  [...IRREGULAR_FORMS.keys()].map((base) => [stemmer(base), base]),
+);
 
 /**
  * The terms plus the irregular forms of each (for the full-text search, whose

@@ -22,7 +22,15 @@ import {
 import { inBackground, type GraphPort } from '../../adapters/neo4j/index.js';
 import { memoryFromValues, toMemoryRecord } from '../hippocampus/index.js';
 import { Q } from './cypher.js';
-import { QUERY_STOP_WORDS, luceneQuery, namesPerson, queryTerms, stem, tokenize, withIrregularForms } from './query-text.js';
+import {
+  QUERY_STOP_WORDS,
+  luceneQuery,
+  namesPerson,
+  queryTerms,
+  stem,
+  tokenize,
+  withIrregularForms,
+} from './query-text.js';
 import { datesNamed, inSpans, type TimeSpan } from './query-dates.js';
 import { bm25, documentStems, searchTerms, type StoreTermStats, type TermStats } from './bm25.js';
 import { evidenceOf, questionOf, type Question } from './evidence.js';
@@ -30,7 +38,16 @@ import { StatsCache } from './stats-cache.js';
 import { LruMap } from './lru.js';
 import { VectorCache, DEFAULT_VECTOR_CACHE, type VectorCacheOptions } from './vector-cache.js';
 import { QueryVectors, type EmbedQuery } from './query-vectors.js';
-import { rank, ALL_SIGNALS, DEFAULT_WEIGHTS, type Calibrations, type Candidate, type RankedHit, type RecallWeights, type Signals } from './scoring.js';
+import {
+  rank,
+  ALL_SIGNALS,
+  DEFAULT_WEIGHTS,
+  type Calibrations,
+  type Candidate,
+  type RankedHit,
+  type RecallWeights,
+  type Signals,
+} from './scoring.js';
 import { frameLine } from './frame.js';
 import { collapseConsolidated } from './collapse.js';
 import { pack, DEFAULT_INJECT_FLOOR, DEFAULT_LIVE_FLOOR, type Pack } from './packing.js';
@@ -128,8 +145,10 @@ const invalid = (code: string, text: string) => new InvalidInputError(`RECALL.${
 export function validateSearch(query: string, limit: number, minConfidence: number | null): void {
   if (typeof query !== 'string' || query.trim() === '') throw invalid('EMPTY_QUERY', 'query must not be empty');
   if (query.length > 4000) throw invalid('QUERY_TOO_LONG', 'query must be at most 4000 characters');
-  if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw invalid('INVALID_LIMIT', 'limit must be an integer from 1 to 100');
-  if (minConfidence !== null && !(minConfidence >= 0 && minConfidence <= 1)) throw invalid('INVALID_CONFIDENCE', 'minConfidence must be in [0,1]');
+  if (!Number.isInteger(limit) || limit < 1 || limit > 100)
+    throw invalid('INVALID_LIMIT', 'limit must be an integer from 1 to 100');
+  if (minConfidence !== null && !(minConfidence >= 0 && minConfidence <= 1))
+    throw invalid('INVALID_CONFIDENCE', 'minConfidence must be in [0,1]');
 }
 
 export class Recall {
@@ -147,20 +166,47 @@ export class Recall {
     this.clock = deps.clock ?? Date.now;
     this.weights = deps.weights ?? DEFAULT_WEIGHTS;
     this.stats = new StatsCache(deps.graph, this.clock, 32);
-    this.vectors = deps.vectors ? new VectorCache(deps.graph, this.clock, { ...DEFAULT_VECTOR_CACHE, ...deps.vectors }, deps.log) : null;
+    this.vectors = deps.vectors
+      ? new VectorCache(deps.graph, this.clock, { ...DEFAULT_VECTOR_CACHE, ...deps.vectors }, deps.log)
+      : null;
     this.queryVectors = deps.embedQuery ? new QueryVectors(deps.embedQuery) : null;
   }
 
   register(): this {
-    this.deps.bus.handle('recall', 'SearchQuery', (q) => this.search(q.data, q.meta), (q) => q.meta.messageId);
-    this.deps.bus.subscribe('recall', 'MemoryStored', (e) => this.stats.stored(e.data.memory), (e) => e.data.memory.store);
-    this.deps.bus.subscribe('recall', 'MemoryForgotten', async (e) => {
-      this.stats.invalidate(e.data.store);
-      for (const id of [e.data.id, ...e.data.embeddedWith]) this.vectors?.forgotten(e.data.store, id);
-      this.stems.delete(e.data.id); // nothing derived from forgotten content stays behind
-    }, (e) => e.data.store);
-    this.deps.bus.subscribe('recall', 'MemoriesEmbedded', (e) => this.vectors?.changed(e.data.store) ?? Promise.resolve(), (e) => e.data.store);
-    this.deps.bus.handle('recall', 'ReflectQuery', (q) => this.reflect(q.data.store, q.data.scope, q.data.timeSpanDays, q.data.limit), (q) => q.meta.messageId);
+    this.deps.bus.handle(
+      'recall',
+      'SearchQuery',
+      (q) => this.search(q.data, q.meta),
+      (q) => q.meta.messageId,
+    );
+    this.deps.bus.subscribe(
+      'recall',
+      'MemoryStored',
+      (e) => this.stats.stored(e.data.memory),
+      (e) => e.data.memory.store,
+    );
+    this.deps.bus.subscribe(
+      'recall',
+      'MemoryForgotten',
+      async (e) => {
+        this.stats.invalidate(e.data.store);
+        for (const id of [e.data.id, ...e.data.embeddedWith]) this.vectors?.forgotten(e.data.store, id);
+        this.stems.delete(e.data.id); // nothing derived from forgotten content stays behind
+      },
+      (e) => e.data.store,
+    );
+    this.deps.bus.subscribe(
+      'recall',
+      'MemoriesEmbedded',
+      (e) => this.vectors?.changed(e.data.store) ?? Promise.resolve(),
+      (e) => e.data.store,
+    );
+    this.deps.bus.handle(
+      'recall',
+      'ReflectQuery',
+      (q) => this.reflect(q.data.store, q.data.scope, q.data.timeSpanDays, q.data.limit),
+      (q) => q.meta.messageId,
+    );
     return this;
   }
 
@@ -197,7 +243,11 @@ export class Recall {
           })
         : [],
       signals.dates && query.dates.length > 0
-        ? this.deps.graph.read<{ memory: unknown[] }>(Q.datedMemories, { spans: query.dates, limit: DATED_CANDIDATES, ...filters })
+        ? this.deps.graph.read<{ memory: unknown[] }>(Q.datedMemories, {
+            spans: query.dates,
+            limit: DATED_CANDIDATES,
+            ...filters,
+          })
         : [],
     ]);
     const candidates = new Map<string, Candidate>();
@@ -213,7 +263,8 @@ export class Recall {
     // Seeds are the best text matches: measured on LoCoMo as good as seeds of text and meaning fused
     // (recall_any@10 0.841 against 0.840), and they need not wait for the query's vector.
     const textMatches = [...candidates.values()].filter((c) => c.textScore > 0);
-    const spreading = associate && textMatches.length > 0 ? this.spread(request, textMatches, signals, false, filters) : null;
+    const spreading =
+      associate && textMatches.length > 0 ? this.spread(request, textMatches, signals, false, filters) : null;
     spreading?.catch(() => undefined); // awaited below; a failure must not go unobserved meanwhile
     const semantic = await this.semanticMatches(request.store, embedding, candidates, stats, filters, filtered);
     const vector = semantic.vector;
@@ -227,7 +278,11 @@ export class Recall {
       candidates.set(memory.id, { ...c, textScore: signals.text ? c.textScore : 0, similarity });
     }
     // Nothing matched by text: activation spreads from the nearest memories by meaning (or from the date) instead.
-    const spread = spreading ?? (associate && candidates.size > 0 ? this.spread(request, [...candidates.values()], signals, vector !== null, filters) : null);
+    const spread =
+      spreading ??
+      (associate && candidates.size > 0
+        ? this.spread(request, [...candidates.values()], signals, vector !== null, filters)
+        : null);
     if (spread) {
       const { activations, byId, weights } = await spread;
       for (const a of activations) {
@@ -238,11 +293,18 @@ export class Recall {
         if (known) candidates.set(a.id, { ...known, ...reached });
         else {
           const memory = byId.get(a.id);
-          if (memory) candidates.set(a.id, { ...this.candidate(memory, query, stats, now), ...reached, similarity: this.similarityOf(request.store, memory.id, vector) });
+          if (memory)
+            candidates.set(a.id, {
+              ...this.candidate(memory, query, stats, now),
+              ...reached,
+              similarity: this.similarityOf(request.store, memory.id, vector),
+            });
         }
       }
     }
-    const hits = collapseConsolidated(rank([...candidates.values()], this.weights, signals, vector !== null, request.calibrations));
+    const hits = collapseConsolidated(
+      rank([...candidates.values()], this.weights, signals, vector !== null, request.calibrations),
+    );
     const floor = request.minConfidence ?? 0;
     return hits.filter((h) => h.confidence >= floor).slice(0, request.limit);
   }
@@ -250,7 +312,15 @@ export class Recall {
   async search(request: SearchRequest, cause: Meta): Promise<RecallResult> {
     const hits = await this.rankOnly(request);
     const id = this.record(request.store, request.query, hits, cause);
-    return { id, query: request.query, hits, frame: frameLine(request.query, hits.map((h) => h.confidence)) };
+    return {
+      id,
+      query: request.query,
+      hits,
+      frame: frameLine(
+        request.query,
+        hits.map((h) => h.confidence),
+      ),
+    };
   }
 
   async contextFor(request: ContextRequest, cause: Meta): Promise<Pack & { readonly recallId: string }> {
@@ -261,8 +331,10 @@ export class Recall {
 
   /** contextFor's pack without recording the recall (a reader's, which writes nothing). */
   async packOnly(request: ContextRequest): Promise<Pack> {
-    if (!Number.isInteger(request.maxTokens) || request.maxTokens < 16) throw invalid('INVALID_BUDGET', 'maxTokens must be an integer of at least 16');
-    if (!Number.isInteger(request.maxItems) || request.maxItems < 1 || request.maxItems > 100) throw invalid('INVALID_LIMIT', 'maxItems must be from 1 to 100');
+    if (!Number.isInteger(request.maxTokens) || request.maxTokens < 16)
+      throw invalid('INVALID_BUDGET', 'maxTokens must be an integer of at least 16');
+    if (!Number.isInteger(request.maxItems) || request.maxItems < 1 || request.maxItems > 100)
+      throw invalid('INVALID_LIMIT', 'maxItems must be from 1 to 100');
     for (const floor of [request.injectFloor, request.liveFloor]) {
       if (floor !== null && !(floor >= 0 && floor <= 1)) throw invalid('INVALID_CONFIDENCE', 'floors must be in [0,1]');
     }
@@ -279,10 +351,18 @@ export class Recall {
   }
 
   /** `reaches`: whether the caller may reach a store (a recall of another store is as unknown). */
-  async markUsed(recallId: string, memoryIds: readonly string[] | null, action: unknown, cause: Meta, reaches: (store: string) => boolean = () => true): Promise<UseRecord> {
+  async markUsed(
+    recallId: string,
+    memoryIds: readonly string[] | null,
+    action: unknown,
+    cause: Meta,
+    reaches: (store: string) => boolean = () => true,
+  ): Promise<UseRecord> {
     await this.pending.get(recallId);
-    const recall = (await this.deps.graph.read<{ recall: Record<string, unknown> }>(Q.getRecall, { id: recallId }))[0]?.recall;
-    if (!recall || !reaches(String(recall.store))) throw new NotFoundError('RECALL.RECALL_NOT_FOUND', `no recall with id ${recallId}`);
+    const recall = (await this.deps.graph.read<{ recall: Record<string, unknown> }>(Q.getRecall, { id: recallId }))[0]
+      ?.recall;
+    if (!recall || !reaches(String(recall.store)))
+      throw new NotFoundError('RECALL.RECALL_NOT_FOUND', `no recall with id ${recallId}`);
     const offered = (recall.hitIds as string[]) ?? [];
     const used = memoryIds === null ? offered : [...new Set(memoryIds)];
     const foreign = used.filter((id) => !offered.includes(id));
@@ -302,16 +382,28 @@ export class Recall {
       sessionId: cause.sessionId,
     });
     const use = toUse((rows[0] as { use: Record<string, unknown> }).use);
-    const event = message('MemoryUsed', { useId: id, recallId, store: String(recall.store), memoryIds: used }, 'recall', { cause });
+    const event = message(
+      'MemoryUsed',
+      { useId: id, recallId, store: String(recall.store), memoryIds: used },
+      'recall',
+      { cause },
+    );
     this.deps.bus.publish({ ...event, meta: { ...event.meta, messageId: eventId } });
     return use;
   }
 
-  async reportOutcome(useId: string, outcome: OutcomeKind, note: string | null, cause: Meta, reaches?: (store: string) => boolean): Promise<UseRecord> {
+  async reportOutcome(
+    useId: string,
+    outcome: OutcomeKind,
+    note: string | null,
+    cause: Meta,
+    reaches?: (store: string) => boolean,
+  ): Promise<UseRecord> {
     if (note !== null && note.length > 4000) throw invalid('NOTE_TOO_LONG', 'note must be at most 4000 characters');
     if (reaches) {
       const known = (await this.deps.graph.read<{ use: Record<string, unknown> }>(Q.getUse, { id: useId }))[0];
-      if (!known || !reaches(String(known.use.store))) throw new NotFoundError('RECALL.USE_NOT_FOUND', `no use with id ${useId}`);
+      if (!known || !reaches(String(known.use.store)))
+        throw new NotFoundError('RECALL.USE_NOT_FOUND', `no use with id ${useId}`);
     }
     const now = this.clock();
     const eventId = sortableId('evt', now);
@@ -334,9 +426,16 @@ export class Recall {
     return use;
   }
 
-  async reflect(store: string, scope: ReflectionScope, timeSpanDays: number | null, limit: number): Promise<ReflectCandidate[]> {
-    if (!Number.isInteger(limit) || limit < 1 || limit > 200) throw invalid('INVALID_LIMIT', 'limit must be an integer from 1 to 200');
-    if (timeSpanDays !== null && (!Number.isInteger(timeSpanDays) || timeSpanDays < 1)) throw invalid('INVALID_TIME_SPAN', 'timeSpanDays must be a positive integer');
+  async reflect(
+    store: string,
+    scope: ReflectionScope,
+    timeSpanDays: number | null,
+    limit: number,
+  ): Promise<ReflectCandidate[]> {
+    if (!Number.isInteger(limit) || limit < 1 || limit > 200)
+      throw invalid('INVALID_LIMIT', 'limit must be an integer from 1 to 200');
+    if (timeSpanDays !== null && (!Number.isInteger(timeSpanDays) || timeSpanDays < 1))
+      throw invalid('INVALID_TIME_SPAN', 'timeSpanDays must be a positive integer');
     const now = this.clock();
     const found = new Map<string, ReflectCandidate>();
     const add = (list: ReflectCandidate[]) => list.forEach((c) => found.has(c.memory.id) || found.set(c.memory.id, c));
@@ -369,13 +468,15 @@ export class Recall {
   private async spread(
     request: SearchRequest,
     matched: readonly Candidate[],
-    signals: Signals,
+    _signals: Signals,
     vectorQuery: boolean,
     filters: ReturnType<typeof filterParams>,
   ): Promise<{ activations: readonly Activation[]; byId: Map<string, MemoryRecord>; weights: Map<string, number> }> {
     // Seeds: the best text matches by BM25, or without any, the nearest by meaning; weighted relative to the best.
-    const strength = (c: Candidate) => (vectorQuery ? c.similarity ?? 0 : c.textScore);
-    const ordered = [...matched].filter((c) => strength(c) > 0).sort((a, b) => strength(b) - strength(a) || (a.memory.id < b.memory.id ? -1 : 1));
+    const strength = (c: Candidate) => (vectorQuery ? (c.similarity ?? 0) : c.textScore);
+    const ordered = [...matched]
+      .filter((c) => strength(c) > 0)
+      .sort((a, b) => strength(b) - strength(a) || (a.memory.id < b.memory.id ? -1 : 1));
     const best = ordered.length > 0 ? strength(ordered[0]!) : 1;
     const seeds = ordered.slice(0, this.weights.seeds).map((c) => ({ id: c.memory.id, weight: strength(c) / best }));
     const weights = new Map(seeds.map((s) => [s.id, s.weight]));
@@ -401,14 +502,24 @@ export class Recall {
     stats: StoreTermStats,
     filters: ReturnType<typeof filterParams>,
     filtered: boolean,
-  ): Promise<{ vector: Float32Array | null; near: { memory: MemoryRecord; similarity: number }[]; similarities: Map<string, number | null> }> {
+  ): Promise<{
+    vector: Float32Array | null;
+    near: { memory: MemoryRecord; similarity: number }[];
+    similarities: Map<string, number | null>;
+  }> {
     const vector = await embedding;
     if (!vector) return { vector: null, near: [], similarities: new Map() };
-    const copy = this.vectors && !this.vectors.tooLarge(stats.documents) ? await this.vectors.get(store, stats.documents) : null;
+    const copy =
+      this.vectors && !this.vectors.tooLarge(stats.documents) ? await this.vectors.get(store, stats.documents) : null;
     if (copy) {
       const similarities = new Map([...direct.keys()].map((id) => [id, copy.similarity(id, vector)] as const));
-      const top = copy.top(vector, this.weights.semanticCandidates * (filtered ? 4 : 1)).filter((t) => !direct.has(t.id));
-      const byId = await this.fetch(top.map((t) => t.id), filters);
+      const top = copy
+        .top(vector, this.weights.semanticCandidates * (filtered ? 4 : 1))
+        .filter((t) => !direct.has(t.id));
+      const byId = await this.fetch(
+        top.map((t) => t.id),
+        filters,
+      );
       const near = top.flatMap((t) => {
         const memory = byId.get(t.id);
         return memory ? [{ memory, similarity: t.similarity }] : [];
@@ -421,7 +532,11 @@ export class Recall {
       this.nearestInIndex(indexVector, stats, filters, filtered),
       direct.size > 0
         ? this.deps.graph
-            .read<{ id: string; similarity: number }>(Q.similarities, { ids: [...direct.keys()], store, vector: indexVector })
+            .read<{ id: string; similarity: number }>(Q.similarities, {
+              ids: [...direct.keys()],
+              store,
+              vector: indexVector,
+            })
             .then((rows) => new Map<string, number | null>(rows.map((r) => [r.id, r.similarity])))
         : new Map<string, number | null>(),
     ]);
@@ -442,8 +557,16 @@ export class Recall {
     const want = this.weights.semanticCandidates * (filtered ? 4 : 1);
     const total = await this.totalMemories();
     const share = Math.max(stats.documents, 1) / Math.max(total, stats.documents, 1);
-    const k = Math.min(this.vectors?.maxIndexK ?? DEFAULT_VECTOR_CACHE.maxIndexK, Math.max(want, Math.ceil((want / share) * 1.2)));
-    const rows = await this.deps.graph.read<{ memory: unknown[]; similarity: number }>(Q.vectorCandidates, { vector, k, limit: want, ...filters });
+    const k = Math.min(
+      this.vectors?.maxIndexK ?? DEFAULT_VECTOR_CACHE.maxIndexK,
+      Math.max(want, Math.ceil((want / share) * 1.2)),
+    );
+    const rows = await this.deps.graph.read<{ memory: unknown[]; similarity: number }>(Q.vectorCandidates, {
+      vector,
+      k,
+      limit: want,
+      ...filters,
+    });
     return rows.map((row) => ({ memory: memoryFromValues(row.memory), similarity: row.similarity }));
   }
 
@@ -454,7 +577,10 @@ export class Recall {
   }
 
   /** Memories by id under the search's store and filters. */
-  private async fetch(ids: readonly string[], filters: ReturnType<typeof filterParams>): Promise<Map<string, MemoryRecord>> {
+  private async fetch(
+    ids: readonly string[],
+    filters: ReturnType<typeof filterParams>,
+  ): Promise<Map<string, MemoryRecord>> {
     if (ids.length === 0) return new Map();
     const rows = await this.deps.graph.read<{ memory: unknown[] }>(Q.filterMemories, { ids: [...ids], ...filters });
     return new Map(rows.map((r) => memoryFromValues(r.memory)).map((m) => [m.id, m]));
@@ -496,17 +622,24 @@ export class Recall {
     const eventId = sortableId('evt', now);
     const hitIds = hits.map((h) => h.memory.id);
     // Behind the answer: a briefly full pool must not lose the record.
-    const write = inBackground(() => this.deps.graph.write(Q.recordRecall, {
+    const write = inBackground(() =>
+      this.deps.graph.write(Q.recordRecall, {
         id,
         store,
         query,
         hitIds,
         now,
         eventId,
-        payload: JSON.stringify({ recallId: id, query, hitIds, confidences: hits.map((h) => Math.round(h.confidence * 1000) / 1000) }),
+        payload: JSON.stringify({
+          recallId: id,
+          query,
+          hitIds,
+          confidences: hits.map((h) => Math.round(h.confidence * 1000) / 1000),
+        }),
         correlationId: cause.correlationId,
         sessionId: cause.sessionId,
-      }))
+      }),
+    )
       .then(() => {
         const event = message('MemoryRetrieved', { recallId: id, store, ids: hitIds, query }, 'recall', { cause });
         this.deps.bus.publish({ ...event, meta: { ...event.meta, messageId: eventId } });
@@ -523,27 +656,50 @@ export class Recall {
   }
 
   private async stale(store: string, now: number, days: number, limit: number): Promise<ReflectCandidate[]> {
-    const rows = await this.deps.graph.read<{ memory: Record<string, unknown>; associations: number }>(Q.reflectStale, { store, before: now - days * DAY, limit });
+    const rows = await this.deps.graph.read<{ memory: Record<string, unknown>; associations: number }>(Q.reflectStale, {
+      store,
+      before: now - days * DAY,
+      limit,
+    });
     return rows.map((r) => {
       const memory = toMemoryRecord(r.memory);
       const staleDays = (now - (memory.lastAccessedAt ?? memory.createdAt)) / DAY;
-      const once = memory.claimed ? 'claimed' : `accessed ${memory.accessCount} time${memory.accessCount === 1 ? '' : 's'}`;
-      return { memory, staleDays, associationCount: r.associations, reason: `STALE: untouched for ${Math.floor(staleDays)} days, once ${once}; keep it (claim), link it (associate) or let it fade` };
+      const once = memory.claimed
+        ? 'claimed'
+        : `accessed ${memory.accessCount} time${memory.accessCount === 1 ? '' : 's'}`;
+      return {
+        memory,
+        staleDays,
+        associationCount: r.associations,
+        reason: `STALE: untouched for ${Math.floor(staleDays)} days, once ${once}; keep it (claim), link it (associate) or let it fade`,
+      };
     });
   }
 
   private async recent(store: string, now: number, days: number, limit: number): Promise<ReflectCandidate[]> {
-    const rows = await this.deps.graph.read<{ memory: Record<string, unknown>; associations: number }>(Q.reflectRecent, { store, since: now - days * DAY, limit });
+    const rows = await this.deps.graph.read<{ memory: Record<string, unknown>; associations: number }>(
+      Q.reflectRecent,
+      { store, since: now - days * DAY, limit },
+    );
     return rows.map((r) => {
       const memory = toMemoryRecord(r.memory);
       const hours = (now - memory.createdAt) / 3_600_000;
       const age = hours < 48 ? `${Math.max(0, Math.round(hours))} h` : `${Math.round(hours / 24)} days`;
-      return { memory, staleDays: null, associationCount: r.associations, reason: `RECENT: stored ${age} ago with ${r.associations} association${r.associations === 1 ? '' : 's'}; what does it connect to?` };
+      return {
+        memory,
+        staleDays: null,
+        associationCount: r.associations,
+        reason: `RECENT: stored ${age} ago with ${r.associations} association${r.associations === 1 ? '' : 's'}; what does it connect to?`,
+      };
     });
   }
 
   private async weak(store: string, now: number, days: number, limit: number): Promise<ReflectCandidate[]> {
-    const rows = await this.deps.graph.read<{ memory: Record<string, unknown>; associations: number; strongest: number }>(Q.reflectWeak, {
+    const rows = await this.deps.graph.read<{
+      memory: Record<string, unknown>;
+      associations: number;
+      strongest: number;
+    }>(Q.reflectWeak, {
       store,
       since: now - days * DAY,
       minLinks: 2,
@@ -564,7 +720,15 @@ export class Recall {
 
 function filterParams(store: string, f: SearchFilters) {
   const list = <T>(xs: readonly T[] | null) => (xs && xs.length > 0 ? xs : null);
-  return { store, tiers: list(f.tiers), from: f.from, to: f.to, tags: list(f.tags), people: list(f.people), sessionId: f.sessionId };
+  return {
+    store,
+    tiers: list(f.tiers),
+    from: f.from,
+    to: f.to,
+    tags: list(f.tags),
+    people: list(f.people),
+    sessionId: f.sessionId,
+  };
 }
 
 function toUse(row: Record<string, unknown>): UseRecord {

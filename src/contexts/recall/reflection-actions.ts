@@ -9,7 +9,14 @@ import { toMemoryRecord } from '../hippocampus/index.js';
 import { Q } from './cypher.js';
 import type { ReflectCandidate, SearchRequest } from './recall.js';
 import type { RankedHit } from './scoring.js';
-import { WEAK_BELOW, MOST_OFFERED, fittingActions, reflectKindOf, type CandidateTies, type ReflectAction } from './reflection-rules.js';
+import {
+  WEAK_BELOW,
+  MOST_OFFERED,
+  fittingActions,
+  reflectKindOf,
+  type CandidateTies,
+  type ReflectAction,
+} from './reflection-rules.js';
 
 export interface ReflectCandidateWithActions extends ReflectCandidate {
   readonly actions: readonly ReflectAction[];

@@ -82,10 +82,19 @@ export function fittingActions(memory: MemoryRecord, kind: ReflectKind, ties: Ca
   const base = { tier: null, memories: [], associationTypes: [], needsConsent: false } as const;
   const core = memory.tier === 'IDENTITY_CORE';
   if (!memory.claimed && !core) {
-    actions.push({ ...base, kind: 'CLAIM', description: 'claim it: it matters to you, so it fades several times slower' });
+    actions.push({
+      ...base,
+      kind: 'CLAIM',
+      description: 'claim it: it matters to you, so it fades several times slower',
+    });
   }
   const tier = suggestedTier(memory, kind);
-  actions.push({ ...base, kind: 'RECLASSIFY', tier, description: `reclassify it from ${memory.tier} to ${tier} (say why)` });
+  actions.push({
+    ...base,
+    kind: 'RECLASSIFY',
+    tier,
+    description: `reclassify it from ${memory.tier} to ${tier} (say why)`,
+  });
   const weak = ties.weak.slice(0, MOST_OFFERED);
   const weakIds = new Set(weak.map((t) => t.memory.id));
   const near = ties.near.filter((m) => !weakIds.has(m.id)).slice(0, Math.max(0, MOST_OFFERED - weak.length));
@@ -100,10 +109,21 @@ export function fittingActions(memory: MemoryRecord, kind: ReflectKind, ties: Ca
   }
   const duplicates = ties.duplicates.slice(0, MOST_OFFERED);
   if (duplicates.length > 0) {
-    actions.push({ ...base, kind: 'CONSOLIDATE', memories: duplicates, description: `consolidate it with its near-duplicates ${duplicates.map(quote).join(', ')} (the originals are kept)` });
+    actions.push({
+      ...base,
+      kind: 'CONSOLIDATE',
+      memories: duplicates,
+      description: `consolidate it with its near-duplicates ${duplicates.map(quote).join(', ')} (the originals are kept)`,
+    });
   }
   if (!memory.claimed && !core) {
-    actions.push({ ...base, kind: 'FORGET', needsConsent: true, description: 'forget it for good: only with your explicit consent (confirmId repeats its id); a tombstone stays in the trail' });
+    actions.push({
+      ...base,
+      kind: 'FORGET',
+      needsConsent: true,
+      description:
+        'forget it for good: only with your explicit consent (confirmId repeats its id); a tombstone stays in the trail',
+    });
   }
   actions.push({ ...base, kind: 'KEEP', description: 'leave it as it is (your answer is still recorded)' });
   return actions;

@@ -110,7 +110,15 @@ export interface Signals {
   readonly usefulness: boolean;
 }
 
-export const ALL_SIGNALS: Signals = { text: true, people: true, dates: true, semantic: true, activation: true, salience: true, usefulness: true };
+export const ALL_SIGNALS: Signals = {
+  text: true,
+  people: true,
+  dates: true,
+  semantic: true,
+  activation: true,
+  salience: true,
+  usefulness: true,
+};
 
 export interface Calibrations {
   readonly lexical: Calibration;
@@ -132,12 +140,27 @@ export function directFeatures(h: {
   personMatch: number;
   dateMatch: number;
 }): number[] {
-  return [h.similarity === null ? 0 : (h.similarity - 0.8) * 10, h.coverage, h.exact, h.exactMiss, h.personMatch, h.dateMatch];
+  return [
+    h.similarity === null ? 0 : (h.similarity - 0.8) * 10,
+    h.coverage,
+    h.exact,
+    h.exactMiss,
+    h.personMatch,
+    h.dateMatch,
+  ];
 }
 
 export function directLogit(features: readonly number[], c: Calibration): number {
   const [similarity = 0, coverage = 0, exact = 0, exactMiss = 0, person = 0, date = 0] = features;
-  return c.bias + c.similarity * similarity + c.coverage * coverage + c.exact * exact + c.exactMiss * exactMiss + c.person * person + c.date * date;
+  return (
+    c.bias +
+    c.similarity * similarity +
+    c.coverage * coverage +
+    c.exact * exact +
+    c.exactMiss * exactMiss +
+    c.person * person +
+    c.date * date
+  );
 }
 
 /**
@@ -145,7 +168,12 @@ export function directLogit(features: readonly number[], c: Calibration): number
  * of the seed's confidence that reached the memory, and the result never
  * exceeds the larger of the memory's own confidence and the seed's.
  */
-export function confidenceOf(features: readonly number[], association: number, seedConfidence: number, c: Calibration): number {
+export function confidenceOf(
+  features: readonly number[],
+  association: number,
+  seedConfidence: number,
+  c: Calibration,
+): number {
   const direct = sigmoid(directLogit(features, c));
   if (!(association > 0)) return direct;
   return Math.min(sigmoid(directLogit(features, c) + c.association * association), Math.max(direct, seedConfidence));
@@ -161,7 +189,12 @@ export function admitted(tier: Tier, confidence: number, w: RecallWeights): bool
 
 /** Never raw database order: by confidence, then salience/usefulness/tier, then newer, then id. */
 export function compareHits(a: RankedHit, b: RankedHit): number {
-  return b.confidence - a.confidence || b.score - a.score || b.memory.occurredAt - a.memory.occurredAt || (a.memory.id < b.memory.id ? -1 : a.memory.id > b.memory.id ? 1 : 0);
+  return (
+    b.confidence - a.confidence ||
+    b.score - a.score ||
+    b.memory.occurredAt - a.memory.occurredAt ||
+    (a.memory.id < b.memory.id ? -1 : a.memory.id > b.memory.id ? 1 : 0)
+  );
 }
 
 /**
@@ -190,15 +223,22 @@ export function rank(
   const direct = new Map(shown.map((c) => [c.memory.id, sigmoid(directLogit(directFeatures(c), model))]));
   const hits: RankedHit[] = [];
   for (const c of shown) {
-    const seed = c.via !== null && c.via !== c.memory.id ? direct.get(c.via) ?? 0 : 0;
+    const seed = c.via !== null && c.via !== c.memory.id ? (direct.get(c.via) ?? 0) : 0;
     const association = c.activation * seed;
-    const evident = c.coverage > 0 || c.exact > 0 || c.dateMatch > 0 || association > 0 || (c.similarity !== null && c.similarity >= w.similarityFloor);
+    const evident =
+      c.coverage > 0 ||
+      c.exact > 0 ||
+      c.dateMatch > 0 ||
+      association > 0 ||
+      (c.similarity !== null && c.similarity >= w.similarityFloor);
     if (!evident) continue;
     const relevance = direct.get(c.memory.id) ?? 0;
     const confidence = toHundredths(confidenceOf(directFeatures(c), association, seed, model));
     if (!admitted(c.memory.tier, confidence, w)) continue;
     const score =
-      (signals.salience ? w.salience * c.salience : 0) + (signals.usefulness ? w.usefulness * c.usefulness : 0) + w.tierBias[c.memory.tier];
+      (signals.salience ? w.salience * c.salience : 0) +
+      (signals.usefulness ? w.usefulness * c.usefulness : 0) +
+      w.tierBias[c.memory.tier];
     hits.push({ ...c, path: association > 0 ? c.path : [], relevance, association, score, confidence, represents: [] });
   }
   return hits.sort(compareHits);

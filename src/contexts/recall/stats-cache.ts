@@ -59,7 +59,10 @@ export class StatsCache {
     const stats = new StoreTermStats();
     let after = '';
     for (;;) {
-      const rows = await this.graph.read<{ id: string; content: string; tags: string[]; people: string[] }>(Q.storeTexts, { store, after, limit: PAGE });
+      const rows = await this.graph.read<{ id: string; content: string; tags: string[]; people: string[] }>(
+        Q.storeTexts,
+        { store, after, limit: PAGE },
+      );
       for (const r of rows) {
         if (seen.has(r.id)) continue;
         seen.add(r.id);

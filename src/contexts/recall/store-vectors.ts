@@ -16,7 +16,10 @@ export class StoreVectors {
   private readonly rows = new Map<string, number>();
   private data: Float32Array;
 
-  constructor(readonly dimensions: number, capacity = 256) {
+  constructor(
+    readonly dimensions: number,
+    capacity = 256,
+  ) {
     this.data = new Float32Array(dimensions * Math.max(1, capacity));
   }
 
@@ -73,7 +76,8 @@ export class StoreVectors {
     // A bounded min-heap of rows: the weakest kept sits at the root.
     const heap: number[] = [];
     const scores = new Float32Array(n);
-    const weaker = (a: number, b: number) => scores[a]! < scores[b]! || (scores[a] === scores[b] && (this.ids[a] as string) > (this.ids[b] as string));
+    const weaker = (a: number, b: number) =>
+      scores[a]! < scores[b]! || (scores[a] === scores[b] && (this.ids[a] as string) > (this.ids[b] as string));
     for (let row = 0; row < n; row++) {
       scores[row] = this.dot(row * this.dimensions, query);
       if (heap.length < k) {

@@ -133,7 +133,15 @@ export class VectorCache {
   }
 
   private load(store: string, now: number): Copy {
-    const copy: Copy = { vectors: new StoreVectors(this.options.dimensions), loadedAt: now, ready: false, watermark: 0, checkedAt: now, catching: null, again: false };
+    const copy: Copy = {
+      vectors: new StoreVectors(this.options.dimensions),
+      loadedAt: now,
+      ready: false,
+      watermark: 0,
+      checkedAt: now,
+      catching: null,
+      again: false,
+    };
     copy.catching = (async () => {
       let after = '';
       for (;;) {

@@ -3,7 +3,15 @@
  * the tier changes asked of Hippocampus in one request (Salience never writes
  * a tier).
  */
-import { message, TIERS, type Bus, type Meta, type Tier, type TierDemoted, type TierPromoted } from '../../domain/index.js';
+import {
+  message,
+  TIERS,
+  type Bus,
+  type Meta,
+  type Tier,
+  type TierDemoted,
+  type TierPromoted,
+} from '../../domain/index.js';
 import type { GraphPort } from '../../adapters/neo4j/index.js';
 import { Q } from './cypher.js';
 import type { BatchPlan, TierRequest } from './plan.js';
@@ -25,13 +33,23 @@ export interface Applied {
   readonly moved: readonly (Moved & { readonly salience: number })[];
 }
 
-export async function applyPlan(graph: GraphPort, bus: Bus, plan: BatchPlan, now: number, cause: Meta): Promise<Applied> {
+export async function applyPlan(
+  graph: GraphPort,
+  bus: Bus,
+  plan: BatchPlan,
+  now: number,
+  cause: Meta,
+): Promise<Applied> {
   const updated =
     plan.scores.length + plan.anchors.length === 0
       ? 0
       : await graph.transaction(async (tx) => {
-          const scores = plan.scores.length ? await tx.run<{ written: number }>(Q.writeScores, { rows: plan.scores, now }) : [];
-          const anchors = plan.anchors.length ? await tx.run<{ written: number }>(Q.writeAnchors, { rows: plan.anchors, now }) : [];
+          const scores = plan.scores.length
+            ? await tx.run<{ written: number }>(Q.writeScores, { rows: plan.scores, now })
+            : [];
+          const anchors = plan.anchors.length
+            ? await tx.run<{ written: number }>(Q.writeAnchors, { rows: plan.anchors, now })
+            : [];
           return (scores[0]?.written ?? 0) + (anchors[0]?.written ?? 0);
         });
   const moved: (Moved & { readonly salience: number })[] = [];

@@ -69,21 +69,40 @@ export function salienceConfigProblems(c: SalienceConfig): string[] {
   const problems: string[] = [];
   const check = (ok: boolean, text: string) => void (ok || problems.push(text));
   check(c.floor >= 0 && c.floor < t.demoteToArchive, 'floor must be at least 0 and below demoteToArchive');
-  check(t.demoteToArchive < t.promoteFromArchive, 'demoteToArchive must be below promoteFromArchive (the gap is the hysteresis)');
-  check(t.demoteFromActive < t.promoteToActive, 'demoteFromActive must be below promoteToActive (the gap is the hysteresis)');
+  check(
+    t.demoteToArchive < t.promoteFromArchive,
+    'demoteToArchive must be below promoteFromArchive (the gap is the hysteresis)',
+  );
+  check(
+    t.demoteFromActive < t.promoteToActive,
+    'demoteFromActive must be below promoteToActive (the gap is the hysteresis)',
+  );
   check(t.demoteToArchive < t.demoteFromActive, 'demoteToArchive must be below demoteFromActive');
   check(t.promoteFromArchive < t.promoteToActive, 'promoteFromArchive must be below promoteToActive');
   check(t.promoteToActive <= 1, 'promoteToActive must be at most 1');
-  check(c.start.ACTIVE_CONTEXT > t.demoteFromActive && c.start.ACTIVE_CONTEXT <= 1, 'start.ACTIVE_CONTEXT must lie above demoteFromActive');
-  check(c.start.LONG_TERM > t.demoteToArchive && c.start.LONG_TERM < t.promoteToActive, 'start.LONG_TERM must lie between demoteToArchive and promoteToActive');
-  check(c.start.ARCHIVE >= c.floor && c.start.ARCHIVE < t.promoteFromArchive, 'start.ARCHIVE must lie between the floor and promoteFromArchive');
-  for (const [tier, ms] of Object.entries(c.halfLifeMs)) check(Number.isFinite(ms) && ms > 0, `halfLife ${tier} must be a positive duration`);
+  check(
+    c.start.ACTIVE_CONTEXT > t.demoteFromActive && c.start.ACTIVE_CONTEXT <= 1,
+    'start.ACTIVE_CONTEXT must lie above demoteFromActive',
+  );
+  check(
+    c.start.LONG_TERM > t.demoteToArchive && c.start.LONG_TERM < t.promoteToActive,
+    'start.LONG_TERM must lie between demoteToArchive and promoteToActive',
+  );
+  check(
+    c.start.ARCHIVE >= c.floor && c.start.ARCHIVE < t.promoteFromArchive,
+    'start.ARCHIVE must lie between the floor and promoteFromArchive',
+  );
+  for (const [tier, ms] of Object.entries(c.halfLifeMs))
+    check(Number.isFinite(ms) && ms > 0, `halfLife ${tier} must be a positive duration`);
   check(c.claimFactor >= 1, 'claimFactor must be at least 1 (a claim never speeds decay)');
   check(c.useStability >= 0, 'useStability must not be negative');
   check(c.accessBoost > 0 && c.accessBoost < 1, 'accessBoost must lie in (0,1)');
   check(c.claimBoost >= 0 && c.claimBoost < 1, 'claimBoost must lie in [0,1)');
   check(Number.isInteger(c.sweepBatch) && c.sweepBatch > 0, 'sweepBatch must be a positive integer');
-  check(Number.isInteger(c.sweepLanes) && c.sweepLanes >= 1 && c.sweepLanes <= 16, 'sweepLanes must be an integer from 1 to 16');
+  check(
+    Number.isInteger(c.sweepLanes) && c.sweepLanes >= 1 && c.sweepLanes <= 16,
+    'sweepLanes must be an integer from 1 to 16',
+  );
   check(c.sweepEpsilon >= 0 && c.sweepEpsilon < 0.1, 'sweepEpsilon must lie in [0,0.1)');
   return problems;
 }

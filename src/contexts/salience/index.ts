@@ -8,7 +8,19 @@ export type { SalienceDeps } from './salience.js';
 export type { SweepReport } from './sweep.js';
 export { DEFAULT_SALIENCE, SALIENCE_ENV, salienceConfigProblems, salienceConfigFromEnv } from './config.js';
 export type { SalienceConfig, TierThresholds, DecayingTier } from './config.js';
-export { currentSalience, fold, scoreAt, halfLife, decayed, boosted, entryLevel, startAnchor, toLevel, toScore, usesOf } from './model.js';
+export {
+  currentSalience,
+  fold,
+  scoreAt,
+  halfLife,
+  decayed,
+  boosted,
+  entryLevel,
+  startAnchor,
+  toLevel,
+  toScore,
+  usesOf,
+} from './model.js';
 export type { ScoringInput, Folded } from './model.js';
 export { decideTier } from './tier-decision.js';
 export type { TierDecision, TierSituation } from './tier-decision.js';

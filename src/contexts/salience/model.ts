@@ -16,12 +16,21 @@ import { DEFAULT_SALIENCE } from './config.js';
 /** What the score depends on: the node's times and counts, and Salience's own anchor. */
 export type ScoringInput = Pick<
   MemoryRecord,
-  'tier' | 'createdAt' | 'lastAccessedAt' | 'accessCount' | 'claimed' | 'claimedAt' | 'tierChangedAt' | 'salienceAnchor' | 'salienceUses'
+  | 'tier'
+  | 'createdAt'
+  | 'lastAccessedAt'
+  | 'accessCount'
+  | 'claimed'
+  | 'claimedAt'
+  | 'tierChangedAt'
+  | 'salienceAnchor'
+  | 'salienceUses'
 >;
 
 const rank = (tier: Tier): number => TIERS.indexOf(tier);
 
-export const toLevel = (score: number, c: SalienceConfig): number => Math.min(1, Math.max(0, (score - c.floor) / (1 - c.floor)));
+export const toLevel = (score: number, c: SalienceConfig): number =>
+  Math.min(1, Math.max(0, (score - c.floor) / (1 - c.floor)));
 export const toScore = (level: number, c: SalienceConfig): number => c.floor + (1 - c.floor) * level;
 
 export function halfLife(tier: Tier, claimed: boolean, uses: number, c: SalienceConfig): number {
@@ -48,7 +57,13 @@ export function usesOf(m: ScoringInput): { readonly count: number; readonly last
 
 /** The anchor a memory has before any event: its tier's start score at creation. */
 export function startAnchor(m: Pick<ScoringInput, 'createdAt'>, tier: Tier, c: SalienceConfig): SalienceAnchor {
-  return { level: tier === 'IDENTITY_CORE' ? 1 : toLevel(c.start[tier], c), at: m.createdAt, tier, uses: 0, claimed: false };
+  return {
+    level: tier === 'IDENTITY_CORE' ? 1 : toLevel(c.start[tier], c),
+    at: m.createdAt,
+    tier,
+    uses: 0,
+    claimed: false,
+  };
 }
 
 /**
@@ -94,7 +109,8 @@ export function fold(m: ScoringInput, now: number, c: SalienceConfig, fromTier?:
   const uses = usesOf(m);
   const pending: Happening[] = [];
   if (m.claimed && !base.claimed) pending.push({ kind: 'claim', at: m.claimedAt ?? base.at });
-  if (uses.count > base.uses) pending.push({ kind: 'use', at: uses.lastAt ?? base.at, count: uses.count - base.uses, total: uses.count });
+  if (uses.count > base.uses)
+    pending.push({ kind: 'use', at: uses.lastAt ?? base.at, count: uses.count - base.uses, total: uses.count });
   if (m.tier !== base.tier) pending.push({ kind: 'tier', at: m.tierChangedAt ?? base.at, to: m.tier });
   pending.sort((a, b) => a.at - b.at || ORDER[a.kind] - ORDER[b.kind]);
 

@@ -56,7 +56,12 @@ export interface PlanOptions {
   readonly always?: boolean;
 }
 
-export function planBatch(rows: readonly ScoringRow[], now: number, c: SalienceConfig, options: PlanOptions = {}): BatchPlan {
+export function planBatch(
+  rows: readonly ScoringRow[],
+  now: number,
+  c: SalienceConfig,
+  options: PlanOptions = {},
+): BatchPlan {
   const plan: BatchPlan = { scores: [], anchors: [], moves: [], scored: new Map() };
   for (const row of rows) {
     const fromTier = options.fromTier?.get(row.id);
@@ -67,9 +72,23 @@ export function planBatch(rows: readonly ScoringRow[], now: number, c: SalienceC
     const unanchored = !row.salienceAnchor;
     // A memory about to move keeps the anchor it had, so the move folds in from the right tier.
     const moveAnchor = folded > 0 || (unanchored && (moves.length > 0 || fromTier !== undefined));
-    const guard = { id: row.id, salience, tier: row.tier, claimed: row.claimed, accessCount: row.accessCount, marked: row.salienceUses?.count ?? 0 };
+    const guard = {
+      id: row.id,
+      salience,
+      tier: row.tier,
+      claimed: row.claimed,
+      accessCount: row.accessCount,
+      marked: row.salienceUses?.count ?? 0,
+    };
     if (moveAnchor) {
-      plan.anchors.push({ ...guard, level: anchor.level, anchorAt: anchor.at, anchorTier: anchor.tier, anchorUses: anchor.uses, anchorClaimed: anchor.claimed });
+      plan.anchors.push({
+        ...guard,
+        level: anchor.level,
+        anchorAt: anchor.at,
+        anchorTier: anchor.tier,
+        anchorUses: anchor.uses,
+        anchorClaimed: anchor.claimed,
+      });
     } else if (options.always || scoreMoved(row, salience, now, c)) {
       plan.scores.push(guard);
     }
@@ -91,7 +110,15 @@ function settle(row: ScoringRow, salience: number, c: SalienceConfig, sessionEnd
   for (let step = 0; step < TIERS.length; step++) {
     const decision = decideTier({ tier, score, claimed: row.claimed, sessionEnded }, c);
     if (decision.kind === 'STAY') break;
-    moves.push({ id: row.id, step, kind: decision.kind, from: tier, to: decision.to, salience: score, reason: decision.reason });
+    moves.push({
+      id: row.id,
+      step,
+      kind: decision.kind,
+      from: tier,
+      to: decision.to,
+      salience: score,
+      reason: decision.reason,
+    });
     level = entryLevel(level, tier, decision.to, c);
     tier = decision.to;
     score = toScore(level, c);

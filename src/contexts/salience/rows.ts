@@ -32,7 +32,13 @@ export function toScoringRow(r: Record<string, unknown>): ScoringRow {
     salienceAt: num(r.salienceAt),
     salienceAnchor:
       anchorLevel !== null && anchorAt !== null && isTier(anchorTier)
-        ? { level: anchorLevel, at: anchorAt, tier: anchorTier, uses: num(r.anchorUses) ?? 0, claimed: r.anchorClaimed === true }
+        ? {
+            level: anchorLevel,
+            at: anchorAt,
+            tier: anchorTier,
+            uses: num(r.anchorUses) ?? 0,
+            claimed: r.anchorClaimed === true,
+          }
         : null,
     salienceUses: marked !== null && markedAt !== null ? { count: marked, lastAt: markedAt } : null,
   };

@@ -53,26 +53,73 @@ export class Salience {
   /** Puts the handlers on the bus; what concerns one memory keeps its order. */
   register(): this {
     const bus = this.bus;
-    bus.handle('salience', 'DecaySweep', (m) => this.sweep(m), (m) => `sweep:${m.data.store ?? '*'}`);
-    bus.subscribe('salience', 'MemoryStored', async (e) => this.stored(e), (e) => e.data.memory.id);
-    bus.subscribe('salience', 'MemoryAccessed', (e) => this.rescore([e.data.id], e.meta).then(() => undefined), (e) => e.data.id);
-    bus.subscribe('salience', 'MemoryClaimed', (e) => this.rescore([e.data.id], e.meta).then(() => undefined), (e) => e.data.id);
-    bus.subscribe('salience', 'MemoryUsed', (e) => this.used(e), (e) => `use:${e.data.useId}`);
-    bus.subscribe('salience', 'OutcomeReported', (e) => this.outcome(e), (e) => `use:${e.data.useId}`);
-    bus.subscribe('salience', 'TierChanged', (e) => this.tierChanged(e), (e) => e.data.id);
-    bus.subscribe('salience', 'SessionEnded', (e) => this.sessionEnded(e).then(() => undefined), (e) => `session:${e.data.sessionId}`);
+    bus.handle(
+      'salience',
+      'DecaySweep',
+      (m) => this.sweep(m),
+      (m) => `sweep:${m.data.store ?? '*'}`,
+    );
+    bus.subscribe(
+      'salience',
+      'MemoryStored',
+      async (e) => this.stored(e),
+      (e) => e.data.memory.id,
+    );
+    bus.subscribe(
+      'salience',
+      'MemoryAccessed',
+      (e) => this.rescore([e.data.id], e.meta).then(() => undefined),
+      (e) => e.data.id,
+    );
+    bus.subscribe(
+      'salience',
+      'MemoryClaimed',
+      (e) => this.rescore([e.data.id], e.meta).then(() => undefined),
+      (e) => e.data.id,
+    );
+    bus.subscribe(
+      'salience',
+      'MemoryUsed',
+      (e) => this.used(e),
+      (e) => `use:${e.data.useId}`,
+    );
+    bus.subscribe(
+      'salience',
+      'OutcomeReported',
+      (e) => this.outcome(e),
+      (e) => `use:${e.data.useId}`,
+    );
+    bus.subscribe(
+      'salience',
+      'TierChanged',
+      (e) => this.tierChanged(e),
+      (e) => e.data.id,
+    );
+    bus.subscribe(
+      'salience',
+      'SessionEnded',
+      (e) => this.sessionEnded(e).then(() => undefined),
+      (e) => `session:${e.data.sessionId}`,
+    );
     return this;
   }
 
   sweep(command: DecaySweep): Promise<SweepReport> {
-    return runSweep({ graph: this.graph, bus: this.bus, config: this.config, clock: this.clock, progress: this.progress }, command);
+    return runSweep(
+      { graph: this.graph, bus: this.bus, config: this.config, clock: this.clock, progress: this.progress },
+      command,
+    );
   }
 
   /** The first score needs no write: it follows from the tier and createdAt. */
   private stored(event: MemoryStored): void {
     const { memory } = event.data;
     const salience = currentSalience(memory, memory.createdAt, this.config);
-    this.bus.publish(message('SalienceScored', { id: memory.id, store: memory.store, salience, at: memory.createdAt }, 'salience', { cause: event.meta }));
+    this.bus.publish(
+      message('SalienceScored', { id: memory.id, store: memory.store, salience, at: memory.createdAt }, 'salience', {
+        cause: event.meta,
+      }),
+    );
   }
 
   /** A `markUsed` report is a use of each memory it names, like a read. */
@@ -94,7 +141,9 @@ export class Salience {
   /** The mind moved a memory: fold the move in now, while the tier it came from is known. */
   private async tierChanged(event: TierChanged): Promise<void> {
     if (event.data.by === 'SALIENCE') return; // asked for by a sweep or a rescore, which kept the anchor
-    await this.rescore([event.data.id], event.meta, { fromTier: new Map<string, Tier>([[event.data.id, event.data.from]]) });
+    await this.rescore([event.data.id], event.meta, {
+      fromTier: new Map<string, Tier>([[event.data.id, event.data.from]]),
+    });
   }
 
   /** The working memory of an ended session moves down to LONG_TERM unless claimed. */
@@ -111,7 +160,11 @@ export class Salience {
   async rescore(ids: readonly string[], cause: Meta, options: Omit<PlanOptions, 'always'> = {}): Promise<Applied> {
     const rows = (await this.graph.read(Q.readScoringInputs, { ids })).map(toScoringRow);
     // IDENTITY_CORE does not decay: only a tier change concerns it.
-    return this.apply(rows.filter((r) => r.tier !== 'IDENTITY_CORE' || options.fromTier?.has(r.id)), cause, options);
+    return this.apply(
+      rows.filter((r) => r.tier !== 'IDENTITY_CORE' || options.fromTier?.has(r.id)),
+      cause,
+      options,
+    );
   }
 
   private async apply(rows: readonly ScoringRow[], cause: Meta, options: PlanOptions): Promise<Applied> {
@@ -120,7 +173,9 @@ export class Salience {
     const applied = await applyPlan(this.graph, this.bus, plan, now, cause);
     for (const row of rows) {
       const salience = plan.scored.get(row.id) ?? 0;
-      this.bus.publish(message('SalienceScored', { id: row.id, store: row.store, salience, at: now }, 'salience', { cause }));
+      this.bus.publish(
+        message('SalienceScored', { id: row.id, store: row.store, salience, at: now }, 'salience', { cause }),
+      );
     }
     return applied;
   }

@@ -101,9 +101,19 @@ export function modelParams(c: SalienceConfig): Record<string, unknown> {
  * The batch ranges after `after`, in id order, until the index has no more;
  * the next read is under way while the ranges of the last one are handed out.
  */
-async function* batchRanges(graph: GraphPort, scope: Scope, after: string, config: SalienceConfig): AsyncGenerator<Range> {
+async function* batchRanges(
+  graph: GraphPort,
+  scope: Scope,
+  after: string,
+  config: SalienceConfig,
+): AsyncGenerator<Range> {
   const read = async (from: string): Promise<string[]> => {
-    const params = { ...scope.params, after: from, limit: config.sweepBatch, batches: config.sweepLanes * RANGES_PER_LANE };
+    const params = {
+      ...scope.params,
+      after: from,
+      limit: config.sweepBatch,
+      batches: config.sweepLanes * RANGES_PER_LANE,
+    };
     const [row] = await graph.read<{ bounds: string[] }>(scope.bounds, params);
     return row?.bounds ?? [];
   };
@@ -129,7 +139,8 @@ export async function runSweep(deps: SweepDeps, command: DecaySweep): Promise<Sw
   const { graph, bus, config } = deps;
   const { store, now } = command.data;
   const key = store ?? '*';
-  const save = (p: Progress, done: boolean) => graph.write(Q.writeSweepCursor, { key, store, now, ...p, done, at: deps.clock() });
+  const save = (p: Progress, done: boolean) =>
+    graph.write(Q.writeSweepCursor, { key, store, now, ...p, done, at: deps.clock() });
 
   const [cursor] = await graph.read<{ cursor: Record<string, unknown> }>(Q.readSweepCursor, { key });
   // Only the same sweep (same scope, same `now`) resumes; any other starts afresh.
@@ -137,7 +148,14 @@ export async function runSweep(deps: SweepDeps, command: DecaySweep): Promise<Sw
   let progress: Progress = START;
   if (resumed) {
     const c = cursor.cursor;
-    progress = { after: String(c.after), scanned: int(c.scanned), updated: int(c.updated), promoted: int(c.promoted), demoted: int(c.demoted), batches: int(c.batches) };
+    progress = {
+      after: String(c.after),
+      scanned: int(c.scanned),
+      updated: int(c.updated),
+      promoted: int(c.promoted),
+      demoted: int(c.demoted),
+      batches: int(c.batches),
+    };
   } else await save(START, false);
 
   const model = modelParams(config);
@@ -146,9 +164,21 @@ export async function runSweep(deps: SweepDeps, command: DecaySweep): Promise<Sw
   tracked?.update(progress.scanned);
   /** One batch: decay what needs nothing else, then score, write and move the rest. */
   const sweepRange = async ({ after, until }: Range): Promise<{ done: BatchResult; applied: Applied }> => {
-    const [row] = await graph.write<BatchResult & Record<string, unknown>>(scope.batch, { ...scope.params, after, until, now, model });
+    const [row] = await graph.write<BatchResult & Record<string, unknown>>(scope.batch, {
+      ...scope.params,
+      after,
+      until,
+      now,
+      model,
+    });
     const done = row ?? { scanned: 0, written: 0, pending: [] };
-    const applied = await applyPlan(graph, bus, planBatch(done.pending.map(toScoringRow), now, config), now, command.meta);
+    const applied = await applyPlan(
+      graph,
+      bus,
+      planBatch(done.pending.map(toScoringRow), now, config),
+      now,
+      command.meta,
+    );
     return { done, applied };
   };
 
@@ -167,7 +197,11 @@ export async function runSweep(deps: SweepDeps, command: DecaySweep): Promise<Sw
         const { done, applied } = await work;
         await before;
         for (const m of applied.moved) {
-          bus.publish(message('SalienceScored', { id: m.id, store: m.store, salience: m.salience, at: now }, 'salience', { cause: command.meta }));
+          bus.publish(
+            message('SalienceScored', { id: m.id, store: m.store, salience: m.salience, at: now }, 'salience', {
+              cause: command.meta,
+            }),
+          );
         }
         progress = {
           after: range.until,
@@ -180,7 +214,10 @@ export async function runSweep(deps: SweepDeps, command: DecaySweep): Promise<Sw
         await save(progress, false);
         tracked?.update(progress.scanned);
       })();
-      committed.catch(() => void (failed = true)); // start no further batch once one failed
+      // start no further batch once one failed
+      committed.catch(() => {
+        failed = true;
+      });
       inFlight.push(committed);
       if (inFlight.length >= config.sweepLanes) await inFlight.shift();
     }

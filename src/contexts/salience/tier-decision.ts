@@ -29,14 +29,19 @@ export function decideTier(s: TierSituation, c: SalienceConfig): TierDecision {
     case 'IDENTITY_CORE':
       return STAY;
     case 'ACTIVE_CONTEXT':
-      if (s.sessionEnded && !s.claimed) return { kind: 'DEMOTE', to: 'LONG_TERM', reason: 'its session ended and it was not claimed' };
+      if (s.sessionEnded && !s.claimed)
+        return { kind: 'DEMOTE', to: 'LONG_TERM', reason: 'its session ended and it was not claimed' };
       if (s.score < t.demoteFromActive) {
         return { kind: 'DEMOTE', to: 'LONG_TERM', reason: `salience ${fmt(s.score)} fell below ${t.demoteFromActive}` };
       }
       return STAY;
     case 'LONG_TERM':
       if (s.score > t.promoteToActive) {
-        return { kind: 'PROMOTE', to: 'ACTIVE_CONTEXT', reason: `salience ${fmt(s.score)} rose above ${t.promoteToActive}` };
+        return {
+          kind: 'PROMOTE',
+          to: 'ACTIVE_CONTEXT',
+          reason: `salience ${fmt(s.score)} rose above ${t.promoteToActive}`,
+        };
       }
       if (s.score < t.demoteToArchive) {
         return { kind: 'DEMOTE', to: 'ARCHIVE', reason: `salience ${fmt(s.score)} fell below ${t.demoteToArchive}` };
@@ -44,7 +49,11 @@ export function decideTier(s: TierSituation, c: SalienceConfig): TierDecision {
       return STAY;
     case 'ARCHIVE':
       if (s.score > t.promoteFromArchive) {
-        return { kind: 'PROMOTE', to: 'LONG_TERM', reason: `salience ${fmt(s.score)} rose above ${t.promoteFromArchive}` };
+        return {
+          kind: 'PROMOTE',
+          to: 'LONG_TERM',
+          reason: `salience ${fmt(s.score)} rose above ${t.promoteFromArchive}`,
+        };
       }
       return STAY;
     default: {

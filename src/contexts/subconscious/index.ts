@@ -6,7 +6,15 @@ export { ShutdownProtocol } from './shutdown.js';
 export type { ColdStorageCheck, ColdStoragePort, ColdStorageWrite, ShutdownDeps, ShutdownReport } from './shutdown.js';
 export { clusters } from './clusters.js';
 export type { Pair } from './clusters.js';
-export { breakCheckApplies, breakDueAt, breakMessage, idleBefore, isQuiet, minutesInTask, nextBreakCheck } from './timers.js';
+export {
+  breakCheckApplies,
+  breakDueAt,
+  breakMessage,
+  idleBefore,
+  isQuiet,
+  minutesInTask,
+  nextBreakCheck,
+} from './timers.js';
 export type { SessionTimerView } from './timers.js';
 export {
   JOB_KINDS,

@@ -33,7 +33,13 @@ export type JobDataOf<K extends JobKind> = K extends 'break-check'
 
 /** One run of a job as a worker hands it to the Subconscious. */
 export type JobRun = {
-  [K in JobKind]: { readonly kind: K; readonly id: string; readonly data: JobDataOf<K>; readonly attempt: number; readonly dueAt: number };
+  [K in JobKind]: {
+    readonly kind: K;
+    readonly id: string;
+    readonly data: JobDataOf<K>;
+    readonly attempt: number;
+    readonly dueAt: number;
+  };
 }[JobKind];
 
 export interface LastRun {

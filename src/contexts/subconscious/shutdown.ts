@@ -96,12 +96,15 @@ export class ShutdownProtocol {
         for (const other of this.deps.drains ?? []) await other.run();
         const others = (this.deps.drains ?? []).map((o) => `, ${o.name} stopped`).join('');
         const ran = d.worked ? `${d.ran} due jobs ran, workers stopped` : 'no workers in this process';
-        const left = d.left > 0 ? `, ${d.left} jobs left waiting in Redis${d.timedOut ? ' (drain timed out)' : ''}` : '';
+        const left =
+          d.left > 0 ? `, ${d.left} jobs left waiting in Redis${d.timedOut ? ' (drain timed out)' : ''}` : '';
         return `${ran}${left}${others}, ${d.delayed} timers stay scheduled in Redis`;
       });
       await step('flush', async () => {
         for (const other of this.deps.flushes ?? []) await other.run();
-        const flushed = await bus.ask<{ inFlight: number; memories: number }>(message('ShutdownCommand', { coldStorageDir: dir }, 'subconscious'));
+        const flushed = await bus.ask<{ inFlight: number; memories: number }>(
+          message('ShutdownCommand', { coldStorageDir: dir }, 'subconscious'),
+        );
         await bus.idle();
         memories = flushed.memories;
         const others = (this.deps.flushes ?? []).map((o) => `${o.name} flushed, `).join('');
@@ -109,7 +112,8 @@ export class ShutdownProtocol {
       });
       const out: { written?: ColdStorageWrite } = {};
       await step('write cold storage', async () => {
-        const w = (out.written = await coldStorage.write(dir));
+        const w = await coldStorage.write(dir);
+        out.written = w;
         return `${w.path} (${w.nodes} nodes, ${w.relationships} relationships, ${w.bytes} bytes)`;
       });
       const written = out.written as ColdStorageWrite;

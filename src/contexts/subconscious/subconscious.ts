@@ -22,7 +22,15 @@ import type { GraphPort } from '../../adapters/neo4j/index.js';
 import { mechanicalStrength } from '../synapse/index.js';
 import { Q } from './cypher.js';
 import { clusters, type Pair } from './clusters.js';
-import { breakCheckApplies, breakDueAt, breakMessage, idleBefore, isQuiet, minutesInTask, nextBreakCheck } from './timers.js';
+import {
+  breakCheckApplies,
+  breakDueAt,
+  breakMessage,
+  idleBefore,
+  isQuiet,
+  minutesInTask,
+  nextBreakCheck,
+} from './timers.js';
 import {
   auditJobId,
   auditNotificationId,
@@ -185,17 +193,23 @@ export class Subconscious {
    */
   private async consolidation(): Promise<{ consolidated: number; busyStores: number; skipped: number }> {
     const s = this.deps.settings;
-    const rows = await this.deps.graph.read<{ store: string; a: string; b: string; strength: number }>(Q.consolidationCandidates, {
-      minStrength: mechanicalStrength(s.consolidationMinSimilarity),
-      stores: s.scopeStores,
-      limit: CANDIDATE_PAIRS,
-    });
+    const rows = await this.deps.graph.read<{ store: string; a: string; b: string; strength: number }>(
+      Q.consolidationCandidates,
+      {
+        minStrength: mechanicalStrength(s.consolidationMinSimilarity),
+        stores: s.scopeStores,
+        limit: CANDIDATE_PAIRS,
+      },
+    );
     const byStore = new Map<string, Pair[]>();
     for (const row of rows) byStore.set(row.store, [...(byStore.get(row.store) ?? []), row]);
     let consolidated = 0;
     let busyStores = 0;
     let skipped = 0;
-    const tracked = rows.length > 0 ? this.deps.progress?.start('consolidation', s.scopeStores?.join(',') ?? null, 'clusters') : undefined;
+    const tracked =
+      rows.length > 0
+        ? this.deps.progress?.start('consolidation', s.scopeStores?.join(',') ?? null, 'clusters')
+        : undefined;
     try {
       for (const [store, pairs] of byStore) {
         if (!(await this.quiet(store))) {
@@ -203,11 +217,16 @@ export class Subconscious {
           continue;
         }
         const found = clusters(pairs, MAX_CLUSTER);
-        tracked?.update(consolidated + skipped, consolidated + skipped + Math.min(found.length, s.consolidationMaxClusters - consolidated));
+        tracked?.update(
+          consolidated + skipped,
+          consolidated + skipped + Math.min(found.length, s.consolidationMaxClusters - consolidated),
+        );
         for (const ids of found) {
           if (consolidated >= s.consolidationMaxClusters) break;
           try {
-            await this.deps.bus.ask(message('ConsolidateCommand', { ids, strategy: 'KEEP_NEWEST', content: null }, 'subconscious'));
+            await this.deps.bus.ask(
+              message('ConsolidateCommand', { ids, strategy: 'KEEP_NEWEST', content: null }, 'subconscious'),
+            );
             consolidated++;
           } catch (error) {
             // A refusal (a memory forgotten meanwhile, too large…) would refuse on every retry: skip it.
@@ -239,10 +258,13 @@ export class Subconscious {
     const s = this.deps.settings;
     const now = this.clock();
     const cutoff = idleBefore(now, s.sessionIdleMs);
-    const open = await this.deps.graph.read<{ id: string; instanceId: string; mode: WorkingMode; modeSince: number; lastActiveAt: number }>(
-      Q.openSessions,
-      { stores: s.scopeStores, limit: SWEEP_SESSIONS },
-    );
+    const open = await this.deps.graph.read<{
+      id: string;
+      instanceId: string;
+      mode: WorkingMode;
+      modeSince: number;
+      lastActiveAt: number;
+    }>(Q.openSessions, { stores: s.scopeStores, limit: SWEEP_SESSIONS });
     let timedOut = 0;
     let armed = 0;
     for (const session of open) {
@@ -262,7 +284,13 @@ export class Subconscious {
         );
         if (ended) timedOut++;
       } else if (session.mode === 'TASK') {
-        await this.armBreak(nextBreakCheck({ sessionId: session.id, instanceId: session.instanceId, modeSince: session.modeSince }, now, s.breakAfterMs));
+        await this.armBreak(
+          nextBreakCheck(
+            { sessionId: session.id, instanceId: session.instanceId, modeSince: session.modeSince },
+            now,
+            s.breakAfterMs,
+          ),
+        );
         armed++;
       }
     }
@@ -272,7 +300,8 @@ export class Subconscious {
       stores: s.scopeStores,
       limit: SWEEP_SESSIONS,
     });
-    for (const m of missing) await this.deps.jobs.add('session-audit', auditJobId(m.id), { sessionId: m.id, instanceId: m.instanceId }, 0);
+    for (const m of missing)
+      await this.deps.jobs.add('session-audit', auditJobId(m.id), { sessionId: m.id, instanceId: m.instanceId }, 0);
     return { timedOut, armed, auditsRepaired: missing.length };
   }
 
@@ -305,21 +334,32 @@ export class Subconscious {
     const minutes = minutesInTask(check, this.deps.settings.breakAfterMs);
     const notification = message(
       'BreakNotification',
-      { instanceId: session.instanceId, sessionId: session.id, minutesInTask: minutes, message: breakMessage(minutes, session.task) },
+      {
+        instanceId: session.instanceId,
+        sessionId: session.id,
+        minutesInTask: minutes,
+        message: breakMessage(minutes, session.task),
+      },
       'subconscious',
       { instanceId: session.instanceId, sessionId: session.id },
     );
-    await this.deps.notifications.deliver({ ...notification, meta: { ...notification.meta, messageId: breakNotificationId(check) } }, session.store);
+    await this.deps.notifications.deliver(
+      { ...notification, meta: { ...notification.meta, messageId: breakNotificationId(check) } },
+      session.store,
+    );
     await this.armBreak({ ...check, n: check.n + 1 });
     return { notified: true };
   }
 
   /** "Session ending. What do you refuse to lose?" with the session's unclaimed memories. */
   private async sessionAudit(audit: SessionAuditData): Promise<{ unclaimed: number }> {
-    const rows = await this.deps.graph.read<{ store: string; instanceId: string; stored: number; unclaimed: string[] }>(Q.sessionAuditMemories, {
-      sessionId: audit.sessionId,
-      limit: 200,
-    });
+    const rows = await this.deps.graph.read<{ store: string; instanceId: string; stored: number; unclaimed: string[] }>(
+      Q.sessionAuditMemories,
+      {
+        sessionId: audit.sessionId,
+        limit: 200,
+      },
+    );
     const row = rows[0];
     if (!row) return { unclaimed: 0 };
     const notification = message(
@@ -328,7 +368,10 @@ export class Subconscious {
       'subconscious',
       { instanceId: row.instanceId, sessionId: audit.sessionId },
     );
-    await this.deps.notifications.deliver({ ...notification, meta: { ...notification.meta, messageId: auditNotificationId(audit.sessionId) } }, row.store);
+    await this.deps.notifications.deliver(
+      { ...notification, meta: { ...notification.meta, messageId: auditNotificationId(audit.sessionId) } },
+      row.store,
+    );
     return { unclaimed: row.unclaimed.length };
   }
 }

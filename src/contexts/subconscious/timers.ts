@@ -18,7 +18,11 @@ export function breakDueAt(modeSince: number, n: number, breakAfterMs: number): 
 }
 
 /** The first check of a stretch in TASK mode not yet due at `now` (the sweep re-arms with it). */
-export function nextBreakCheck(session: { readonly sessionId: string; readonly instanceId: string; readonly modeSince: number }, now: number, breakAfterMs: number): BreakCheckData {
+export function nextBreakCheck(
+  session: { readonly sessionId: string; readonly instanceId: string; readonly modeSince: number },
+  now: number,
+  breakAfterMs: number,
+): BreakCheckData {
   const n = Math.max(1, Math.floor((now - session.modeSince) / breakAfterMs) + 1);
   return { sessionId: session.sessionId, instanceId: session.instanceId, modeSince: session.modeSince, n };
 }
@@ -29,7 +33,8 @@ export function nextBreakCheck(session: { readonly sessionId: string; readonly i
  * the break clock, so the check is stale.
  */
 export function breakCheckApplies(session: SessionTimerView | null, check: BreakCheckData): boolean {
-  return session !== null && session.open && session.mode === 'TASK' && session.modeSince === check.modeSince;
+  if (session === null) return false;
+  return session.open && session.mode === 'TASK' && session.modeSince === check.modeSince;
 }
 
 export function minutesInTask(check: BreakCheckData, breakAfterMs: number): number {

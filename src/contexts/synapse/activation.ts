@@ -91,7 +91,17 @@ export class Spread {
       const node = this.nodes.get(s.id);
       const weight = Math.min(1, s.weight);
       if (node) node.received = node.activation = Math.min(1, node.activation + weight);
-      else this.nodes.set(s.id, { activation: weight, support: 0, supportPath: [], supportSeed: s.id, received: weight, path: [], seed: s.id, hop: 0 });
+      else
+        this.nodes.set(s.id, {
+          activation: weight,
+          support: 0,
+          supportPath: [],
+          supportSeed: s.id,
+          received: weight,
+          path: [],
+          seed: s.id,
+          hop: 0,
+        });
     }
     this.floor = Math.max(0, ...[...this.nodes.values()].map((n) => n.activation)) * options.minShare;
   }
@@ -143,7 +153,16 @@ export class Spread {
     for (const [id, into] of strongest) {
       if (this.nodes.size >= this.options.maxNodes) break;
       const level = Math.min(1, into.sum);
-      this.nodes.set(id, { activation: level, support: 0, supportPath: [], supportSeed: id, received: level, path: into.path, seed: into.seed, hop });
+      this.nodes.set(id, {
+        activation: level,
+        support: 0,
+        supportPath: [],
+        supportSeed: id,
+        received: level,
+        path: into.path,
+        seed: into.seed,
+        hop,
+      });
     }
     this.hop = hop;
   }
@@ -156,7 +175,11 @@ export class Spread {
   result(): Activated[] {
     return [...this.nodes.entries()]
       .filter(([, n]) => n.hop > 0 || n.support > 0)
-      .map(([id, n]) => (n.hop > 0 ? { id, activation: n.activation, path: n.path, seed: n.seed, hop: n.hop } : { id, activation: n.support, path: n.supportPath, seed: n.supportSeed, hop: 1 }))
+      .map(([id, n]) =>
+        n.hop > 0
+          ? { id, activation: n.activation, path: n.path, seed: n.seed, hop: n.hop }
+          : { id, activation: n.support, path: n.supportPath, seed: n.supportSeed, hop: 1 },
+      )
       .sort((a, b) => b.activation - a.activation || a.id.localeCompare(b.id));
   }
 }

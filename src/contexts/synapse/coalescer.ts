@@ -31,7 +31,8 @@ export class Coalescer<T> {
     }
     const done = new Promise<void>((resolve, reject) => lane.waiting.push({ item, resolve, reject }));
     // setImmediate: every item published in this tick joins the first batch.
-    if (!lane.running) lane.running = new Promise<void>((start) => setImmediate(start)).then(() => this.drain(key, lane));
+    if (!lane.running)
+      lane.running = new Promise<void>((start) => setImmediate(start)).then(() => this.drain(key, lane));
     return done;
   }
 
@@ -44,7 +45,10 @@ export class Coalescer<T> {
     while (lane.waiting.length > 0) {
       const batch = lane.waiting.splice(0, this.maxBatch);
       try {
-        await this.work(key, batch.map((w) => w.item));
+        await this.work(
+          key,
+          batch.map((w) => w.item),
+        );
         for (const w of batch) w.resolve();
       } catch (error) {
         for (const w of batch) w.reject(error);

@@ -13,7 +13,16 @@ import { LinkWriter } from './link-writer.js';
 import { LINK_BATCH, type SynapseSettings } from './settings.js';
 
 /** Only what linking reads: a memory's metadata may be large, and a thread is sent a copy. */
-export const linkSourceOf = ({ id, store, content, tags, people, emotions, occurredAt, sessionId }: LinkSource): LinkSource => ({
+export const linkSourceOf = ({
+  id,
+  store,
+  content,
+  tags,
+  people,
+  emotions,
+  occurredAt,
+  sessionId,
+}: LinkSource): LinkSource => ({
   id,
   store,
   content,
@@ -59,7 +68,10 @@ export class LinkPipeline<T> implements Linking<T> {
   ) {
     this.linker = new Linker(graph, settings);
     this.batches = new Coalescer((_store, batch) => this.plan(batch), LINK_BATCH);
-    this.writer = new LinkWriter((links) => this.linker.write(links, this.now, sortableId('lnk', this.now)), settings.linkWriteMs);
+    this.writer = new LinkWriter(
+      (links) => this.linker.write(links, this.now, sortableId('lnk', this.now)),
+      settings.linkWriteMs,
+    );
   }
 
   link(memory: LinkSource, now: number, tag: T): Promise<void> {

@@ -38,7 +38,11 @@ if (port) {
     // Not permitted here: linking runs at the service's priority.
   }
   const driver = createDriver(init.neo4j.uri, init.neo4j.user, init.neo4j.password);
-  const pipeline = new LinkPipeline<number>(new Neo4jGraph(driver, init.neo4j.database), init.settings, (store, links, ids) => post({ type: 'linked', store, links, ids }));
+  const pipeline = new LinkPipeline<number>(
+    new Neo4jGraph(driver, init.neo4j.database),
+    init.settings,
+    (store, links, ids) => post({ type: 'linked', store, links, ids }),
+  );
   port.on('message', (message: ToLinkingThread) => {
     if (message.type === 'close') {
       void driver.close().finally(() => port.close());

@@ -9,7 +9,12 @@
 import type { AssociationType } from '../../domain/index.js';
 import { mechanicalStrength } from './strength.js';
 
-export const MECHANICAL_TYPES = ['TEMPORAL', 'THEMATIC', 'PERSON', 'EMOTIONAL'] as const satisfies readonly AssociationType[];
+export const MECHANICAL_TYPES = [
+  'TEMPORAL',
+  'THEMATIC',
+  'PERSON',
+  'EMOTIONAL',
+] as const satisfies readonly AssociationType[];
 export type MechanicalType = (typeof MECHANICAL_TYPES)[number];
 
 export type Degrees = Readonly<Record<MechanicalType, number>>;
@@ -92,10 +97,19 @@ export function temporalScore(deltaMs: number, windowMs: number): number {
 }
 
 /** Each rule's score for one candidate; a rule that does not apply gives no entry. */
-export function ruleScores(subject: LinkSubject, candidate: Candidate, selfScore: number | null, rules: LinkRules): Partial<Record<MechanicalType, number>> {
+export function ruleScores(
+  subject: LinkSubject,
+  candidate: Candidate,
+  selfScore: number | null,
+  rules: LinkRules,
+): Partial<Record<MechanicalType, number>> {
   const scores: Partial<Record<MechanicalType, number>> = {};
   const delta = candidate.occurredAt - subject.occurredAt;
-  if (subject.sessionId !== null && candidate.sessionId === subject.sessionId && Math.abs(delta) <= rules.temporalWindowMs) {
+  if (
+    subject.sessionId !== null &&
+    candidate.sessionId === subject.sessionId &&
+    Math.abs(delta) <= rules.temporalWindowMs
+  ) {
     scores.TEMPORAL = temporalScore(delta, rules.temporalWindowMs);
   }
   if (candidate.textScore !== null && selfScore !== null) {
@@ -119,7 +133,11 @@ export const linkKey = (type: string, lo: string, hi: string): string => `${type
  * and a pair planned from both ends, or pending already, becomes one link.
  * Returns only the new links.
  */
-export function planLinks(batch: readonly LinkBatchItem[], rules: LinkRules, pending: readonly PlannedLink[] = []): PlannedLink[] {
+export function planLinks(
+  batch: readonly LinkBatchItem[],
+  rules: LinkRules,
+  pending: readonly PlannedLink[] = [],
+): PlannedLink[] {
   const planned = new Map<string, PlannedLink>();
   const added = new Map<string, number>();
   const degree = (id: string, type: MechanicalType, base: Degrees) => base[type] + (added.get(`${type}:${id}`) ?? 0);

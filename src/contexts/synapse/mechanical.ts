@@ -13,12 +13,23 @@ import { storeKeyOf, type MemoryRecord } from '../../domain/index.js';
 import type { GraphPort } from '../../adapters/neo4j/index.js';
 import { Q } from './cypher.js';
 import { commonLabels, contentWords, peopleQuery, rareOnly, thematicQuery } from './text-queries.js';
-import { MECHANICAL_TYPES, planLinks, type Candidate, type Degrees, type LinkBatchItem, type MechanicalType, type PlannedLink } from './linking.js';
+import {
+  MECHANICAL_TYPES,
+  planLinks,
+  type Candidate,
+  type Degrees,
+  type LinkBatchItem,
+  type MechanicalType,
+  type PlannedLink,
+} from './linking.js';
 import { TEXT_CANDIDATES, type SynapseSettings } from './settings.js';
 import { RecentPool } from './recent-pool.js';
 
 /** What linking reads of a stored memory (all the linking thread is sent). */
-export type LinkSource = Pick<MemoryRecord, 'id' | 'store' | 'content' | 'tags' | 'people' | 'emotions' | 'occurredAt' | 'sessionId'>;
+export type LinkSource = Pick<
+  MemoryRecord,
+  'id' | 'store' | 'content' | 'tags' | 'people' | 'emotions' | 'occurredAt' | 'sessionId'
+>;
 
 export type CreatedLink = {
   readonly a: string;
@@ -29,7 +40,16 @@ export type CreatedLink = {
 };
 
 /** A candidate as find-link-candidates returns it (a list: see the statement). */
-type CandidateTuple = [string, string | null, number, number, string[], string[], number | null, [number, number, number, number]];
+type CandidateTuple = [
+  string,
+  string | null,
+  number,
+  number,
+  string[],
+  string[],
+  number | null,
+  [number, number, number, number],
+];
 
 type CandidateRow = {
   readonly id: string;
@@ -40,8 +60,26 @@ type CandidateRow = {
 
 const NO_LINKS: Degrees = Object.fromEntries(MECHANICAL_TYPES.map((t) => [t, 0])) as unknown as Degrees;
 
-function toCandidate([id, sessionId, occurredAt, createdAt, people, emotions, textScore, [t, th, p, e]]: CandidateTuple): Candidate {
-  return { id, sessionId, occurredAt, createdAt, people, emotions, textScore, degree: { TEMPORAL: t, THEMATIC: th, PERSON: p, EMOTIONAL: e } };
+function toCandidate([
+  id,
+  sessionId,
+  occurredAt,
+  createdAt,
+  people,
+  emotions,
+  textScore,
+  [t, th, p, e],
+]: CandidateTuple): Candidate {
+  return {
+    id,
+    sessionId,
+    occurredAt,
+    createdAt,
+    people,
+    emotions,
+    textScore,
+    degree: { TEMPORAL: t, THEMATIC: th, PERSON: p, EMOTIONAL: e },
+  };
 }
 
 function bestScore(candidates: readonly Candidate[]): number | null {
@@ -76,7 +114,11 @@ export class Linker {
   ) {}
 
   /** The links a batch of stored memories should get, besides `pending` ones not yet written. */
-  async plan(memories: readonly LinkSource[], now: number, pending: () => readonly PlannedLink[]): Promise<PlannedLink[]> {
+  async plan(
+    memories: readonly LinkSource[],
+    now: number,
+    pending: () => readonly PlannedLink[],
+  ): Promise<PlannedLink[]> {
     const settings = this.settings;
     const store = (memories[0] as LinkSource).store;
     const common = await this.commonOf(store, now);
@@ -102,7 +144,14 @@ export class Linker {
       if (!row) return [];
       const candidates = row.candidates.map(toCandidate);
       return {
-        subject: { id: m.id, sessionId: m.sessionId, occurredAt: m.occurredAt, people: m.people, emotions: m.emotions, degree: row.degree ?? NO_LINKS },
+        subject: {
+          id: m.id,
+          sessionId: m.sessionId,
+          occurredAt: m.occurredAt,
+          people: m.people,
+          emotions: m.emotions,
+          degree: row.degree ?? NO_LINKS,
+        },
         candidates,
         // Normally the memory is its own best match; if not, the best match stands in.
         selfScore: row.selfScore ?? bestScore(candidates),
@@ -120,7 +169,13 @@ export class Linker {
   private async commonOf(store: string, now: number): Promise<Common> {
     const known = this.common.get(store);
     if (known && now - known.at <= SAMPLE_TTL_MS && now >= known.at) return known;
-    const sample = await this.graph.read<{ id: string; tags: string[]; people: string[]; emotions: string[]; content: string | null }>(Q.recentLabels, {
+    const sample = await this.graph.read<{
+      id: string;
+      tags: string[];
+      people: string[];
+      emotions: string[];
+      content: string | null;
+    }>(Q.recentLabels, {
       store,
       limit: this.settings.recentWindow,
     });

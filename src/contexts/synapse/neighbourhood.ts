@@ -31,7 +31,9 @@ export class Levels {
   take<E extends LevelEdge>(edges: readonly E[], budget: number): (E & { hop: number })[] {
     const hop = this.current + 1;
     const out: (E & { hop: number })[] = [];
-    const ordered = [...edges].sort((a, b) => b.strength - a.strength || a.from.localeCompare(b.from) || a.to.localeCompare(b.to));
+    const ordered = [...edges].sort(
+      (a, b) => b.strength - a.strength || a.from.localeCompare(b.from) || a.to.localeCompare(b.to),
+    );
     for (const e of ordered) {
       if (out.length >= budget) break;
       const [lo, hi] = e.from < e.to ? [e.from, e.to] : [e.to, e.from];

@@ -13,7 +13,6 @@ export interface PoolMember {
   readonly emotions: readonly string[];
 }
 
-
 export class RecentPool {
   /** Newest first; labels case-folded. */
   private members: PoolMember[] = [];
@@ -22,7 +21,11 @@ export class RecentPool {
 
   /** Adds memories, given newest first, in front of the ones known. */
   add(newestFirst: readonly PoolMember[]): void {
-    const fresh = newestFirst.map((m) => ({ id: m.id, people: foldLabels(m.people), emotions: foldLabels(m.emotions) }));
+    const fresh = newestFirst.map((m) => ({
+      id: m.id,
+      people: foldLabels(m.people),
+      emotions: foldLabels(m.emotions),
+    }));
     const ids = new Set(fresh.map((m) => m.id));
     this.members = [...fresh, ...this.members.filter((m) => !ids.has(m.id))].slice(0, this.capacity);
   }

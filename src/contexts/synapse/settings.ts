@@ -37,7 +37,8 @@ export const ACTIVATION_MIN_SHARE = 0.001;
 export const MAX_DEPTH = 3;
 export const MAX_LIMIT = 1000;
 
-const invalid = (code: string, message: string, details?: Record<string, unknown>) => new InvalidInputError(`SYNAPSE.${code}`, message, details);
+const invalid = (code: string, message: string, details?: Record<string, unknown>) =>
+  new InvalidInputError(`SYNAPSE.${code}`, message, details);
 
 export function isAssociationType(value: unknown): value is AssociationType {
   return typeof value === 'string' && (ASSOCIATION_TYPES as readonly string[]).includes(value);
@@ -51,17 +52,20 @@ export function validateTypes(types: readonly string[] | null | undefined): Asso
 }
 
 export function validateDepth(depth: number, what = 'depth'): number {
-  if (!Number.isInteger(depth) || depth < 1 || depth > MAX_DEPTH) throw invalid('INVALID_DEPTH', `${what} must be an integer from 1 to ${MAX_DEPTH}, got ${depth}`);
+  if (!Number.isInteger(depth) || depth < 1 || depth > MAX_DEPTH)
+    throw invalid('INVALID_DEPTH', `${what} must be an integer from 1 to ${MAX_DEPTH}, got ${depth}`);
   return depth;
 }
 
 export function validateLimit(limit: number): number {
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) throw invalid('INVALID_LIMIT', `limit must be an integer from 1 to ${MAX_LIMIT}`);
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT)
+    throw invalid('INVALID_LIMIT', `limit must be an integer from 1 to ${MAX_LIMIT}`);
   return limit;
 }
 
 export function validateMinStrength(value: number | null | undefined): number {
   if (value === null || value === undefined) return 0;
-  if (!Number.isFinite(value) || value < 0 || value > 1) throw invalid('INVALID_STRENGTH', `minStrength must be in [0, 1], got ${value}`);
+  if (!Number.isFinite(value) || value < 0 || value > 1)
+    throw invalid('INVALID_STRENGTH', `minStrength must be in [0, 1], got ${value}`);
   return value;
 }

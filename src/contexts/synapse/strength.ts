@@ -38,7 +38,9 @@ export function mechanicalStrength(score: number): number {
 export function validateStrength(value: number | null | undefined, fallback: number): number {
   if (value === null || value === undefined) return fallback;
   if (!Number.isFinite(value) || value <= 0 || value > 1) {
-    throw new InvalidInputError('SYNAPSE.INVALID_STRENGTH', `strength must be a number in (0, 1], got ${value}`, { strength: value });
+    throw new InvalidInputError('SYNAPSE.INVALID_STRENGTH', `strength must be a number in (0, 1], got ${value}`, {
+      strength: value,
+    });
   }
   return value;
 }

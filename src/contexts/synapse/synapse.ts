@@ -24,7 +24,14 @@ import {
 import type { GraphPort, Neo4jSettings } from '../../adapters/neo4j/index.js';
 import { Q } from './cypher.js';
 import { canonical, toAssociation, type AssociationRecord } from './records.js';
-import { DEFAULT_SEMANTIC_STRENGTH, DEFAULT_STEP, storedStrength, strengthen, validateStrength, weaken } from './strength.js';
+import {
+  DEFAULT_SEMANTIC_STRENGTH,
+  DEFAULT_STEP,
+  storedStrength,
+  strengthen,
+  validateStrength,
+  weaken,
+} from './strength.js';
 import { LinkPipeline, linkSourceOf, type Linking } from './link-pipeline.js';
 import type { LinkSource } from './mechanical.js';
 import { LinkingThread } from './linking-thread.js';
@@ -57,7 +64,8 @@ type AssociationRow = {
   readonly changeId?: string | null;
 };
 
-const invalid = (code: string, message: string, details?: Record<string, unknown>) => new InvalidInputError(`SYNAPSE.${code}`, message, details);
+const invalid = (code: string, message: string, details?: Record<string, unknown>) =>
+  new InvalidInputError(`SYNAPSE.${code}`, message, details);
 
 export class Synapse {
   private readonly graph: GraphPort;
@@ -76,7 +84,9 @@ export class Synapse {
     const linked = (store: string, links: Link[], tags: LinkTag[]) => {
       const first = tags[0] as LinkTag;
       this.found(store, links, first.cause);
-      this.bus.publish(message('MemoriesLinked', { store, ids: tags.map((t) => t.id) }, 'synapse', { cause: first.cause }));
+      this.bus.publish(
+        message('MemoriesLinked', { store, ids: tags.map((t) => t.id) }, 'synapse', { cause: first.cause }),
+      );
     };
     this.linking = deps.linkingThread
       ? new LinkingThread({ neo4j: deps.linkingThread, settings: this.settings, nice: LINKING_NICE }, linked)
@@ -89,13 +99,28 @@ export class Synapse {
     if (this.settings.mechanicalLinking) {
       // A key per message: they all reach the coalescer at once and share a batch.
       // The handler settles when the memory's links are written, not when they are planned.
-      bus.subscribe('synapse', 'MemoryStored', (m) => this.stored(m.data.memory, m.meta), (m) => `stored:${m.meta.messageId}`);
+      bus.subscribe(
+        'synapse',
+        'MemoryStored',
+        (m) => this.stored(m.data.memory, m.meta),
+        (m) => `stored:${m.meta.messageId}`,
+      );
     }
-    bus.subscribe('synapse', 'MemoryClaimed', (m) => this.claimed(m).then(() => undefined), (m) => m.data.id);
-    bus.handle('synapse', 'AssociateCommand', (m) => this.associate(m), (m) => {
-      const { lo, hi } = canonical(m.data.a, m.data.b);
-      return `pair:${lo}:${hi}`;
-    });
+    bus.subscribe(
+      'synapse',
+      'MemoryClaimed',
+      (m) => this.claimed(m).then(() => undefined),
+      (m) => m.data.id,
+    );
+    bus.handle(
+      'synapse',
+      'AssociateCommand',
+      (m) => this.associate(m),
+      (m) => {
+        const { lo, hi } = canonical(m.data.a, m.data.b);
+        return `pair:${lo}:${hi}`;
+      },
+    );
     return this;
   }
 
@@ -115,9 +140,15 @@ export class Synapse {
    */
   async relinkPending(before: number, stores: readonly string[] | null): Promise<{ relinked: number; failed: number }> {
     if (!this.settings.mechanicalLinking) return { relinked: 0, failed: 0 };
-    const rows = await this.graph.read<LinkSource>(Q.unlinkedMemories, { before, limit: RELINK_PAGE, stores: stores ? [...stores] : null });
+    const rows = await this.graph.read<LinkSource>(Q.unlinkedMemories, {
+      before,
+      limit: RELINK_PAGE,
+      stores: stores ? [...stores] : null,
+    });
     const cause = newMeta('synapse');
-    const results = await Promise.allSettled(rows.map((row) => this.linking.link(linkSourceOf(row), this.clock(), { id: row.id, cause })));
+    const results = await Promise.allSettled(
+      rows.map((row) => this.linking.link(linkSourceOf(row), this.clock(), { id: row.id, cause })),
+    );
     return { relinked: rows.length, failed: results.filter((r) => r.status === 'rejected').length };
   }
 
@@ -128,16 +159,23 @@ export class Synapse {
     const now = this.clock();
     const changeId = event.meta.messageId;
     const changed = await this.graph.transaction(async (tx) => {
-      const rows = await tx.run<{ other: string; type: AssociationType; strength: number; changeId: string | null }>(Q.memoryAssociations, {
-        id,
-        types: [...ASSOCIATION_TYPES],
-        minStrength: 0,
-        limit: MAX_LIMIT * 10,
-      });
+      const rows = await tx.run<{ other: string; type: AssociationType; strength: number; changeId: string | null }>(
+        Q.memoryAssociations,
+        {
+          id,
+          types: [...ASSOCIATION_TYPES],
+          minStrength: 0,
+          limit: MAX_LIMIT * 10,
+        },
+      );
       // A replayed transaction finds its own changeId on what it changed already.
       const changes = rows
         .filter((r) => r.changeId !== changeId)
-        .map((r) => ({ ...canonical(id, r.other), type: r.type, strength: strengthen(r.strength, this.settings.claimBoost) }));
+        .map((r) => ({
+          ...canonical(id, r.other),
+          type: r.type,
+          strength: strengthen(r.strength, this.settings.claimBoost),
+        }));
       if (changes.length === 0) return [];
       return tx.run<Link>(Q.setStrengths, { changes, now, changeId });
     });
@@ -152,16 +190,23 @@ export class Synapse {
   async associate(command: AssociateCommand): Promise<AssociationRecord> {
     const { a, b, type, direction } = command.data;
     if (!isAssociationType(type)) throw invalid('UNKNOWN_TYPE', `unknown association type "${String(type)}"`);
-    if (!(ASSOCIATION_DIRECTIONS as readonly string[]).includes(direction)) throw invalid('UNKNOWN_DIRECTION', `unknown direction "${String(direction)}"`);
+    if (!(ASSOCIATION_DIRECTIONS as readonly string[]).includes(direction))
+      throw invalid('UNKNOWN_DIRECTION', `unknown direction "${String(direction)}"`);
     if (a === b) throw invalid('SELF_LINK', 'a memory cannot be associated with itself', { id: a });
-    const amount = validateStrength(command.data.strength, direction === 'CREATE' ? DEFAULT_SEMANTIC_STRENGTH : DEFAULT_STEP);
+    const amount = validateStrength(
+      command.data.strength,
+      direction === 'CREATE' ? DEFAULT_SEMANTIC_STRENGTH : DEFAULT_STEP,
+    );
     const now = this.clock();
     const changeId = command.meta.messageId;
     const { lo, hi } = canonical(a, b);
     const { row, store } = await this.graph.transaction(async (tx) => {
       const found = await tx.run<{ id: string; store: string }>(Q.getMemoryStores, { ids: [a, b] });
       const missing = [a, b].filter((id) => !found.some((f) => f.id === id));
-      if (missing.length > 0) throw new NotFoundError('SYNAPSE.MEMORY_NOT_FOUND', `no memory with id ${missing.join(', ')}`, { ids: missing });
+      if (missing.length > 0)
+        throw new NotFoundError('SYNAPSE.MEMORY_NOT_FOUND', `no memory with id ${missing.join(', ')}`, {
+          ids: missing,
+        });
       const stores = [...new Set(found.map((f) => f.store))];
       if (stores.length > 1) throw invalid('CROSS_STORE', 'associated memories must belong to one store', { stores });
       const store = stores[0] as string;
@@ -170,14 +215,31 @@ export class Synapse {
       switch (direction) {
         case 'CREATE': {
           const strength = storedStrength(command.data.strength ?? Math.max(existing?.strength ?? 0, amount));
-          const rows = await tx.run<AssociationRow>(Q.putSemanticAssociation, { lo, hi, type, strength, now, changeId });
+          const rows = await tx.run<AssociationRow>(Q.putSemanticAssociation, {
+            lo,
+            hi,
+            type,
+            strength,
+            now,
+            changeId,
+          });
           return { row: rows[0] as AssociationRow, store };
         }
         case 'STRENGTHEN':
         case 'WEAKEN': {
-          if (!existing) throw new NotFoundError('SYNAPSE.ASSOCIATION_NOT_FOUND', `no ${type} association between ${a} and ${b} to ${direction.toLowerCase()}`, { a, b, type });
-          const strength = direction === 'STRENGTHEN' ? strengthen(existing.strength, amount) : weaken(existing.strength, amount);
-          const rows = await tx.run<AssociationRow>(Q.setStrengths, { changes: [{ lo, hi, type, strength }], now, changeId });
+          if (!existing)
+            throw new NotFoundError(
+              'SYNAPSE.ASSOCIATION_NOT_FOUND',
+              `no ${type} association between ${a} and ${b} to ${direction.toLowerCase()}`,
+              { a, b, type },
+            );
+          const strength =
+            direction === 'STRENGTHEN' ? strengthen(existing.strength, amount) : weaken(existing.strength, amount);
+          const rows = await tx.run<AssociationRow>(Q.setStrengths, {
+            changes: [{ lo, hi, type, strength }],
+            now,
+            changeId,
+          });
           return { row: rows[0] as AssociationRow, store };
         }
         default:

@@ -5,7 +5,9 @@
  * labels are quoted phrases, so no caller text can change the query's shape.
  */
 const STOP_WORDS = new Set(
-  'the and for are but not you all any can had her was one our out has him his how its may new now old see two way who did get let put say she too use with that this from they will would there their what about which when make like time just know take into year your some could them than then look only come over think also back after work first well even want because these give most were been have more very'.split(' '),
+  'the and for are but not you all any can had her was one our out has him his how its may new now old see two way who did get let put say she too use with that this from they will would there their what about which when make like time just know take into year your some could them than then look only come over think also back after work first well even want because these give most were been have more very'.split(
+    ' ',
+  ),
 );
 
 /**
@@ -32,7 +34,10 @@ export function keywords(content: string, max = MAX_KEYWORDS, skip: ReadonlySet<
   const counts = new Map<string, number>();
   for (const word of wordsOf(content)) if (!skip.has(word)) counts.set(word, (counts.get(word) ?? 0) + 1);
   // Map keeps first-use order; the sort is stable.
-  return [...counts.entries()].sort((a, b) => b[1] - a[1] || b[0].length - a[0].length).slice(0, max).map(([word]) => word);
+  return [...counts.entries()]
+    .sort((a, b) => b[1] - a[1] || b[0].length - a[0].length)
+    .slice(0, max)
+    .map(([word]) => word);
 }
 
 /** A Lucene phrase: only `"` and `\` are special inside quotes. */
@@ -49,7 +54,12 @@ export const TAG_BOOST = 2;
  * Content words and tags of a memory, or null when nothing is left to search
  * for. `commonWords` (lower-cased) are left out: see commonLabels.
  */
-export function thematicQuery(storeKey: string, content: string, tags: readonly string[], commonWords: ReadonlySet<string> = new Set()): string | null {
+export function thematicQuery(
+  storeKey: string,
+  content: string,
+  tags: readonly string[],
+  commonWords: ReadonlySet<string> = new Set(),
+): string | null {
   const words = keywords(content, MAX_KEYWORDS, commonWords);
   const labels = tags.filter((t) => /[\p{L}\p{N}]/u.test(t));
   const parts = [];
@@ -76,10 +86,16 @@ export const MIN_SAMPLE = 50;
  * posting lists are long, so the full-text queries leave them out; common
  * people still link through the newest-memories pool.
  */
-export function commonLabels(sample: readonly (readonly string[])[], share = COMMON_SHARE, minSample = MIN_SAMPLE): Set<string> {
+export function commonLabels(
+  sample: readonly (readonly string[])[],
+  share = COMMON_SHARE,
+  minSample = MIN_SAMPLE,
+): Set<string> {
   if (sample.length < minSample) return new Set();
   const counts = new Map<string, number>();
-  for (const labels of sample) for (const label of new Set(labels.map((l) => l.trim().toLowerCase()))) counts.set(label, (counts.get(label) ?? 0) + 1);
+  for (const labels of sample)
+    for (const label of new Set(labels.map((l) => l.trim().toLowerCase())))
+      counts.set(label, (counts.get(label) ?? 0) + 1);
   return new Set([...counts].filter(([, n]) => n >= share * sample.length).map(([label]) => label));
 }
 

@@ -8,7 +8,7 @@ import type { GraphPort } from '../../adapters/neo4j/index.js';
 import { Q } from './cypher.js';
 import { toAssociation, type AssociationRecord } from './records.js';
 import { Levels } from './neighbourhood.js';
-import { Spread, type Activated, type Seed, type SpreadEdge } from './activation.js';
+import { Spread, type Activated, type Seed } from './activation.js';
 import {
   ACTIVATION_FRONTIER,
   ACTIVATION_MIN_SHARE,
@@ -38,9 +38,14 @@ export interface ActivationQuery {
   readonly types?: readonly string[] | null;
 }
 
-export const notFound = (id: string) => new NotFoundError('SYNAPSE.MEMORY_NOT_FOUND', `no memory with id ${id}`, { id });
+export const notFound = (id: string) =>
+  new NotFoundError('SYNAPSE.MEMORY_NOT_FOUND', `no memory with id ${id}`, { id });
 
-export async function associationsOf(graph: GraphPort, id: string, query: AssociationsQuery): Promise<AssociationRecord[]> {
+export async function associationsOf(
+  graph: GraphPort,
+  id: string,
+  query: AssociationsQuery,
+): Promise<AssociationRecord[]> {
   const rows = await graph.read(Q.memoryAssociations, {
     id,
     types: validateTypes(query.types),
@@ -50,7 +55,11 @@ export async function associationsOf(graph: GraphPort, id: string, query: Associ
   return rows.map((row) => toAssociation(id, row));
 }
 
-export async function neighbourhood(graph: GraphPort, id: string, query: NeighbourhoodQuery): Promise<AssociationRecord[]> {
+export async function neighbourhood(
+  graph: GraphPort,
+  id: string,
+  query: NeighbourhoodQuery,
+): Promise<AssociationRecord[]> {
   const depth = validateDepth(query.depth ?? 1);
   const types = validateTypes(query.types);
   const limit = validateLimit(query.limit ?? 100);
@@ -85,7 +94,13 @@ export async function activate(
   const maxHops = validateDepth(query.maxHops ?? 2, 'maxHops');
   const types = validateTypes(query.types);
   const maxNodes = validateLimit(query.maxNodes ?? settings.maxActivatedNodes);
-  const options = { maxHops, maxNodes, hopDecay: settings.hopDecay, maxFrontier: ACTIVATION_FRONTIER, minShare: ACTIVATION_MIN_SHARE };
+  const options = {
+    maxHops,
+    maxNodes,
+    hopDecay: settings.hopDecay,
+    maxFrontier: ACTIVATION_FRONTIER,
+    minShare: ACTIVATION_MIN_SHARE,
+  };
   // One auto-commit read per hop over the whole frontier (never one per
   // memory). Activation is a ranking signal, so hops need not share one
   // snapshot, and no transaction means no round trips to open and close one.
@@ -93,13 +108,20 @@ export async function activate(
   // memories: it expands every memory the seeds reach, not just the frontier.)
   const spread = new Spread(seeds, options);
   for (let frontier = spread.frontier(); frontier.length > 0; frontier = spread.frontier()) {
-    const rows = await graph.read<{ from: string; fan: number; edges: [string, AssociationType, number][] }>(Q.expandActivation, {
-      store,
-      ids: frontier,
-      types,
-      perNode: ACTIVATION_PER_NODE,
-    });
-    spread.step(rows.flatMap((row) => row.edges.map(([to, type, strength]) => ({ from: row.from, to, type, strength, fan: row.fan }))));
+    const rows = await graph.read<{ from: string; fan: number; edges: [string, AssociationType, number][] }>(
+      Q.expandActivation,
+      {
+        store,
+        ids: frontier,
+        types,
+        perNode: ACTIVATION_PER_NODE,
+      },
+    );
+    spread.step(
+      rows.flatMap((row) =>
+        row.edges.map(([to, type, strength]) => ({ from: row.from, to, type, strength, fan: row.fan })),
+      ),
+    );
   }
   return spread.result();
 }
