@@ -6,7 +6,9 @@ import type { Driver } from 'neo4j-driver';
 import { resolve } from 'node:path';
 import { Bus, InvalidInputError, ProgressBoard, progressShare, UnavailableError, type Access } from './domain/index.js';
 import { OUTAGE_RETRY_AFTER_MS } from './adapters/outage.js';
-import { createDriver, Neo4jGraph, applySchema, waitForNeo4j, type GraphPort } from './adapters/neo4j/index.js';
+import type { GraphPort } from './domain/index.js';
+import { createDriver, Neo4jGraph, applySchema, waitForNeo4j } from './adapters/neo4j/index.js';
+import { linkingThread } from './adapters/linking-thread/index.js';
 import { Hippocampus, storeGroupSettings } from './contexts/hippocampus/index.js';
 import {
   AssociationPort,
@@ -147,7 +149,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     bus,
     settings: config.synapse,
     clock,
-    linkingThread: config.synapse.linkingThread ? config.neo4j : null,
+    linkingThread: config.synapse.linkingThread ? linkingThread(config.neo4j, config.synapse) : null,
   }).register();
   // Vectors are computed off the request path, and yield to requests; a missing model leaves recall lexical.
   const activity = new RequestActivity();

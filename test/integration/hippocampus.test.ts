@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MEMORY_FIELDS, randomStore, startTestApp, type TestApp } from '../helpers.js';
 import { Bus, message } from '../../src/domain/index.js';
 import { Hippocampus } from '../../src/contexts/hippocampus/index.js';
-import { Neo4jGraph, type GraphPort } from '../../src/adapters/neo4j/index.js';
+import type { GraphPort } from '../../src/domain/index.js';
+import { Neo4jGraph } from '../../src/adapters/neo4j/index.js';
 
 let t: TestApp;
 const store = randomStore('hippo');

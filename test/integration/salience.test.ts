@@ -3,7 +3,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { randomStore, startTestApp, type TestApp } from '../helpers.js';
 import { message, type Tier } from '../../src/domain/index.js';
 import neo4j from 'neo4j-driver';
-import { Neo4jGraph, type GraphPort } from '../../src/adapters/neo4j/index.js';
+import type { GraphPort } from '../../src/domain/index.js';
+import { Neo4jGraph } from '../../src/adapters/neo4j/index.js';
 import { Salience, currentSalience, type SweepReport } from '../../src/contexts/salience/index.js';
 
 const neo4jInt = (n: number) => neo4j.int(n);

@@ -4,11 +4,11 @@ import { buildGraphQLSchema, schemaText } from '../../src/adapters/graphql/index
 import {
   cypherFilesOnDisk,
   parseStatement,
-  registeredFiles,
   usedParams,
   CYPHER_ROOT,
   schemaStatements,
-} from '../../src/adapters/neo4j/index.js';
+} from '../../src/adapters/neo4j/testing.js';
+import { declaredFiles as registeredFiles } from '../../src/domain/index.js';
 // Importing the composition root loads every context's statements.
 import '../../src/app.js';
 import '../../src/adapters/report/index.js';

@@ -23,7 +23,7 @@ import {
   stopBackgroundApp,
 } from '../background.js';
 import { labelKey } from '../../src/adapters/cold-storage/index.js';
-import type { GraphPort } from '../../src/adapters/neo4j/index.js';
+import type { GraphPort } from '../../src/domain/index.js';
 import { JOB_KINDS } from '../../src/contexts/subconscious/index.js';
 
 const cleanups: (() => Promise<void>)[] = [];

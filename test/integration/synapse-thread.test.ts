@@ -11,7 +11,8 @@ import type { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomStore, startTestApp, type TestApp } from '../helpers.js';
 import { eventually } from '../background.js';
-import { LINKING_NICE, LinkingThread, type CreatedLink, type LinkSource } from '../../src/contexts/synapse/index.js';
+import { LINKING_NICE, type CreatedLink, type LinkSource } from '../../src/contexts/synapse/index.js';
+import { LinkingThread } from '../../src/adapters/linking-thread/index.js';
 
 let t: TestApp;
 const stores: string[] = [];

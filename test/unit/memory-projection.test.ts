@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { MEMORY_RECORD_PROPERTIES, memoryFromValues, toMemoryRecord } from '../../src/contexts/hippocampus/index.js';
-import { CYPHER_ROOT } from '../../src/adapters/neo4j/statements.js';
+import { MEMORY_RECORD_PROPERTIES, memoryFromValues, toMemoryRecord } from '../../src/domain/index.js';
+import { CYPHER_ROOT } from '../../src/adapters/neo4j/testing.js';
 
 describe('the memory projection of Recall’s hot statements', () => {
   it('lists every property toMemoryRecord reads', () => {

@@ -15,7 +15,7 @@ import {
   minutesInTask,
   nextBreakCheck,
 } from '../../src/contexts/subconscious/index.js';
-import { CYPHER_ROOT } from '../../src/adapters/neo4j/index.js';
+import { CYPHER_ROOT } from '../../src/adapters/neo4j/testing.js';
 
 const MIN = 60_000;
 const check = { sessionId: 'ses_1', instanceId: 'i', modeSince: 1_000_000, n: 1 };

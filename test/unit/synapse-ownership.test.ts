@@ -6,7 +6,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CYPHER_ROOT } from '../../src/adapters/neo4j/index.js';
+import { CYPHER_ROOT } from '../../src/adapters/neo4j/testing.js';
 
 const dir = join(CYPHER_ROOT, 'synapse');
 const statements = readdirSync(dir)

@@ -1,6 +1,6 @@
-import { loadStatements } from '../neo4j/index.js';
+import { declareStatements } from '../../domain/index.js';
 
-export const Q = loadStatements('auth', {
+export const Q = declareStatements('auth', {
   createToken: 'create-token',
   findToken: 'find-token',
   touchToken: 'touch-token',

@@ -2,8 +2,7 @@
  * API tokens in Neo4j (label ApiToken): created, listed, revoked and verified.
  * Used by the service (verification) and by `npm run token` (administration).
  */
-import { InvalidInputError, isName, SCOPES, type Access, type Scope } from '../../domain/index.js';
-import type { GraphPort } from '../neo4j/index.js';
+import { InvalidInputError, isName, SCOPES, type Access, type GraphPort, type Scope } from '../../domain/index.js';
 import { Q } from './cypher.js';
 import { generateToken, matchesHash, tokenId } from './token-format.js';
 

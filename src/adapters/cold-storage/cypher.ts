@@ -1,6 +1,6 @@
-import { loadStatements } from '../neo4j/index.js';
+import { declareStatements } from '../../domain/index.js';
 
-export const Q = loadStatements('cold-storage', {
+export const Q = declareStatements('cold-storage', {
   exportNodes: 'export-nodes',
   exportRelationships: 'export-relationships',
   countNodes: 'count-nodes',

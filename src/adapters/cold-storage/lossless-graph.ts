@@ -5,12 +5,16 @@
  * Statements are registered files; the params passed must be the declared ones.
  */
 import neo4j, { type Driver, type RecordShape } from 'neo4j-driver';
-import type { Neo4jSettings, Statement } from '../neo4j/index.js';
+import type { Statement } from '../../domain/index.js';
+import { statementText, type Neo4jSettings } from '../neo4j/index.js';
 
-function checkParams(statement: Statement, params: Record<string, unknown>): void {
+/** The statement's body to send, once the params passed are exactly the ones its file declares. */
+function checkParams(statement: Statement, params: Record<string, unknown>): string {
+  const { params: declaredParams, text } = statementText(statement);
   const passed = Object.keys(params).sort().join(',');
-  const declared = [...statement.params].sort().join(',');
+  const declared = [...declaredParams].sort().join(',');
   if (passed !== declared) throw new Error(`${statement.file}: declared params [${declared}] but got [${passed}]`);
+  return text;
 }
 
 export class LosslessGraph {
@@ -30,10 +34,10 @@ export class LosslessGraph {
     params: Record<string, unknown>,
     onRow: (row: RecordShape) => void | Promise<void>,
   ): Promise<void> {
-    checkParams(statement, params);
+    const text = checkParams(statement, params);
     const session = this.driver.session({ database: this.settings.database, defaultAccessMode: neo4j.session.READ });
     try {
-      for await (const record of session.run(statement.text, params)) await onRow(record.toObject());
+      for await (const record of session.run(text, params)) await onRow(record.toObject());
     } finally {
       await session.close();
     }
@@ -41,10 +45,10 @@ export class LosslessGraph {
 
   /** One write (or schema) statement in its own transaction. */
   async run(statement: Statement, params: Record<string, unknown> = {}): Promise<RecordShape[]> {
-    checkParams(statement, params);
+    const text = checkParams(statement, params);
     const session = this.driver.session({ database: this.settings.database });
     try {
-      const result = await session.run(statement.text, params);
+      const result = await session.run(text, params);
       return result.records.map((r) => r.toObject());
     } finally {
       await session.close();

@@ -31,7 +31,7 @@ import { DEFAULT_LIMITS, isLoopback, type RequestLimits } from '../../config.js'
 import { formatError, publicError } from './errors.js';
 import { asUnavailable } from '../outage.js';
 import { admitted } from './caller.js';
-import { failingFast } from '../neo4j/index.js';
+import { failingFast } from '../../domain/index.js';
 import { limitedPorts } from './limited-ports.js';
 import type { RequestActivity } from '../request-activity.js';
 import { Admission, admissionPlugin, type AdmissionSettings } from './admission.js';

@@ -4,7 +4,7 @@
  * pool from other callers. Calls inside a port are not limited again.
  */
 import pLimit from 'p-limit';
-import { failingFast } from '../neo4j/index.js';
+import { failingFast } from '../../domain/index.js';
 import type { Ports } from './context.js';
 
 /** Plain reads of a value already loaded: not worth a slot. */

@@ -1,28 +1,14 @@
 /**
- * The Backing Service Port to Neo4j: runs registered statements only, checks
+ * The graph port (src/domain/ports/graph.ts) on Neo4j: runs registered statements only, checks
  * that the parameters passed are exactly the ones the file declares, and
  * turns Neo4j values into plain JS (temporal values become epoch ms).
  */
 import { isPoolTimeout, waitingForPool } from './pool-wait.js';
 import neo4j, { Neo4jError, type BookmarkManager, type Driver, type ManagedTransaction } from 'neo4j-driver';
 import type { QueryResult, Session, Transaction } from 'neo4j-driver';
-import type { Statement } from './statements.js';
+import type { GraphPort, Params, Row, Statement, Tx } from '../../domain/index.js';
+import { statementText } from './statements.js';
 import { asUnavailable, outageOf } from '../outage.js';
-
-export type Params = Record<string, unknown>;
-export type Row = Record<string, unknown>;
-
-export interface Tx {
-  run<R extends Row = Row>(statement: Statement, params?: Params): Promise<R[]>;
-}
-
-export interface GraphPort {
-  read<R extends Row = Row>(statement: Statement, params?: Params): Promise<R[]>;
-  write<R extends Row = Row>(statement: Statement, params?: Params): Promise<R[]>;
-  /** One write transaction; the driver may replay `work`, so it must be idempotent. */
-  transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
-  readTransaction<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
-}
 
 export class CypherParamError extends Error {}
 
@@ -37,12 +23,15 @@ const READ_RETRY_MS = 300;
  */
 const OUTAGE_RETRY_MS = 1_000;
 
-function checkParams(statement: Statement, params: Params): void {
+/** The statement's body to send, once the params passed are exactly the ones its file declares. */
+function checkParams(statement: Statement, params: Params): string {
+  const { params: declaredParams, text } = statementText(statement);
   const passed = Object.keys(params).sort();
-  const declared = [...statement.params].sort();
+  const declared = [...declaredParams].sort();
   if (passed.length !== declared.length || passed.some((p, i) => p !== declared[i])) {
     throw new CypherParamError(`${statement.file}: declared params [${declared}] but got [${passed}]`);
   }
+  return text;
 }
 
 export function toPlain(value: unknown): unknown {
@@ -112,9 +101,9 @@ function rows<R>(result: QueryResult): R[] {
 function txOf(transaction: ManagedTransaction | Transaction): Tx {
   return {
     async run<R extends Row>(statement: Statement, params: Params = {}) {
-      checkParams(statement, params);
+      const text = checkParams(statement, params);
       try {
-        return rows<R>(await runQuietly(() => transaction.run(statement.text, toNeo4jParams(params) as Params)));
+        return rows<R>(await runQuietly(() => transaction.run(text, toNeo4jParams(params) as Params)));
       } catch (error) {
         throw named(error, statement);
       }
@@ -156,10 +145,10 @@ export class Neo4jGraph implements GraphPort {
   }
 
   private async readOnce<R extends Row>(statement: Statement, params: Params): Promise<R[]> {
-    checkParams(statement, params);
+    const text = checkParams(statement, params);
     return this.retrying(READ_RETRY_MS, statement, () =>
       this.inSession(neo4j.session.READ, async (session) =>
-        rows<R>(await runQuietly(() => session.run(statement.text, toNeo4jParams(params) as Params))),
+        rows<R>(await runQuietly(() => session.run(text, toNeo4jParams(params) as Params))),
       ),
     );
   }
@@ -176,10 +165,10 @@ export class Neo4jGraph implements GraphPort {
   }
 
   private async writeOnce<R extends Row>(statement: Statement, params: Params): Promise<R[]> {
-    checkParams(statement, params);
+    const text = checkParams(statement, params);
     return this.retrying(WRITE_RETRY_MS, statement, () =>
       this.inSession(neo4j.session.WRITE, async (session) =>
-        rows<R>(await runQuietly(() => session.run(statement.text, toNeo4jParams(params) as Params))),
+        rows<R>(await runQuietly(() => session.run(text, toNeo4jParams(params) as Params))),
       ),
     );
   }

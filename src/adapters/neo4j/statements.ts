@@ -1,15 +1,16 @@
 /**
- * The Cypher registry: every statement is a file `cypher/<context>/<name>.cypher`
- * whose header comment declares `// params: $a, $b` and `// returns: x, y`.
- * A context lists its statements once; each file is read once, at load.
+ * Reads the registered statements (src/domain/ports/statements.ts): each file
+ * `cypher/<context>/<name>.cypher` once, at its first use, into the body that
+ * is sent and the params and returns its header declares.
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Statement } from '../../domain/index.js';
 
 export const CYPHER_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../../cypher');
 
-export interface Statement {
+export interface StatementText {
   readonly file: string;
   /** What is sent to Neo4j: the file without its comment lines. */
   readonly text: string;
@@ -30,7 +31,7 @@ function headerList(lines: string[], key: string): string[] {
  * writes a statement in 1400-byte pieces, one system call each, and the
  * comments were half of a hot statement's bytes (filter-memories: 3 writes → 2).
  */
-export function parseStatement(file: string, text: string): Statement {
+export function parseStatement(file: string, text: string): StatementText {
   const lines = text.split('\n');
   const header = lines.filter((l) => l.startsWith('//'));
   const body = lines.filter((l) => l.trim() !== '' && !l.trimStart().startsWith('//')).join('\n');
@@ -47,22 +48,16 @@ export function usedParams(text: string): string[] {
   return [...new Set([...body.matchAll(/\$([A-Za-z_][A-Za-z0-9_]*)/g)].map((m) => m[1] as string))].sort();
 }
 
-const loadedFiles = new Set<string>();
+const read = new Map<string, StatementText>();
 
-/** Loads a context's statements: `{ storeMemories: 'store-memories' }` → Statements. */
-export function loadStatements<K extends string>(context: string, names: Record<K, string>): Record<K, Statement> {
-  const out = {} as Record<K, Statement>;
-  for (const key of Object.keys(names) as K[]) {
-    const file = `${context}/${names[key]}.cypher`;
-    out[key] = parseStatement(file, readFileSync(join(CYPHER_ROOT, file), 'utf8'));
-    loadedFiles.add(file);
+/** A statement's body and header, read from its file the first time it is run. */
+export function statementText(statement: Statement): StatementText {
+  let parsed = read.get(statement.file);
+  if (!parsed) {
+    parsed = parseStatement(statement.file, readFileSync(join(CYPHER_ROOT, statement.file), 'utf8'));
+    read.set(statement.file, parsed);
   }
-  return out;
-}
-
-/** Files loaded through `loadStatements` so far (the registry test compares this with the disk). */
-export function registeredFiles(): ReadonlySet<string> {
-  return loadedFiles;
+  return parsed;
 }
 
 export function cypherFilesOnDisk(): string[] {

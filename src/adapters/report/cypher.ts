@@ -1,6 +1,6 @@
-import { loadStatements } from '../neo4j/index.js';
+import { declareStatements } from '../../domain/index.js';
 
-export const Q = loadStatements('report', {
+export const Q = declareStatements('report', {
   tierWeeks: 'tier-weeks',
   memoryScores: 'memory-scores',
   associationDegrees: 'association-degrees',

@@ -6,9 +6,7 @@
  */
 import * as vega from 'vega';
 import { compile, type TopLevelSpec } from 'vega-lite';
-import type { GraphPort } from '../neo4j/index.js';
-import type { MemoryRecord } from '../../domain/index.js';
-import { toMemoryRecord } from '../../contexts/hippocampus/index.js';
+import { toMemoryRecord, type GraphPort, type MemoryRecord } from '../../domain/index.js';
 import { Q } from './cypher.js';
 
 export interface StoreReportData {

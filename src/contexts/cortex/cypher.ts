@@ -1,6 +1,6 @@
-import { loadStatements } from '../../adapters/neo4j/index.js';
+import { declareStatements } from '../../domain/index.js';
 
-export const Q = loadStatements('cortex', {
+export const Q = declareStatements('cortex', {
   startSession: 'start-session',
   endSession: 'end-session',
   transitionSession: 'transition-session',

@@ -6,7 +6,7 @@
  * (the `notifications` subscription) through a LiveChannel.
  */
 import { assertNever, sortableId, type Bus, type NotificationKind, type Notification } from '../../domain/index.js';
-import type { GraphPort } from '../../adapters/neo4j/index.js';
+import type { GraphPort } from '../../domain/index.js';
 import { Q } from './cypher.js';
 import { AsyncFeed } from './async-feed.js';
 import { toNotificationRecord, type NotificationRecord } from './session-records.js';

@@ -20,7 +20,7 @@ import {
   type MemoryRecord,
   type ReflectionScope,
 } from '../../domain/index.js';
-import type { GraphPort } from '../../adapters/neo4j/index.js';
+import type { GraphPort } from '../../domain/index.js';
 import type { Hippocampus } from '../hippocampus/index.js';
 import type { ReflectCandidateWithActions } from '../recall/index.js';
 import { Q } from './cypher.js';

@@ -17,7 +17,7 @@ import {
   type StateTransition,
   type Tier,
 } from '../../domain/index.js';
-import type { GraphPort, Tx } from '../../adapters/neo4j/index.js';
+import type { GraphPort, Tx } from '../../domain/index.js';
 import { Q } from './cypher.js';
 import { toDecisionRecord, toSessionRecord, type DecisionRecord, type SessionRecord } from './session-records.js';
 import { initialMode, validateState } from './session-rules.js';

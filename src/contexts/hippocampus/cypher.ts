@@ -1,6 +1,6 @@
-import { loadStatements } from '../../adapters/neo4j/index.js';
+import { declareStatements } from '../../domain/index.js';
 
-export const Q = loadStatements('hippocampus', {
+export const Q = declareStatements('hippocampus', {
   storeMemories: 'store-memories',
   getMemory: 'get-memory',
   getMemories: 'get-memories',

@@ -28,9 +28,9 @@ import {
   type Tier,
   type Event,
 } from '../../domain/index.js';
-import type { GraphPort, Tx } from '../../adapters/neo4j/index.js';
+import type { GraphPort, Tx } from '../../domain/index.js';
 import { Q } from './cypher.js';
-import { toEventRecord, toMemoryRecord } from './records.js';
+import { toEventRecord, toMemoryRecord } from '../../domain/index.js';
 import { validateBatch, validateReason, type StoreLimits } from './validation.js';
 import { checkTierChange } from './tier-rules.js';
 import { consolidate, consolidatedMetadata } from './consolidation.js';

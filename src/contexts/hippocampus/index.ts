@@ -6,7 +6,6 @@ export type { TierChangeBy, TierVerdict } from './tier-rules.js';
 export { validateNewMemory, validateBatch, normaliseLabels, validateReason } from './validation.js';
 export type { StoreLimits } from './validation.js';
 export { consolidate, consolidatedMetadata } from './consolidation.js';
-export { toMemoryRecord, toEventRecord, memoryFromValues, MEMORY_RECORD_PROPERTIES } from './records.js';
 export type { EmbeddingWork, MemoryVector } from './hippocampus.js';
 export type { GroupCommitSettings } from './group-commit.js';
 export { embeddingText, CONTEXT_MAX_CHARS } from './embedding-text.js';

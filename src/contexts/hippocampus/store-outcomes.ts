@@ -3,7 +3,7 @@
  * read from its rows: stored, a retry that changed nothing, or ID_CONFLICT.
  */
 import { InvalidInputError, type MemoryRecord, type NewMemory } from '../../domain/index.js';
-import { memoryFromValues } from './records.js';
+import { memoryFromValues } from '../../domain/index.js';
 import { sameMemory } from './validation.js';
 
 export interface Stored {

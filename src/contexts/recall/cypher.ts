@@ -1,6 +1,6 @@
-import { loadStatements } from '../../adapters/neo4j/index.js';
+import { declareStatements } from '../../domain/index.js';
 
-export const Q = loadStatements('recall', {
+export const Q = declareStatements('recall', {
   searchCandidates: 'search-candidates',
   filterMemories: 'filter-memories',
   recordRecall: 'record-recall',

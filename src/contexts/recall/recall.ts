@@ -19,8 +19,8 @@ import {
   type ReflectionScope,
   type SearchFilters,
 } from '../../domain/index.js';
-import { inBackground, type GraphPort } from '../../adapters/neo4j/index.js';
-import { memoryFromValues, toMemoryRecord } from '../hippocampus/index.js';
+import { inBackground, type GraphPort } from '../../domain/index.js';
+import { memoryFromValues, toMemoryRecord } from '../../domain/index.js';
 import { Q } from './cypher.js';
 import {
   QUERY_STOP_WORDS,

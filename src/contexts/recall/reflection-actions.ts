@@ -4,8 +4,8 @@
  * almost nothing, the memories nearest to it by a recall of its own words.
  */
 import type { AssociationType, MemoryRecord } from '../../domain/index.js';
-import type { GraphPort } from '../../adapters/neo4j/index.js';
-import { toMemoryRecord } from '../hippocampus/index.js';
+import type { GraphPort } from '../../domain/index.js';
+import { toMemoryRecord } from '../../domain/index.js';
 import { Q } from './cypher.js';
 import type { ReflectCandidate, SearchRequest } from './recall.js';
 import type { RankedHit } from './scoring.js';

@@ -12,7 +12,7 @@
  * every `refreshMs` otherwise (vectors attached by another process), and is
  * reloaded whole every `maxAgeMs` (memories forgotten elsewhere).
  */
-import type { GraphPort } from '../../adapters/neo4j/index.js';
+import type { GraphPort } from '../../domain/index.js';
 import { Q } from './cypher.js';
 import { StoreVectors } from './store-vectors.js';
 import { LruMap } from './lru.js';

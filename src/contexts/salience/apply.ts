@@ -12,7 +12,7 @@ import {
   type TierDemoted,
   type TierPromoted,
 } from '../../domain/index.js';
-import type { GraphPort } from '../../adapters/neo4j/index.js';
+import type { GraphPort } from '../../domain/index.js';
 import { Q } from './cypher.js';
 import type { BatchPlan, TierRequest } from './plan.js';
 

@@ -1,6 +1,6 @@
-import { loadStatements } from '../../adapters/neo4j/index.js';
+import { declareStatements } from '../../domain/index.js';
 
-export const Q = loadStatements('salience', {
+export const Q = declareStatements('salience', {
   sweepBatch: 'sweep-batch',
   sweepBatchInStore: 'sweep-batch-in-store',
   sweepBounds: 'sweep-bounds',

@@ -16,7 +16,7 @@ import {
   type Tier,
   type TierChanged,
 } from '../../domain/index.js';
-import type { GraphPort } from '../../adapters/neo4j/index.js';
+import type { GraphPort } from '../../domain/index.js';
 import type { ProgressBoard } from '../../domain/index.js';
 import type { SalienceConfig } from './config.js';
 import { Q } from './cypher.js';

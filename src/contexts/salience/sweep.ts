@@ -11,7 +11,7 @@
  * harmless: the score at `now` depends only on the node.
  */
 import { message, type Bus, type DecaySweep, type ProgressBoard } from '../../domain/index.js';
-import type { GraphPort, Statement } from '../../adapters/neo4j/index.js';
+import type { GraphPort, Statement } from '../../domain/index.js';
 import type { SalienceConfig } from './config.js';
 import { Q } from './cypher.js';
 import { toLevel } from './model.js';

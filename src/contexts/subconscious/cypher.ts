@@ -1,7 +1,7 @@
-import { loadStatements } from '../../adapters/neo4j/index.js';
+import { declareStatements } from '../../domain/index.js';
 
 /** Read-only: the Subconscious decides from the graph; the owners write. */
-export const Q = loadStatements('subconscious', {
+export const Q = declareStatements('subconscious', {
   sessionTimer: 'session-timer',
   openSessions: 'open-sessions',
   sessionAuditMemories: 'session-audit-memories',

@@ -18,7 +18,7 @@ import {
   type WorkingMode,
   type ProgressBoard,
 } from '../../domain/index.js';
-import type { GraphPort } from '../../adapters/neo4j/index.js';
+import type { GraphPort } from '../../domain/index.js';
 import { mechanicalStrength } from '../synapse/index.js';
 import { Q } from './cypher.js';
 import { clusters, type Pair } from './clusters.js';

@@ -1,6 +1,6 @@
-import { loadStatements } from '../../adapters/neo4j/index.js';
+import { declareStatements } from '../../domain/index.js';
 
-export const Q = loadStatements('synapse', {
+export const Q = declareStatements('synapse', {
   recentLabels: 'recent-labels',
   findLinkCandidates: 'find-link-candidates',
   mergeMechanicalLinks: 'merge-mechanical-links',

@@ -3,10 +3,10 @@
  * batches (coalescer.ts), each batch is planned (mechanical.ts) while the one
  * before waits for its write (link-writer.ts), and each written batch is
  * reported once. The service runs it on the linking thread
- * (linking-thread.ts); without a thread it runs in process.
+ * (src/adapters/linking-thread); without a thread it runs in process.
  */
 import { sortableId } from '../../domain/index.js';
-import type { GraphPort } from '../../adapters/neo4j/index.js';
+import type { GraphPort } from '../../domain/index.js';
 import { Coalescer } from './coalescer.js';
 import { Linker, type CreatedLink, type LinkSource } from './mechanical.js';
 import { LinkWriter } from './link-writer.js';
@@ -46,6 +46,9 @@ export interface Linking<T> {
   warmUp(): void;
   close(): Promise<void>;
 }
+
+/** Starts linking off the calling thread (src/adapters/linking-thread), reporting each written batch to `onLinked`. */
+export type StartLinking = <T>(onLinked: OnLinked<T>) => Linking<T>;
 
 interface Waiting<T> {
   readonly memory: LinkSource;

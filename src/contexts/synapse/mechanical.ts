@@ -10,7 +10,7 @@
  * time (coalescer.ts).
  */
 import { storeKeyOf, type MemoryRecord } from '../../domain/index.js';
-import type { GraphPort } from '../../adapters/neo4j/index.js';
+import type { GraphPort } from '../../domain/index.js';
 import { Q } from './cypher.js';
 import { commonLabels, contentWords, peopleQuery, rareOnly, thematicQuery } from './text-queries.js';
 import {

@@ -21,7 +21,7 @@ import {
   type MemoryRecord,
   type Meta,
 } from '../../domain/index.js';
-import type { GraphPort, Neo4jSettings } from '../../adapters/neo4j/index.js';
+import type { GraphPort } from '../../domain/index.js';
 import { Q } from './cypher.js';
 import { canonical, toAssociation, type AssociationRecord } from './records.js';
 import {
@@ -32,10 +32,9 @@ import {
   validateStrength,
   weaken,
 } from './strength.js';
-import { LinkPipeline, linkSourceOf, type Linking } from './link-pipeline.js';
+import { LinkPipeline, linkSourceOf, type Linking, type StartLinking } from './link-pipeline.js';
 import type { LinkSource } from './mechanical.js';
-import { LinkingThread } from './linking-thread.js';
-import { isAssociationType, LINKING_NICE, MAX_LIMIT, type SynapseSettings } from './settings.js';
+import { isAssociationType, MAX_LIMIT, type SynapseSettings } from './settings.js';
 import * as read from './traversal.js';
 import type { Activated, Seed } from './activation.js';
 
@@ -44,8 +43,8 @@ export interface SynapseDeps {
   readonly bus: Bus;
   readonly settings: SynapseSettings;
   readonly clock?: () => number;
-  /** Where the linking thread connects; without it, mechanical linking runs on the calling thread. */
-  readonly linkingThread?: Neo4jSettings | null;
+  /** Starts the linking thread; without it, mechanical linking runs on the calling thread. */
+  readonly linkingThread?: StartLinking | null;
 }
 
 type Link = AssociationsFound['data']['links'][number];
@@ -89,7 +88,7 @@ export class Synapse {
       );
     };
     this.linking = deps.linkingThread
-      ? new LinkingThread({ neo4j: deps.linkingThread, settings: this.settings, nice: LINKING_NICE }, linked)
+      ? deps.linkingThread(linked)
       : new LinkPipeline(this.graph, this.settings, linked);
   }
 

@@ -4,7 +4,7 @@
  * activation for Recall (one round trip per hop, never one per memory).
  */
 import { NotFoundError, type AssociationType } from '../../domain/index.js';
-import type { GraphPort } from '../../adapters/neo4j/index.js';
+import type { GraphPort } from '../../domain/index.js';
 import { Q } from './cypher.js';
 import { toAssociation, type AssociationRecord } from './records.js';
 import { Levels } from './neighbourhood.js';

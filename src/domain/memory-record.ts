@@ -1,11 +1,11 @@
-import {
-  salienceAnchorOf,
-  salienceUsesOf,
-  type MemoryEventRecord,
-  type MemoryRecord,
-  type Tier,
-  parseJsonText,
-} from '../../domain/index.js';
+/**
+ * The memory record as statements return it: plain values (times already
+ * epoch ms, as the graph port delivers them) turned into a MemoryRecord.
+ * Hippocampus writes memories; Recall and others read them with these.
+ */
+import { parseJsonText } from './json.js';
+import { salienceAnchorOf, salienceUsesOf, type MemoryEventRecord, type MemoryRecord } from './memory.js';
+import type { Tier } from './tiers.js';
 
 const num = (v: unknown): number | null => (typeof v === 'number' ? v : null);
 const list = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : []);

@@ -1,5 +1,5 @@
 /**
- * The linking thread: mechanical linking (link-pipeline.ts) with its own
+ * The linking thread: Synapse's mechanical linking (its LinkPipeline) with its own
  * Neo4j driver, at a lower CPU priority than the thread that serves requests,
  * so a store's answer never waits for the JavaScript of linking the stores
  * before it. Protocol (see linking-thread.ts):
@@ -9,10 +9,8 @@
  */
 import { getPriority, setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
-import { createDriver, Neo4jGraph, type Neo4jSettings } from '../../adapters/neo4j/index.js';
-import { LinkPipeline } from './link-pipeline.js';
-import type { CreatedLink, LinkSource } from './mechanical.js';
-import type { SynapseSettings } from './settings.js';
+import { LinkPipeline, type CreatedLink, type LinkSource, type SynapseSettings } from '../../contexts/synapse/index.js';
+import { createDriver, Neo4jGraph, type Neo4jSettings } from '../neo4j/index.js';
 
 export interface LinkingThreadInit {
   readonly neo4j: Neo4jSettings;

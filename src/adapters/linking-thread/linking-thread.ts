@@ -1,6 +1,7 @@
 /**
- * Mechanical linking on its own worker thread (linking-worker.ts), started by
- * warmUp() or on the first stored memory. Linking a memory costs about as
+ * Synapse's mechanical linking (its Linking port) on its own worker thread
+ * (linking-worker.ts), started by warmUp() or on the first stored memory.
+ * Linking a memory costs about as
  * much JavaScript as storing it (decoding ~44 candidates, planning); on the
  * request thread that work delays the next store's answer. The thread is
  * held open (ref) only while memories wait to be linked, and a crashed thread
@@ -9,9 +10,8 @@
  * links them as one batch, as it would in process.
  */
 import type { Worker } from 'node:worker_threads';
-import { tsWorker } from '../../adapters/threads/index.js';
-import type { Linking, OnLinked } from './link-pipeline.js';
-import type { LinkSource } from './mechanical.js';
+import type { LinkSource, Linking, OnLinked } from '../../contexts/synapse/index.js';
+import { tsWorker } from '../threads/index.js';
 import type { FromLinkingThread, LinkingThreadInit, ToLink, ToLinkingThread } from './linking-worker.js';
 
 const WORKER_URL = new URL('./linking-worker.ts', import.meta.url);
