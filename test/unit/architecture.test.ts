@@ -1,17 +1,20 @@
 /**
  * Context boundaries (ARCHITECTURE.md §1): a module may import another
- * context only through its public index.ts, and src/ has no import cycles.
+ * context only through its public index.ts; a context depends on the domain
+ * (its ports included) and on other contexts, never on an adapter; only tests
+ * and benchmarks import a `testing.ts` entry; and src/ has no import cycles.
  */
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-const SRC = resolve(import.meta.dirname, '../../src');
+const ROOT = resolve(import.meta.dirname, '../..');
+const SRC = join(ROOT, 'src');
 
-function sourceFiles(dir: string): string[] {
+function sourceFiles(dir: string, pattern = /\.ts$/): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
-    return statSync(path).isDirectory() ? sourceFiles(path) : path.endsWith('.ts') ? [path] : [];
+    return statSync(path).isDirectory() ? sourceFiles(path, pattern) : pattern.test(path) ? [path] : [];
   });
 }
 
@@ -32,6 +35,9 @@ const contextOf = (file: string): string | null => {
 
 const files = sourceFiles(SRC);
 const graph = new Map(files.map((f) => [f, importsOf(f)]));
+/** Production code outside src/: the scripts (with their .mjs helpers). */
+const scripts = sourceFiles(join(ROOT, 'scripts'), /\.(ts|mjs)$/);
+const isTestingEntry = (file: string) => file.endsWith('/testing.ts');
 
 describe('context boundaries', () => {
   it('imports another context only through its index.ts', () => {
@@ -45,6 +51,24 @@ describe('context boundaries', () => {
       }
     }
     expect(deep).toEqual([]);
+  });
+
+  it('keeps the contexts free of adapters: they depend on the domain and on one another', () => {
+    const leaks = files
+      .filter((f) => contextOf(f) !== null)
+      .flatMap((f) =>
+        (graph.get(f) ?? [])
+          .filter((t) => !relative(SRC, t).startsWith('domain/') && contextOf(t) === null)
+          .map((t) => `${relative(SRC, f)} → ${relative(SRC, t)}`),
+      );
+    expect(leaks).toEqual([]);
+  });
+
+  it('lets only tests and benchmarks import a testing entry', () => {
+    const leaks = [...files, ...scripts].flatMap((f) =>
+      (graph.get(f) ?? importsOf(f)).filter(isTestingEntry).map((t) => `${relative(ROOT, f)} → ${relative(ROOT, t)}`),
+    );
+    expect(leaks).toEqual([]);
   });
 
   it('keeps the domain free of contexts and adapters', () => {
@@ -81,5 +105,7 @@ describe('context boundaries', () => {
   it('finds the imports it checks (the check itself is not empty)', () => {
     expect(files.length).toBeGreaterThan(10);
     expect(graph.get(join(SRC, 'app.ts'))).toContain(join(SRC, 'contexts/hippocampus/index.ts'));
+    expect(scripts.length).toBeGreaterThan(5);
+    expect(files.filter(isTestingEntry).length).toBeGreaterThan(0);
   });
 });
