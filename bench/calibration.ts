@@ -29,17 +29,14 @@ import { createApp } from '../src/app.js';
 import { buildGraphQLSchema, startGraphQLServer } from '../src/adapters/graphql/index.js';
 import {
   Recall,
-  pack,
-  directFeatures,
-  DEFAULT_CALIBRATIONS,
   DEFAULT_INJECT_FLOOR,
   DEFAULT_LIVE_FLOOR,
-  ALL_SIGNALS,
   type Calibration,
   type Calibrations,
   type RankedHit,
   type Signals,
 } from '../src/contexts/recall/index.js';
+import { pack, directFeatures, DEFAULT_CALIBRATIONS, ALL_SIGNALS } from '../src/contexts/recall/testing.js';
 import { dropBenchStores, graphqlClient, markdownTable, rng, writeResults } from './lib.js';
 import { expectedCalibrationError, fitNonNegative, reliability, reliabilitySvg, type Example } from './calibrate.js';
 import { DEFAULT_LOCOMO_DIR, loadConversations, type Conversation } from './locomo-data.js';

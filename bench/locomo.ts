@@ -12,7 +12,7 @@ import 'reflect-metadata';
 import { resolve } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { loadConfig } from '../src/config.js';
-import { MODEL_NAME } from '../src/adapters/embeddings/index.js';
+import { MODEL_NAME } from '../src/adapters/embeddings/testing.js';
 import { createApp } from '../src/app.js';
 import { buildGraphQLSchema, startGraphQLServer } from '../src/adapters/graphql/index.js';
 import { Recall, type RankedHit, type Signals } from '../src/contexts/recall/index.js';

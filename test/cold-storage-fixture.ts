@@ -3,7 +3,7 @@
  * link the service writes), and readers of an export file.
  */
 import { readFile } from 'node:fs/promises';
-import { GraphDigest, type Line } from '../src/adapters/cold-storage/index.js';
+import { GraphDigest, type Line } from '../src/adapters/cold-storage/testing.js';
 import type { TestApp } from './helpers.js';
 import { eventually } from './background.js';
 

@@ -12,7 +12,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
-import { guideCommand, GUIDE_PATH, STYLE_PATH } from '../../src/adapters/browser/index.js';
+import { guideCommand, GUIDE_PATH, STYLE_PATH } from '../../src/adapters/browser/testing.js';
 import { randomStore, startTestApp, type TestApp } from '../helpers.js';
 import { eventually } from '../background.js';
 

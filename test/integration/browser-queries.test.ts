@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { message } from '../../src/domain/index.js';
-import { SLIDES, slideQuery } from '../../src/adapters/browser/index.js';
+import { SLIDES, slideQuery } from '../../src/adapters/browser/testing.js';
 import { randomStore, startTestApp, type TestApp } from '../helpers.js';
 
 let t: TestApp;

@@ -30,7 +30,7 @@ import { alive, instanceDir, ownInstance } from '../own-instance.js';
 import { createApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { ConfigError } from '../../src/domain/index.js';
-import { EMBEDDINGS_QUEUE } from '../../src/adapters/bullmq/index.js';
+import { EMBEDDINGS_QUEUE } from '../../src/adapters/bullmq/testing.js';
 import { deleteKeysWithPrefix, pingRedis, redisConnection } from '../../src/adapters/redis.js';
 import { JOB_KINDS, SCHEDULED_KINDS } from '../../src/contexts/subconscious/index.js';
 

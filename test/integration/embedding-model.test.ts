@@ -9,14 +9,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { eventually } from '../background.js';
-import {
-  OnnxModel,
-  ThreadedEmbedder,
-  TOKENIZER_FILE,
-  cosine,
-  describeEmbedder,
-  missingModelFiles,
-} from '../../src/adapters/embeddings/index.js';
+import { ThreadedEmbedder, describeEmbedder } from '../../src/adapters/embeddings/index.js';
+import { OnnxModel, TOKENIZER_FILE, cosine, missingModelFiles } from '../../src/adapters/embeddings/testing.js';
 
 const MODEL_DIR = loadConfig({ ...process.env, TOTAL_RECALL_EMBEDDINGS: 'on' }).embeddings.modelDir;
 

@@ -10,18 +10,17 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomStore, startTestApp, type TestApp } from '../helpers.js';
 import { dropQueues, queuePrefix, startBackgroundApp } from '../background.js';
+import type { ThreadedEmbedder, Embedder } from '../../src/adapters/embeddings/index.js';
 import {
   MODEL_FILE,
   MODEL_NAME,
   TOKENIZER_FILE,
-  type ThreadedEmbedder,
   cosine,
   missingModelFiles,
-  type Embedder,
-} from '../../src/adapters/embeddings/index.js';
-import { EmbeddingQueue } from '../../src/adapters/bullmq/embedding-queue.js';
+} from '../../src/adapters/embeddings/testing.js';
+import { EmbeddingQueue } from '../../src/adapters/bullmq/index.js';
 import { loadConfig } from '../../src/config.js';
-import { embeddingText } from '../../src/contexts/hippocampus/index.js';
+import { embeddingText } from '../../src/contexts/hippocampus/testing.js';
 
 const stores = {
   fresh: randomStore('emb'),

@@ -10,7 +10,8 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { randomStore, startTestApp, type TestApp } from '../helpers.js';
 import { dropQueues, queuePrefix } from '../background.js';
-import { createMcpHandler, ERROR_META_KEY, STORE_HEADER } from '../../src/adapters/mcp/index.js';
+import { createMcpHandler } from '../../src/adapters/mcp/index.js';
+import { ERROR_META_KEY, STORE_HEADER } from '../../src/adapters/mcp/testing.js';
 import { buildGraphQLSchema, startGraphQLServer, type GraphQLServer } from '../../src/adapters/graphql/index.js';
 
 let t: TestApp;

@@ -10,7 +10,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { randomStore, startTestApp, type TestApp } from '../helpers.js';
-import { ERROR_META_KEY } from '../../src/adapters/mcp/index.js';
+import { ERROR_META_KEY } from '../../src/adapters/mcp/testing.js';
 
 const CHECKOUT = resolve(import.meta.dirname, '../..');
 let t: TestApp;

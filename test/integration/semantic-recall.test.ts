@@ -8,7 +8,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomStore, startTestApp, type TestApp } from '../helpers.js';
 import { dropQueues, queuePrefix, startBackgroundApp } from '../background.js';
-import { Recall, ALL_SIGNALS } from '../../src/contexts/recall/index.js';
+import { Recall } from '../../src/contexts/recall/index.js';
+import { ALL_SIGNALS } from '../../src/contexts/recall/testing.js';
 import type { ThreadedEmbedder } from '../../src/adapters/embeddings/index.js';
 
 const store = randomStore('semantic');

@@ -22,7 +22,7 @@ import {
   startBackgroundApp,
   stopBackgroundApp,
 } from '../background.js';
-import { labelKey } from '../../src/adapters/cold-storage/index.js';
+import { labelKey } from '../../src/adapters/cold-storage/testing.js';
 import type { GraphPort } from '../../src/domain/index.js';
 import { JOB_KINDS } from '../../src/contexts/subconscious/index.js';
 

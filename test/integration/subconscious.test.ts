@@ -21,7 +21,7 @@ import {
 } from '../background.js';
 import type { AnyMessage } from '../../src/domain/index.js';
 import type { AppOptions } from '../../src/app.js';
-import { breakJobId } from '../../src/contexts/subconscious/index.js';
+import { breakJobId } from '../../src/contexts/subconscious/testing.js';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterAll(async () => {

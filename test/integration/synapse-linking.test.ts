@@ -5,7 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomStore, startTestApp, type TestApp } from '../helpers.js';
-import { mechanicalStrength, strengthen } from '../../src/contexts/synapse/index.js';
+import { mechanicalStrength } from '../../src/contexts/synapse/index.js';
+import { strengthen } from '../../src/contexts/synapse/testing.js';
 import type { AnyMessage } from '../../src/domain/index.js';
 
 let t: TestApp;

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomStore, startTestApp, type TestApp } from '../helpers.js';
-import { MAX_STRENGTH, MIN_STRENGTH, TYPE_WEIGHTS } from '../../src/contexts/synapse/index.js';
+import { MAX_STRENGTH, MIN_STRENGTH, TYPE_WEIGHTS } from '../../src/contexts/synapse/testing.js';
 
 let t: TestApp;
 const store = randomStore('synapse');

@@ -1,6 +1,6 @@
 /** Admission control as a plain object: slots, a bounded queue, a bounded wait, and BUSY beyond them. */
 import { describe, expect, it } from 'vitest';
-import { Admission, neverQueued } from '../../src/adapters/graphql/admission.js';
+import { Admission, neverQueued } from '../../src/adapters/graphql/testing.js';
 import { BusyError } from '../../src/domain/index.js';
 import { parse, type OperationDefinitionNode } from 'graphql';
 

@@ -10,7 +10,7 @@ import {
   nodeRef,
   type NodeLine,
   type RelationshipLine,
-} from '../../src/adapters/cold-storage/index.js';
+} from '../../src/adapters/cold-storage/testing.js';
 
 describe('property values', () => {
   it('keep their Neo4j types through JSON', () => {

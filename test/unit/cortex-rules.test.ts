@@ -6,7 +6,7 @@ import {
   initialMode,
   validateSessionId,
   visibleTo,
-} from '../../src/contexts/cortex/index.js';
+} from '../../src/contexts/cortex/testing.js';
 
 describe('session rules', () => {
   it('starts in TASK mode with a task, else in CONVERSATION', () => {

@@ -1,8 +1,8 @@
 /** The model threads' scheduler as a plain object: questions first, passages spread, one thread while requests run. */
 import { describe, expect, it } from 'vitest';
-import { EmbedScheduler, type ModelRunner } from '../../src/adapters/embeddings/scheduler.js';
+import { EmbedScheduler, type ModelRunner } from '../../src/adapters/embeddings/testing.js';
 import { RequestActivity } from '../../src/adapters/request-activity.js';
-import type { Role } from '../../src/adapters/embeddings/index.js';
+import type { Role } from '../../src/adapters/embeddings/testing.js';
 
 /** A model thread whose runs finish when the test says: each run's texts are recorded, each vector is [length of its text]. */
 class ManualRunner implements ModelRunner {

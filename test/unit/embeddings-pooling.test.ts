@@ -1,6 +1,6 @@
 /** Mean pooling over the attention mask and L2 normalisation (sentence-transformers' Pooling + Normalize). */
 import { describe, expect, it } from 'vitest';
-import { cosine, l2Normalize, meanPool } from '../../src/adapters/embeddings/index.js';
+import { cosine, l2Normalize, meanPool } from '../../src/adapters/embeddings/testing.js';
 
 describe('meanPool', () => {
   it('averages only the tokens the mask keeps, per sequence', () => {

@@ -4,7 +4,12 @@
  * `tokenizers` in test/integration/embedding-model.test.ts.)
  */
 import { describe, expect, it } from 'vitest';
-import { WordPieceTokenizer, normalizeBert, preTokenizeBert, wordPiece } from '../../src/adapters/embeddings/index.js';
+import {
+  WordPieceTokenizer,
+  normalizeBert,
+  preTokenizeBert,
+  wordPiece,
+} from '../../src/adapters/embeddings/testing.js';
 
 const VOCAB = [
   '[PAD]',

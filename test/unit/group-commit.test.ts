@@ -1,6 +1,6 @@
 /** Group commit as a plain object: who goes at once, who gathers, and whose outcome each write gets. */
 import { describe, expect, it } from 'vitest';
-import { GroupCommit } from '../../src/contexts/hippocampus/group-commit.js';
+import { GroupCommit } from '../../src/contexts/hippocampus/testing.js';
 
 /** A commit function whose commits the test finishes by hand. */
 function manualCommits() {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CONTEXT_MAX_CHARS, embeddingText } from '../../src/contexts/hippocampus/index.js';
+import { CONTEXT_MAX_CHARS, embeddingText } from '../../src/contexts/hippocampus/testing.js';
 
 describe('embeddingText', () => {
   it('is the content alone without a memory before it', () => {

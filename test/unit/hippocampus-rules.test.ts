@@ -6,7 +6,7 @@ import {
   validateNewMemory,
   validateReason,
   normaliseLabels,
-} from '../../src/contexts/hippocampus/index.js';
+} from '../../src/contexts/hippocampus/testing.js';
 import { InvalidInputError, TIERS, type MemoryRecord } from '../../src/domain/index.js';
 
 const limits = { defaultStore: 'default', maxContentBytes: 100, maxBatch: 3, embeddingDimensions: 4 };

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { Neo4jError } from 'neo4j-driver';
 import { asUnavailable, outageOf } from '../../src/adapters/outage.js';
 import { InvalidInputError, UnavailableError } from '../../src/domain/index.js';
-import { formatError } from '../../src/adapters/graphql/errors.js';
+import { formatError } from '../../src/adapters/graphql/testing.js';
 import { degradedParts } from '../../src/app.js';
 
 const socketError = (code: string) => Object.assign(new Error(`connect ${code} 127.0.0.1:6380`), { code });

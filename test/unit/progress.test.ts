@@ -44,7 +44,7 @@ describe('progress board', () => {
   });
 });
 
-import { salienceBins } from '../../src/adapters/report/index.js';
+import { salienceBins } from '../../src/adapters/report/testing.js';
 
 describe('report: salience bins', () => {
   it('counts memories per tier in bins of 0.05, 1.0 in the last bin', () => {

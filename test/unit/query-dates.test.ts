@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ZONE_SLACK_MS, datesNamed, inSpans } from '../../src/contexts/recall/index.js';
+import { ZONE_SLACK_MS, datesNamed, inSpans } from '../../src/contexts/recall/testing.js';
 
 const day = (y: number, m: number, d: number) => ({
   from: Date.UTC(y, m - 1, d) - ZONE_SLACK_MS,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { frameLine } from '../../src/contexts/recall/index.js';
 import {
   ALL_SIGNALS,
   DEFAULT_WEIGHTS,
@@ -8,7 +9,6 @@ import {
   StoreVectors,
   coverage,
   searchTerms,
-  frameLine,
   luceneQuery,
   namesPerson,
   pack,
@@ -23,7 +23,7 @@ import {
   questionOf,
   textStems,
   type Candidate,
-} from '../../src/contexts/recall/index.js';
+} from '../../src/contexts/recall/testing.js';
 import type { MemoryRecord, Tier } from '../../src/domain/index.js';
 
 const memory = (id: string, extra: Partial<MemoryRecord> = {}): MemoryRecord => ({
@@ -464,7 +464,7 @@ describe('context packing', () => {
 
 describe('consolidation does not crowd recall', () => {
   it('shows one of a consolidated memory and its originals, the likelier, and lists the others in represents', async () => {
-    const { collapseConsolidated } = await import('../../src/contexts/recall/index.js');
+    const { collapseConsolidated } = await import('../../src/contexts/recall/testing.js');
     const merged = candidate('merged', 0.75, {});
     const withMeta = {
       ...merged,
@@ -483,7 +483,7 @@ describe('consolidation does not crowd recall', () => {
   });
 
   it("keeps each original's session, time and metadata on the consolidated memory", async () => {
-    const { consolidatedMetadata } = await import('../../src/contexts/hippocampus/index.js');
+    const { consolidatedMetadata } = await import('../../src/contexts/hippocampus/testing.js');
     const a = memory('a', { sessionId: 's1', occurredAt: Date.UTC(2026, 0, 2), metadata: { dia_id: 'D1:2' } });
     const b = memory('b', { sessionId: 's2', occurredAt: Date.UTC(2026, 0, 1), metadata: null });
     expect(consolidatedMetadata([a, b], 'COMBINE')).toEqual({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fittingActions, reflectKindOf, suggestedTier } from '../../src/contexts/recall/index.js';
+import { fittingActions, reflectKindOf, suggestedTier } from '../../src/contexts/recall/testing.js';
 import { reflectPrompt, reflectPromptText } from '../../src/contexts/cortex/index.js';
 import type { MemoryRecord, Tier } from '../../src/domain/index.js';
 

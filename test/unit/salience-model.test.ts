@@ -2,13 +2,10 @@ import { describe, expect, it } from 'vitest';
 import {
   DEFAULT_SALIENCE as C,
   currentSalience,
-  fold,
-  halfLife,
   salienceConfigFromEnv,
-  salienceConfigProblems,
-  scoreAt,
   type ScoringInput,
 } from '../../src/contexts/salience/index.js';
+import { fold, halfLife, salienceConfigProblems, scoreAt } from '../../src/contexts/salience/testing.js';
 import type { Tier } from '../../src/domain/index.js';
 
 const HOUR = 3_600_000;

@@ -2,11 +2,11 @@ import { describe, expect, it } from 'vitest';
 import {
   DEFAULT_SALIENCE as C,
   currentSalience,
-  decideTier,
   planBatch,
   type ScoringRow,
 } from '../../src/contexts/salience/index.js';
-import { checkTierChange } from '../../src/contexts/hippocampus/index.js';
+import { decideTier } from '../../src/contexts/salience/testing.js';
+import { checkTierChange } from '../../src/contexts/hippocampus/testing.js';
 import { TIERS, type Tier } from '../../src/domain/index.js';
 
 const HOUR = 3_600_000;

@@ -1,5 +1,6 @@
 /** Security rules as plain functions: token format, access, scalars, limits, posture. */
 import { describe, expect, it } from 'vitest';
+import { Authenticator } from '../../src/adapters/auth/index.js';
 import {
   bearerOf,
   callerOf,
@@ -8,12 +9,11 @@ import {
   matchesHash,
   tokenId,
   validateCreate,
-  Authenticator,
-} from '../../src/adapters/auth/index.js';
+} from '../../src/adapters/auth/testing.js';
 import { isReadOnly, mayReach, requireOperator, requireWrite, storeFor, type Access } from '../../src/domain/index.js';
-import { boundedJson, jsonDepth, parseIsoDateTime } from '../../src/adapters/graphql/scalars.js';
-import { limitedPorts } from '../../src/adapters/graphql/limited-ports.js';
-import { hostAllowed, originAllowed } from '../../src/adapters/graphql/http-server.js';
+import { boundedJson, jsonDepth, parseIsoDateTime } from '../../src/adapters/graphql/testing.js';
+import { limitedPorts } from '../../src/adapters/graphql/testing.js';
+import { hostAllowed, originAllowed } from '../../src/adapters/graphql/testing.js';
 import { checkAuthPosture, loadConfig } from '../../src/config.js';
 import type { Ports } from '../../src/adapters/graphql/index.js';
 

@@ -14,7 +14,7 @@ import {
   isQuiet,
   minutesInTask,
   nextBreakCheck,
-} from '../../src/contexts/subconscious/index.js';
+} from '../../src/contexts/subconscious/testing.js';
 import { CYPHER_ROOT } from '../../src/adapters/neo4j/testing.js';
 
 const MIN = 60_000;

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import type { AssociationRecord } from '../../src/contexts/synapse/index.js';
 import {
   Levels,
   Spread,
   TYPE_WEIGHTS,
   type ActivationOptions,
-  type AssociationRecord,
   type SpreadEdge,
-} from '../../src/contexts/synapse/index.js';
+} from '../../src/contexts/synapse/testing.js';
 import type { AssociationType } from '../../src/domain/index.js';
 
 const options: ActivationOptions = { maxHops: 2, maxNodes: 100, hopDecay: 0.5, maxFrontier: 64, minShare: 0 };

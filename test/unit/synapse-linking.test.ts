@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { mechanicalStrength } from '../../src/contexts/synapse/index.js';
 import {
   jaccard,
-  mechanicalStrength,
   planLinks,
   ruleScores,
   temporalScore,
@@ -10,7 +10,7 @@ import {
   type Degrees,
   type LinkRules,
   type LinkSubject,
-} from '../../src/contexts/synapse/index.js';
+} from '../../src/contexts/synapse/testing.js';
 
 const MIN = 60_000;
 const rules: LinkRules = { temporalWindowMs: 30 * MIN, linksPerType: 3, maxDegree: 5, thematicThreshold: 0.2 };

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { mechanicalStrength } from '../../src/contexts/synapse/index.js';
 import {
   MAX_STRENGTH,
   MIN_STRENGTH,
-  mechanicalStrength,
   strengthen,
   validateStrength,
   weaken,
-} from '../../src/contexts/synapse/index.js';
+} from '../../src/contexts/synapse/testing.js';
 
 describe('strengthen', () => {
   it('closes a share of the distance to 1', () => {

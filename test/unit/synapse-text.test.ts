@@ -8,7 +8,7 @@ import {
   phrase,
   rareOnly,
   thematicQuery,
-} from '../../src/contexts/synapse/index.js';
+} from '../../src/contexts/synapse/testing.js';
 
 describe('keywords', () => {
   it('keeps content words of 3+ letters, most frequent first, then longer first, without stop words', () => {

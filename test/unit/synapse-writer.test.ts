@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { LinkWriter, RecentPool } from '../../src/contexts/synapse/index.js';
-import type { PlannedLink } from '../../src/contexts/synapse/index.js';
+import { LinkWriter, RecentPool } from '../../src/contexts/synapse/testing.js';
+import type { PlannedLink } from '../../src/contexts/synapse/testing.js';
 
 const link = (lo: string, hi: string, type: PlannedLink['type'] = 'PERSON'): PlannedLink => ({
   lo,

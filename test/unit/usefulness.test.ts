@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { nextUsefulness } from '../../src/contexts/salience/index.js';
-import { Spread } from '../../src/contexts/synapse/index.js';
+import { nextUsefulness } from '../../src/contexts/salience/testing.js';
+import { Spread } from '../../src/contexts/synapse/testing.js';
 
 describe('usefulness', () => {
   it('rises on success, falls on failure or non-use, and stays within (-1, 1)', () => {

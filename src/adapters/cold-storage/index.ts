@@ -100,5 +100,4 @@ export class ColdStorage implements ColdStoragePort {
 
 export { ImportRefused } from './import.js';
 export type { ImportOptions, ImportReport } from './import.js';
-export { checkFile } from './verify.js';
-export * from './format.js';
+export type { Counts } from './format.js';

@@ -1,7 +1,6 @@
 export { buildGraphQLSchema, schemaText } from './schema.js';
 export { startGraphQLServer } from './http-server.js';
 export type { GraphQLServer } from './http-server.js';
-export { Admission, admissionPlugin } from './admission.js';
 export type { AdmissionSettings } from './admission.js';
 export type { GraphQLContext, Ports, HealthReport } from './context.js';
 export type { GraphQLServerOptions, RouteHandler, RouteScope } from './http-server.js';

@@ -1,2 +1,2 @@
-export { readStoreReport, reportHtml, chartSpecs, renderSvg, salienceBins } from './report.js';
+export { readStoreReport, reportHtml } from './report.js';
 export type { StoreReportData } from './report.js';

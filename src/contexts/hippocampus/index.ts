@@ -1,11 +1,6 @@
 export { Hippocampus } from './hippocampus.js';
 export { storeGroupSettings } from './group-commit.js';
 export type { HippocampusDeps, Stored, ForgetOutcome, TierMove, StoreEmbeddingProgress } from './hippocampus.js';
-export { checkTierChange, mostPresent } from './tier-rules.js';
-export type { TierChangeBy, TierVerdict } from './tier-rules.js';
-export { validateNewMemory, validateBatch, normaliseLabels, validateReason } from './validation.js';
 export type { StoreLimits } from './validation.js';
-export { consolidate, consolidatedMetadata } from './consolidation.js';
 export type { EmbeddingWork, MemoryVector } from './hippocampus.js';
 export type { GroupCommitSettings } from './group-commit.js';
-export { embeddingText, CONTEXT_MAX_CHARS } from './embedding-text.js';

@@ -1,30 +1,10 @@
 /** The subconscious context: timers and background jobs, the shutdown protocol (ARCHITECTURE.md §1, §6). */
-export const CONTEXT = 'subconscious' as const;
 export { Subconscious, AUDIT_PROMPT } from './subconscious.js';
 export type { NotificationPort, Reconciler, SubconsciousDeps, SubconsciousSettings } from './subconscious.js';
 export { ShutdownProtocol } from './shutdown.js';
 export type { ColdStorageCheck, ColdStoragePort, ColdStorageWrite, ShutdownDeps, ShutdownReport } from './shutdown.js';
-export { clusters } from './clusters.js';
-export type { Pair } from './clusters.js';
-export {
-  breakCheckApplies,
-  breakDueAt,
-  breakMessage,
-  idleBefore,
-  isQuiet,
-  minutesInTask,
-  nextBreakCheck,
-} from './timers.js';
 export type { SessionTimerView } from './timers.js';
-export {
-  JOB_KINDS,
-  SCHEDULED_KINDS,
-  TIMER_KINDS,
-  auditJobId,
-  auditNotificationId,
-  breakJobId,
-  breakNotificationId,
-} from './jobs.js';
+export { JOB_KINDS, SCHEDULED_KINDS } from './jobs.js';
 export type {
   BreakCheckData,
   DrainReport,

@@ -1,0 +1,2 @@
+/** The export format's parts, for tests only (production code may not import this file). */
+export * from './format.js';

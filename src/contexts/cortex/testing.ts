@@ -1,0 +1,3 @@
+/** Cortex's rules, for unit tests only (test/unit/architecture.test.ts keeps production code from importing it). */
+export { AsyncFeed } from './async-feed.js';
+export { initialMode, checkOwnInstance, visibleTo, validateSessionId } from './session-rules.js';

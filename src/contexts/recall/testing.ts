@@ -1,0 +1,13 @@
+/** Recall's ranking and text rules, for tests and benchmarks only (production code may not import this file). */
+export { rank, confidenceOf, directFeatures, DEFAULT_WEIGHTS, DEFAULT_CALIBRATIONS, ALL_SIGNALS } from './scoring.js';
+export type { Candidate } from './scoring.js';
+export { questionOf, evidenceOf, textStems } from './evidence.js';
+export { pack, estimateTokens } from './packing.js';
+export { queryTerms, coverage, luceneQuery, namesPerson, stem, withIrregularForms } from './query-text.js';
+export { datesNamed, inSpans, ZONE_SLACK_MS } from './query-dates.js';
+export { FUSED_CALIBRATION, LEXICAL_CALIBRATION } from './calibration.js';
+export { StoreVectors } from './store-vectors.js';
+export { LruMap } from './lru.js';
+export { searchTerms } from './bm25.js';
+export { collapseConsolidated } from './collapse.js';
+export { fittingActions, suggestedTier, reflectKindOf } from './reflection-rules.js';
