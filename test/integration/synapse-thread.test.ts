@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomStore, startTestApp, type TestApp } from '../helpers.js';
 import { eventually } from '../background.js';
 import { LINKING_NICE, type CreatedLink, type LinkSource } from '../../src/contexts/synapse/index.js';
-import { LinkingThread } from '../../src/adapters/linking-thread/index.js';
+import { LinkingThread } from '../../src/adapters/linking-thread/testing.js';
 
 let t: TestApp;
 const stores: string[] = [];

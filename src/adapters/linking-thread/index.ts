@@ -3,9 +3,6 @@ import { LINKING_NICE, type StartLinking, type SynapseSettings } from '../../con
 import type { Neo4jSettings } from '../neo4j/index.js';
 import { LinkingThread } from './linking-thread.js';
 
-export { LinkingThread } from './linking-thread.js';
-export type { LinkingThreadInit } from './linking-worker.js';
-
 /** Synapse's `linkingThread`: each start is a thread on `neo4j`, niced by LINKING_NICE. */
 export function linkingThread(neo4j: Neo4jSettings, settings: SynapseSettings): StartLinking {
   return (onLinked) => new LinkingThread({ neo4j, settings, nice: LINKING_NICE }, onLinked);
