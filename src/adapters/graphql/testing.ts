@@ -2,5 +2,5 @@
 export { Admission, neverQueued } from './admission.js';
 export { formatError } from './errors.js';
 export { boundedJson, jsonDepth, parseIsoDateTime } from './scalars.js';
-export { hostAllowed, originAllowed } from './http-server.js';
+export { hostAllowed, originAllowed } from './http-guards.js';
 export { limitedPorts } from './limited-ports.js';
