@@ -2,11 +2,12 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { ensureDependencies } from './deps.mjs';
-import { bringUpServices, serviceEnv } from './with-services.mjs';
 import { projectRoot } from './services/common.mjs';
 
 const t0 = Date.now();
 ensureDependencies();
+// Imported once the dependencies are there: the service modules use neo4j-driver and ioredis.
+const { bringUpServices, serviceEnv } = await import('./with-services.mjs');
 const services = await bringUpServices();
 const env = serviceEnv();
 const host = env.HOST || '127.0.0.1';
