@@ -39,7 +39,7 @@ server.stdout.on('data', (chunk) => {
           ? 'no authentication yet: it was started without; `npm run services:down` then `npm start` turns it on'
           : 'no authentication (TOTAL_RECALL_LOCAL_AUTH=off), loopback only';
     if (n.browserUrl) console.log(`  Neo4j Browser ${n.browserUrl}  (connect to ${n.uri}, ${signIn})`);
-    // The guide lives on this server (/browser/guide.html); the Browser allows the host (scripts/services/neo4j.mjs).
+    // The guide lives on this server (/browser/guide.html); the Browser allows the host (services/neo4j-launch.mjs).
     const guide = ready[1]
       ? new URL('/browser/guide.html', ready[1]).href
       : `http://${host}:${port}/browser/guide.html`;

@@ -212,7 +212,7 @@ function redisService() {
     logMark: () => fileSize(p.logFile),
     startupLog(offset) {
       const tail = linesSince(p.logFile, offset, 30);
-      const telling = tail.find((l) => /#\s|error|Error|FATAL|Bad|Can't/.test(l)) ?? lastLine(tail.join('\n'));
+      const telling = tail.findLast((l) => /#\s|error|Error|FATAL|Bad|Can't/.test(l)) ?? lastLine(tail.join('\n'));
       return { tail, telling: telling.trim(), logFile: p.logFile };
     },
     spawnHint: 'apt-get install redis-server (as root), or set REDIS_URL to an existing Redis',
