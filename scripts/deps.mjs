@@ -6,9 +6,13 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { projectRoot } from './services/common.mjs';
 
+const lock = path.join(projectRoot, 'package-lock.json');
+const installed = path.join(projectRoot, 'node_modules', '.package-lock.json');
+
+/** Whether `npm ci` (or `npm install`) has run in this checkout at all. */
+export const dependenciesInstalled = () => existsSync(installed);
+
 export function ensureDependencies(log = (m) => process.stderr.write(`${m}\n`)) {
-  const lock = path.join(projectRoot, 'package-lock.json');
-  const installed = path.join(projectRoot, 'node_modules', '.package-lock.json');
   if (existsSync(installed) && statSync(installed).mtimeMs >= statSync(lock).mtimeMs) return false;
   log('installing npm dependencies (npm ci)…');
   // onnxruntime-node ships its CPU binaries; its install script would only try to download CUDA ones.

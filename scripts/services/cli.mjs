@@ -11,7 +11,7 @@
 
 import { redactUrl as redact } from './common.mjs';
 import { reportError } from './report.mjs';
-import { ensureDependencies } from '../deps.mjs';
+import { dependenciesInstalled, ensureDependencies } from '../deps.mjs';
 
 const USAGE = 'usage: node scripts/services/cli.mjs up|down|status [--json] [--quiet]';
 
@@ -28,20 +28,11 @@ if (!['up', 'down', 'status'].includes(command)) {
   process.exit(2);
 }
 
-/**
- * The service modules speak through neo4j-driver and ioredis: on a fresh clone they are installed first.
- * Only when missing: a stale install is left to `npm ci` (tests run this script while vitest runs).
- */
-async function importServices() {
-  try {
-    return await Promise.all([import('./neo4j.mjs'), import('./redis.mjs')]);
-  } catch (error) {
-    if (error?.code !== 'ERR_MODULE_NOT_FOUND') throw error;
-    ensureDependencies(log);
-    return Promise.all([import('./neo4j.mjs'), import('./redis.mjs')]);
-  }
-}
-const [{ ensureNeo4j, neo4jStatus, stopNeo4j }, { ensureRedis, redisStatus, stopRedis }] = await importServices();
+// The service modules speak through neo4j-driver and ioredis: on a fresh clone they are installed first.
+// Only then: a stale install is left to `npm ci` (tests run this script while vitest runs).
+if (!dependenciesInstalled()) ensureDependencies(log);
+const { ensureNeo4j, neo4jStatus, stopNeo4j } = await import('./neo4j.mjs');
+const { ensureRedis, redisStatus, stopRedis } = await import('./redis.mjs');
 
 function how(r) {
   return r.external ? 'external' : r.started ? 'started' : 'reused';
