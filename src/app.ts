@@ -314,8 +314,6 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   });
   const recallPort = new RecallPort({
     bus,
-    recall,
-    hippocampus,
     defaultStore: config.defaultStore,
     accepting: () => app.accepting,
     actions,

@@ -106,6 +106,24 @@ export type StateTransition = Message<
   { readonly instanceId: string; readonly mode: WorkingMode; readonly task: string | null; readonly context: unknown }
 >;
 
+/** memory(id): a read by id counts as an access (recorded, counted, published as MemoryAccessed). */
+export type AccessCommand = Message<'AccessCommand', { readonly id: string }>;
+/**
+ * The stores a caller may reach (null: every store). A recall or use of a store out of reach is answered as
+ * unknown.
+ */
+export type Reach = readonly string[] | null;
+/** A mind used some of a recall's memories (null: all it offered). */
+export type MarkUsedCommand = Message<
+  'MarkUsedCommand',
+  { readonly recallId: string; readonly memoryIds: readonly string[] | null; readonly action: unknown; readonly reach: Reach }
+>;
+/** How a use turned out. */
+export type ReportOutcomeCommand = Message<
+  'ReportOutcomeCommand',
+  { readonly useId: string; readonly outcome: OutcomeKind; readonly note: string | null; readonly reach: Reach }
+>;
+
 export type Command =
   | StoreCommand
   | ClaimCommand
@@ -121,7 +139,10 @@ export type Command =
   | SessionStart
   | SessionEnd
   | StateTransition
-  | LogDecision;
+  | LogDecision
+  | AccessCommand
+  | MarkUsedCommand
+  | ReportOutcomeCommand;
 
 // ── Queries ─────────────────────────────────────────────────────────────────
 export interface SearchFilters {
@@ -141,8 +162,23 @@ export type SearchQuery = Message<
     readonly includeAssociations: boolean;
     readonly minConfidence: number | null;
     readonly filters: SearchFilters;
+    /** False for a reader: the recall is answered but not recorded (a reader writes nothing). */
+    readonly record: boolean;
   }
 >;
+/** A search packed into a context budget (contextFor). */
+export type ContextQuery = Message<
+  'ContextQuery',
+  SearchQuery['data'] & {
+    readonly sessionId: string | null;
+    readonly maxTokens: number;
+    readonly maxItems: number;
+    readonly injectFloor: number | null;
+    readonly liveFloor: number | null;
+  }
+>;
+/** Memories by id, as stored (no access is recorded); unknown ids are left out. */
+export type MemoriesQuery = Message<'MemoriesQuery', { readonly ids: readonly string[] }>;
 export type ReflectQuery = Message<
   'ReflectQuery',
   {
@@ -152,7 +188,7 @@ export type ReflectQuery = Message<
     readonly limit: number;
   }
 >;
-export type Query = SearchQuery | ReflectQuery;
+export type Query = SearchQuery | ContextQuery | ReflectQuery | MemoriesQuery;
 
 // ── Events ──────────────────────────────────────────────────────────────────
 export type MemoryStored = Message<'MemoryStored', { readonly memory: MemoryRecord }>;
@@ -343,8 +379,11 @@ export const MESSAGE_CATALOG = {
     'SessionEnd',
     'StateTransition',
     'LogDecision',
+    'AccessCommand',
+    'MarkUsedCommand',
+    'ReportOutcomeCommand',
   ],
-  queries: ['SearchQuery', 'ReflectQuery'],
+  queries: ['SearchQuery', 'ContextQuery', 'ReflectQuery', 'MemoriesQuery'],
   events: [
     'MemoryStored',
     'MemoryAccessed',
