@@ -116,7 +116,12 @@ export type Reach = readonly string[] | null;
 /** A mind used some of a recall's memories (null: all it offered). */
 export type MarkUsedCommand = Message<
   'MarkUsedCommand',
-  { readonly recallId: string; readonly memoryIds: readonly string[] | null; readonly action: unknown; readonly reach: Reach }
+  {
+    readonly recallId: string;
+    readonly memoryIds: readonly string[] | null;
+    readonly action: unknown;
+    readonly reach: Reach;
+  }
 >;
 /** How a use turned out. */
 export type ReportOutcomeCommand = Message<

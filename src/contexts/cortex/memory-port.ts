@@ -8,7 +8,6 @@ import {
   isStoreBound,
   mayReach,
   message,
-  newMeta,
   NotFoundError,
   requireWrite,
   storeFor,
@@ -103,7 +102,7 @@ export class MemoryPort {
    */
   async checkReach(ids: readonly string[], access: Access | undefined): Promise<void> {
     if (!isStoreBound(access) || ids.length === 0) return;
-    for (const memory of await this.deps.hippocampus.getMany([...new Set(ids)])) {
+    for (const memory of await this.memories([...new Set(ids)])) {
       if (!mayReach(access, memory.store)) throw memoryNotFound(memory.id);
     }
   }
@@ -200,11 +199,21 @@ export class MemoryPort {
     return read;
   }
 
+  /** Memories by id, as stored (no access recorded). */
+  private memories(ids: readonly string[]): Promise<MemoryRecord[]> {
+    return this.deps.bus.ask(message('MemoriesQuery', { ids }, 'cortex'));
+  }
+
+  /** Records an access (a write: Hippocampus admits it only while it takes writes). */
+  private access(id: string, caller: Caller): Promise<MemoryRecord> {
+    return this.deps.bus.ask(message('AccessCommand', { id }, 'cortex', this.meta(caller)));
+  }
+
   private async readAndAccess(id: string, caller: Caller): Promise<MemoryRecord | null> {
     await this.enter(caller);
     try {
       await this.checkReach([id], caller.access);
-      return await this.deps.hippocampus.access(id, newMeta('cortex', this.meta(caller)));
+      return await this.access(id, caller);
     } catch (error) {
       if (error instanceof NotFoundError) return null;
       throw error;
@@ -213,11 +222,11 @@ export class MemoryPort {
 
   private async readDeferred(id: string, caller: Caller, scope: RequestScope): Promise<MemoryRecord | null> {
     await this.enter(caller);
-    const memory = await this.deps.hippocampus.get(id);
+    const [memory] = await this.memories([id]);
     if (!memory || !mayReach(caller.access, memory.store)) return null;
     const at = (this.deps.clock ?? Date.now)();
     scope.afterSuccess(() =>
-      this.deps.hippocampus.access(id, newMeta('cortex', this.meta(caller))).catch((error: unknown) => {
+      this.access(id, caller).catch((error: unknown) => {
         // Forgotten in between: nothing to count.
         if (!(error instanceof NotFoundError)) throw error;
       }),

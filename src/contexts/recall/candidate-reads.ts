@@ -10,7 +10,7 @@ import { Q } from './cypher.js';
 import { luceneQuery, withIrregularForms } from './query-text.js';
 import type { FilterParams, SearchPlan } from './search-request.js';
 
-/** Memories from the dates a question names that join the candidates (newest first); LoCoMo: 50 → 0.873, 100 → 0.874. */
+/** Memories of the dates a question names that join the candidates (newest first); LoCoMo: 50 → 0.873, 100 → 0.874. */
 const DATED_CANDIDATES = 100;
 
 export interface Near {

@@ -29,7 +29,10 @@ import {
 
 /** Memories whose stems are kept (about 1 KB each). */
 const STEMS_KEPT = 50_000;
-/** Memories reached only by association that are fetched and ranked: the most activated, this many per hit asked for (at least 30). */
+/**
+ * Memories reached only by association that are fetched and ranked: the most
+ * activated, this many per hit asked for (at least 30).
+ */
 const REACHED_PER_HIT = 3;
 
 export interface RankingDeps {
@@ -110,7 +113,8 @@ export class Ranking {
       if (candidate.textScore > 0) candidates.set(memory.id, candidate);
     }
     for (const memory of dated) {
-      if (!candidates.has(memory.id)) candidates.set(memory.id, this.candidate(memory, plan.query, plan.stats, plan.now));
+      if (!candidates.has(memory.id))
+        candidates.set(memory.id, this.candidate(memory, plan.query, plan.stats, plan.now));
     }
     return candidates;
   }

@@ -156,7 +156,6 @@ export class RecallLog {
     this.bus.publish({ ...event, meta: { ...event.meta, messageId: eventId } });
     return use;
   }
-
 }
 
 function toUse(row: Record<string, unknown>): UseRecord {
