@@ -184,6 +184,30 @@ export type ContextQuery = Message<
 >;
 /** Memories by id, as stored (no access is recorded); unknown ids are left out. */
 export type MemoriesQuery = Message<'MemoriesQuery', { readonly ids: readonly string[] }>;
+/** A memory's audit trail, oldest first (its latest `limit` events). */
+export type MemoryHistoryQuery = Message<'MemoryHistoryQuery', { readonly id: string; readonly limit: number }>;
+/** A store's audit events after the event id `after` (null: from the start), in id order. */
+export type MemoryEventsQuery = Message<
+  'MemoryEventsQuery',
+  { readonly store: string; readonly after: string | null; readonly limit: number }
+>;
+/** The originals a consolidated memory was made from. */
+export type ConsolidatedFromQuery = Message<'ConsolidatedFromQuery', { readonly id: string }>;
+/** A memory's associations (Synapse). */
+export type AssociationsOfQuery = Message<
+  'AssociationsOfQuery',
+  {
+    readonly id: string;
+    readonly types?: readonly string[] | null;
+    readonly minStrength?: number | null;
+    readonly limit?: number;
+  }
+>;
+/** The associations around a memory, up to `depth` hops (Synapse). */
+export type NeighbourhoodOfQuery = Message<
+  'NeighbourhoodOfQuery',
+  { readonly id: string; readonly depth?: number; readonly types?: readonly string[] | null; readonly limit?: number }
+>;
 export type ReflectQuery = Message<
   'ReflectQuery',
   {
@@ -193,7 +217,16 @@ export type ReflectQuery = Message<
     readonly limit: number;
   }
 >;
-export type Query = SearchQuery | ContextQuery | ReflectQuery | MemoriesQuery;
+export type Query =
+  | SearchQuery
+  | ContextQuery
+  | ReflectQuery
+  | MemoriesQuery
+  | MemoryHistoryQuery
+  | MemoryEventsQuery
+  | ConsolidatedFromQuery
+  | AssociationsOfQuery
+  | NeighbourhoodOfQuery;
 
 // ── Events ──────────────────────────────────────────────────────────────────
 export type MemoryStored = Message<'MemoryStored', { readonly memory: MemoryRecord }>;
@@ -388,7 +421,17 @@ export const MESSAGE_CATALOG = {
     'MarkUsedCommand',
     'ReportOutcomeCommand',
   ],
-  queries: ['SearchQuery', 'ContextQuery', 'ReflectQuery', 'MemoriesQuery'],
+  queries: [
+    'SearchQuery',
+    'ContextQuery',
+    'ReflectQuery',
+    'MemoriesQuery',
+    'MemoryHistoryQuery',
+    'MemoryEventsQuery',
+    'ConsolidatedFromQuery',
+    'AssociationsOfQuery',
+    'NeighbourhoodOfQuery',
+  ],
   events: [
     'MemoryStored',
     'MemoryAccessed',

@@ -16,14 +16,7 @@ import {
   type ReflectionScope,
   type SearchFilters,
 } from '../../domain/index.js';
-import type {
-  Pack,
-  RecallResult,
-  ReflectCandidate,
-  ReflectCandidateWithActions,
-  ReflectionActions,
-  UseRecord,
-} from '../recall/index.js';
+import type { Pack, RecallResult, ReflectCandidateWithActions, UseRecord } from '../recall/index.js';
 import type { Caller } from './memory-port.js';
 
 export interface SearchArgs {
@@ -54,8 +47,6 @@ export interface RecallPortDeps {
   readonly bus: Bus;
   readonly defaultStore: string;
   readonly accepting: () => boolean;
-  /** Gives reflect candidates the actions that fit them (without it, none are offered). */
-  readonly actions?: ReflectionActions;
 }
 
 /** The stores a caller may reach, as Recall's commands take them (null: every store). */
@@ -128,10 +119,9 @@ export class RecallPort {
   ): Promise<ReflectCandidateWithActions[]> {
     this.gate();
     const name = this.store(store, caller);
-    const candidates = await this.deps.bus.ask<ReflectCandidate[]>(
+    return this.deps.bus.ask<ReflectCandidateWithActions[]>(
       message('ReflectQuery', { store: name, scope, timeSpanDays, limit }, 'cortex', this.init(caller)),
     );
-    return this.deps.actions ? this.deps.actions.of(name, candidates) : candidates.map((c) => ({ ...c, actions: [] }));
   }
 
   async markUsed(

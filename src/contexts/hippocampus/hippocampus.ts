@@ -123,6 +123,14 @@ export class Hippocampus {
       (m) => `tiers:${m.meta.messageId}`,
     );
     bus.handle('hippocampus', 'MemoriesQuery', (m) => this.getMany(m.data.ids), concurrent);
+    bus.handle('hippocampus', 'MemoryHistoryQuery', (m) => this.history(m.data.id, m.data.limit), concurrent);
+    bus.handle(
+      'hippocampus',
+      'MemoryEventsQuery',
+      (m) => this.events(m.data.store, m.data.after, m.data.limit),
+      concurrent,
+    );
+    bus.handle('hippocampus', 'ConsolidatedFromQuery', (m) => this.consolidatedFrom(m.data.id), concurrent);
     bus.subscribe(
       'hippocampus',
       'MemoriesLinked',

@@ -5,17 +5,23 @@
  * embedded. Recall owns no memories: it records recalls and uses, and
  * reports outcomes as events.
  */
-import { concurrent, type Bus, type Meta } from '../../domain/index.js';
+import { concurrent, type Bus, type Meta, type ReflectionScope } from '../../domain/index.js';
 import { frameLine } from './frame.js';
 import { pack, DEFAULT_INJECT_FLOOR, DEFAULT_LIVE_FLOOR, type Pack } from './packing.js';
 import { Ranking, type RankingDeps } from './ranking.js';
 import { RecallLog } from './recall-log.js';
 import { Reflection } from './reflection.js';
+import { ReflectionActions, type ReflectCandidateWithActions } from './reflection-actions.js';
 import type { RankedHit } from './scoring.js';
 import { validateContext, type ContextRequest, type RecallResult, type SearchRequest } from './search-request.js';
 
 export interface RecallDeps extends RankingDeps {
   readonly bus: Bus;
+  /**
+   * The MECHANICAL THEMATIC strength from which two memories are near-duplicates (consolidation's threshold):
+   * reflect candidates are offered the actions that fit them. Without it, none are offered.
+   */
+  readonly duplicateStrength?: number;
 }
 
 /**
@@ -29,12 +35,18 @@ export class Recall {
   private readonly ranking: Ranking;
   private readonly log: RecallLog;
   private readonly reflection: Reflection;
+  private readonly actions: ReflectionActions | null;
 
   constructor(private readonly deps: RecallDeps) {
     const clock = deps.clock ?? Date.now;
     this.ranking = new Ranking(deps);
     this.log = new RecallLog(deps.graph, deps.bus, clock);
     this.reflection = new Reflection(deps.graph, clock);
+    const { duplicateStrength } = deps;
+    this.actions =
+      duplicateStrength === undefined
+        ? null
+        : new ReflectionActions({ graph: deps.graph, rank: (r) => this.rankOnly(r), duplicateStrength });
   }
 
   /**
@@ -135,9 +147,15 @@ export class Recall {
     });
   }
 
-  /** Memories worth a second look, with the reason for each. */
-  reflect(...args: Parameters<Reflection['candidates']>) {
-    return this.reflection.candidates(...args);
+  /** Memories worth a second look, each with its reason and the actions that fit it. */
+  async reflect(
+    store: string,
+    scope: ReflectionScope,
+    timeSpanDays: number | null,
+    limit: number,
+  ): Promise<ReflectCandidateWithActions[]> {
+    const candidates = await this.reflection.candidates(store, scope, timeSpanDays, limit);
+    return this.actions ? this.actions.of(store, candidates) : candidates.map((c) => ({ ...c, actions: [] }));
   }
 
   /** Waits until every recall answered so far is recorded. */
