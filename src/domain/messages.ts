@@ -106,6 +106,29 @@ export type StateTransition = Message<
   { readonly instanceId: string; readonly mode: WorkingMode; readonly task: string | null; readonly context: unknown }
 >;
 
+/** memory(id): a read by id counts as an access (recorded, counted, published as MemoryAccessed). */
+export type AccessCommand = Message<'AccessCommand', { readonly id: string }>;
+/**
+ * The stores a caller may reach (null: every store). A recall or use of a store out of reach is answered as
+ * unknown.
+ */
+export type Reach = readonly string[] | null;
+/** A mind used some of a recall's memories (null: all it offered). */
+export type MarkUsedCommand = Message<
+  'MarkUsedCommand',
+  {
+    readonly recallId: string;
+    readonly memoryIds: readonly string[] | null;
+    readonly action: unknown;
+    readonly reach: Reach;
+  }
+>;
+/** How a use turned out. */
+export type ReportOutcomeCommand = Message<
+  'ReportOutcomeCommand',
+  { readonly useId: string; readonly outcome: OutcomeKind; readonly note: string | null; readonly reach: Reach }
+>;
+
 export type Command =
   | StoreCommand
   | ClaimCommand
@@ -121,7 +144,10 @@ export type Command =
   | SessionStart
   | SessionEnd
   | StateTransition
-  | LogDecision;
+  | LogDecision
+  | AccessCommand
+  | MarkUsedCommand
+  | ReportOutcomeCommand;
 
 // ── Queries ─────────────────────────────────────────────────────────────────
 export interface SearchFilters {
@@ -141,7 +167,46 @@ export type SearchQuery = Message<
     readonly includeAssociations: boolean;
     readonly minConfidence: number | null;
     readonly filters: SearchFilters;
+    /** False for a reader: the recall is answered but not recorded (a reader writes nothing). */
+    readonly record: boolean;
   }
+>;
+/** A search packed into a context budget (contextFor). */
+export type ContextQuery = Message<
+  'ContextQuery',
+  SearchQuery['data'] & {
+    readonly sessionId: string | null;
+    readonly maxTokens: number;
+    readonly maxItems: number;
+    readonly injectFloor: number | null;
+    readonly liveFloor: number | null;
+  }
+>;
+/** Memories by id, as stored (no access is recorded); unknown ids are left out. */
+export type MemoriesQuery = Message<'MemoriesQuery', { readonly ids: readonly string[] }>;
+/** A memory's audit trail, oldest first (its latest `limit` events). */
+export type MemoryHistoryQuery = Message<'MemoryHistoryQuery', { readonly id: string; readonly limit: number }>;
+/** A store's audit events after the event id `after` (null: from the start), in id order. */
+export type MemoryEventsQuery = Message<
+  'MemoryEventsQuery',
+  { readonly store: string; readonly after: string | null; readonly limit: number }
+>;
+/** The originals a consolidated memory was made from. */
+export type ConsolidatedFromQuery = Message<'ConsolidatedFromQuery', { readonly id: string }>;
+/** A memory's associations (Synapse). */
+export type AssociationsOfQuery = Message<
+  'AssociationsOfQuery',
+  {
+    readonly id: string;
+    readonly types?: readonly string[] | null;
+    readonly minStrength?: number | null;
+    readonly limit?: number;
+  }
+>;
+/** The associations around a memory, up to `depth` hops (Synapse). */
+export type NeighbourhoodOfQuery = Message<
+  'NeighbourhoodOfQuery',
+  { readonly id: string; readonly depth?: number; readonly types?: readonly string[] | null; readonly limit?: number }
 >;
 export type ReflectQuery = Message<
   'ReflectQuery',
@@ -152,7 +217,16 @@ export type ReflectQuery = Message<
     readonly limit: number;
   }
 >;
-export type Query = SearchQuery | ReflectQuery;
+export type Query =
+  | SearchQuery
+  | ContextQuery
+  | ReflectQuery
+  | MemoriesQuery
+  | MemoryHistoryQuery
+  | MemoryEventsQuery
+  | ConsolidatedFromQuery
+  | AssociationsOfQuery
+  | NeighbourhoodOfQuery;
 
 // ── Events ──────────────────────────────────────────────────────────────────
 export type MemoryStored = Message<'MemoryStored', { readonly memory: MemoryRecord }>;
@@ -343,8 +417,21 @@ export const MESSAGE_CATALOG = {
     'SessionEnd',
     'StateTransition',
     'LogDecision',
+    'AccessCommand',
+    'MarkUsedCommand',
+    'ReportOutcomeCommand',
   ],
-  queries: ['SearchQuery', 'ReflectQuery'],
+  queries: [
+    'SearchQuery',
+    'ContextQuery',
+    'ReflectQuery',
+    'MemoriesQuery',
+    'MemoryHistoryQuery',
+    'MemoryEventsQuery',
+    'ConsolidatedFromQuery',
+    'AssociationsOfQuery',
+    'NeighbourhoodOfQuery',
+  ],
   events: [
     'MemoryStored',
     'MemoryAccessed',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { frameLine } from '../../src/contexts/recall/index.js';
 import {
+  frameLine,
   ALL_SIGNALS,
   DEFAULT_WEIGHTS,
   FUSED_CALIBRATION,

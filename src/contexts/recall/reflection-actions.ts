@@ -7,7 +7,8 @@ import type { AssociationType, MemoryRecord } from '../../domain/index.js';
 import type { GraphPort } from '../../domain/index.js';
 import { toMemoryRecord } from '../../domain/index.js';
 import { Q } from './cypher.js';
-import type { ReflectCandidate, SearchRequest } from './recall.js';
+import type { ReflectCandidate } from './reflection.js';
+import type { SearchRequest } from './search-request.js';
 import type { RankedHit } from './scoring.js';
 import {
   WEAK_BELOW,

@@ -11,3 +11,4 @@ export { LruMap } from './lru.js';
 export { searchTerms } from './bm25.js';
 export { collapseConsolidated } from './collapse.js';
 export { fittingActions, suggestedTier, reflectKindOf } from './reflection-rules.js';
+export { frameLine } from './frame.js';

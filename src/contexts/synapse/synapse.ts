@@ -10,6 +10,7 @@ import {
   InvalidInputError,
   NotFoundError,
   assertNever,
+  concurrent,
   message,
   newMeta,
   type AssociateCommand,
@@ -119,6 +120,18 @@ export class Synapse {
         const { lo, hi } = canonical(m.data.a, m.data.b);
         return `pair:${lo}:${hi}`;
       },
+    );
+    bus.handle(
+      'synapse',
+      'AssociationsOfQuery',
+      ({ data: { id, ...query } }) => this.associations(id, query),
+      concurrent,
+    );
+    bus.handle(
+      'synapse',
+      'NeighbourhoodOfQuery',
+      ({ data: { id, ...query } }) => this.neighbourhood(id, query),
+      concurrent,
     );
     return this;
   }
