@@ -59,7 +59,7 @@ beforeAll(async () => {
   // Salience demotes one memory (the real write path: Hippocampus checks the rule and records TierChanged).
   await t.app.bus.ask(
     message(
-      'TierDemoted',
+      'DemoteTier',
       {
         id: ids.faded,
         from: 'ACTIVE_CONTEXT',

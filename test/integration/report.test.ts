@@ -24,7 +24,7 @@ beforeAll(async () => {
   faded = stored.storeMany[1]!.id;
   await t.app.bus.ask(
     message(
-      'TierDemoted',
+      'DemoteTier',
       {
         id: faded,
         from: 'ACTIVE_CONTEXT',

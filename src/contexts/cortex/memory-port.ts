@@ -7,8 +7,6 @@ import {
   InvalidInputError,
   isStoreBound,
   mayReach,
-  message,
-  newMeta,
   NotFoundError,
   requireWrite,
   storeFor,
@@ -124,7 +122,7 @@ export class MemoryPort {
     });
     await this.checkSessions(stamped);
     return this.deps.bus.ask(
-      message(
+      this.deps.bus.message(
         'StoreCommand',
         { memories: stamped },
         'cortex',
@@ -154,12 +152,14 @@ export class MemoryPort {
 
   async claim(id: string, caller: Caller): Promise<MemoryRecord> {
     await this.writeTo([id], caller);
-    return this.deps.bus.ask(message('ClaimCommand', { id }, 'cortex', this.meta(caller)));
+    return this.deps.bus.ask(this.deps.bus.message('ClaimCommand', { id }, 'cortex', this.meta(caller)));
   }
 
   async reclassify(id: string, tier: string, reason: string, metadata: unknown, caller: Caller): Promise<MemoryRecord> {
     await this.writeTo([id], caller);
-    return this.deps.bus.ask(message('ReclassifyCommand', { id, tier, reason, metadata }, 'cortex', this.meta(caller)));
+    return this.deps.bus.ask(
+      this.deps.bus.message('ReclassifyCommand', { id, tier, reason, metadata }, 'cortex', this.meta(caller)),
+    );
   }
 
   async consolidate(
@@ -169,12 +169,16 @@ export class MemoryPort {
     caller: Caller,
   ): Promise<MemoryRecord> {
     await this.writeTo(ids, caller);
-    return this.deps.bus.ask(message('ConsolidateCommand', { ids, strategy, content }, 'cortex', this.meta(caller)));
+    return this.deps.bus.ask(
+      this.deps.bus.message('ConsolidateCommand', { ids, strategy, content }, 'cortex', this.meta(caller)),
+    );
   }
 
   async forget(id: string, confirmId: string, reason: string, caller: Caller): Promise<ForgetOutcome> {
     await this.writeTo([id], caller);
-    return this.deps.bus.ask(message('ForgetCommand', { id, confirmId, reason }, 'cortex', this.meta(caller)));
+    return this.deps.bus.ask(
+      this.deps.bus.message('ForgetCommand', { id, confirmId, reason }, 'cortex', this.meta(caller)),
+    );
   }
 
   /** The checks before a change by id: accepting, a token that may write, memories the caller may reach. */
@@ -204,7 +208,7 @@ export class MemoryPort {
     await this.enter(caller);
     try {
       await this.checkReach([id], caller.access);
-      return await this.deps.hippocampus.access(id, newMeta('cortex', this.meta(caller)));
+      return await this.deps.hippocampus.access(id, this.deps.bus.meta('cortex', this.meta(caller)));
     } catch (error) {
       if (error instanceof NotFoundError) return null;
       throw error;
@@ -217,7 +221,7 @@ export class MemoryPort {
     if (!memory || !mayReach(caller.access, memory.store)) return null;
     const at = (this.deps.clock ?? Date.now)();
     scope.afterSuccess(() =>
-      this.deps.hippocampus.access(id, newMeta('cortex', this.meta(caller))).catch((error: unknown) => {
+      this.deps.hippocampus.access(id, this.deps.bus.meta('cortex', this.meta(caller))).catch((error: unknown) => {
         // Forgotten in between: nothing to count.
         if (!(error instanceof NotFoundError)) throw error;
       }),

@@ -6,8 +6,6 @@ import {
   isReadOnly,
   isStoreBound,
   mayReach,
-  message,
-  newMeta,
   requireWrite,
   ShuttingDownError,
   storeFor,
@@ -22,7 +20,6 @@ import type {
   Pack,
   Recall,
   RecallResult,
-  ReflectCandidate,
   ReflectCandidateWithActions,
   ReflectionActions,
   SearchRequest,
@@ -116,7 +113,7 @@ export class RecallPort {
         ),
       };
     }
-    return this.deps.bus.ask(message('SearchQuery', request, 'cortex', this.init(caller)));
+    return this.deps.bus.ask(this.deps.bus.message('SearchQuery', request, 'cortex', this.init(caller)));
   }
 
   async contextFor(args: ContextArgs, caller: Caller): Promise<Pack & { recallId: string }> {
@@ -136,7 +133,7 @@ export class RecallPort {
       liveFloor: args.liveFloor ?? null,
     };
     if (isReadOnly(caller.access)) return this.unrecordedPack(request);
-    return this.deps.recall.contextFor(request, newMeta('cortex', { ...this.init(caller), sessionId }));
+    return this.deps.recall.contextFor(request, this.deps.bus.meta('cortex', { ...this.init(caller), sessionId }));
   }
 
   /** Recall.contextFor's pack, without recording the recall (a reader's). */
@@ -153,8 +150,8 @@ export class RecallPort {
   ): Promise<ReflectCandidateWithActions[]> {
     this.gate();
     const name = this.store(store, caller);
-    const candidates = await this.deps.bus.ask<ReflectCandidate[]>(
-      message('ReflectQuery', { store: name, scope, timeSpanDays, limit }, 'cortex', this.init(caller)),
+    const candidates = await this.deps.bus.ask(
+      this.deps.bus.message('ReflectQuery', { store: name, scope, timeSpanDays, limit }, 'cortex', this.init(caller)),
     );
     return this.deps.actions ? this.deps.actions.of(name, candidates) : candidates.map((c) => ({ ...c, actions: [] }));
   }
@@ -168,8 +165,12 @@ export class RecallPort {
     this.gate();
     requireWrite(caller.access);
     // Salience counts the use (MemoryUsed) like a read: it raises the score.
-    return this.deps.recall.markUsed(recallId, memoryIds, action, newMeta('cortex', this.init(caller)), (store) =>
-      mayReach(caller.access, store),
+    return this.deps.recall.markUsed(
+      recallId,
+      memoryIds,
+      action,
+      this.deps.bus.meta('cortex', this.init(caller)),
+      (store) => mayReach(caller.access, store),
     );
   }
 
@@ -177,6 +178,12 @@ export class RecallPort {
     this.gate();
     requireWrite(caller.access);
     const reaches = isStoreBound(caller.access) ? (store: string) => mayReach(caller.access, store) : undefined;
-    return this.deps.recall.reportOutcome(useId, outcome, note, newMeta('cortex', this.init(caller)), reaches);
+    return this.deps.recall.reportOutcome(
+      useId,
+      outcome,
+      note,
+      this.deps.bus.meta('cortex', this.init(caller)),
+      reaches,
+    );
   }
 }

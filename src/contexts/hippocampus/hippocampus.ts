@@ -7,13 +7,15 @@ import {
   InvalidInputError,
   NotFoundError,
   isTier,
-  message,
   sortableId,
   newMemoryId,
   storeKeyOf,
   ShuttingDownError,
   type Bus,
   type ClaimCommand,
+  type ForgetOutcome,
+  type ShutdownFlush,
+  type TierMove,
   type ConsolidateCommand,
   type ForgetCommand,
   type Meta,
@@ -23,10 +25,8 @@ import {
   type ReclassifyCommand,
   type StoreCommand,
   type TierChangeBatch,
-  type TierDemoted,
-  type TierPromoted,
-  type Tier,
-  type Event,
+  type DemoteTier,
+  type PromoteTier,
 } from '../../domain/index.js';
 import type { GraphPort, Tx } from '../../adapters/neo4j/index.js';
 import { Q } from './cypher.js';
@@ -59,15 +59,7 @@ export interface HippocampusDeps {
   readonly groupCommit?: GroupCommitSettings;
 }
 
-export type { Stored } from './store-outcomes.js';
-
-/** A tier change Hippocampus applied for Salience. */
-export interface TierMove {
-  readonly id: string;
-  readonly store: string;
-  readonly from: Tier;
-  readonly to: Tier;
-}
+export type { ForgetOutcome, Stored, TierMove } from '../../domain/index.js';
 
 /** A memory waiting for its embedding, with the text to embed (embeddingText) and the memory that text took as context. */
 export interface EmbeddingWork {
@@ -90,11 +82,6 @@ export interface StoreEmbeddingProgress {
   readonly failed: number;
   readonly done: number;
   readonly total: number;
-}
-
-export interface ForgetOutcome {
-  readonly id: string;
-  readonly forgotten: boolean;
 }
 
 const TIER_LABELS_MIGRATION = 'tier-labels';
@@ -168,13 +155,13 @@ export class Hippocampus {
     );
     bus.handle(
       'hippocampus',
-      'TierPromoted',
+      'PromoteTier',
       (m) => this.changeTier(m),
       (m) => m.data.id,
     );
     bus.handle(
       'hippocampus',
-      'TierDemoted',
+      'DemoteTier',
       (m) => this.changeTier(m),
       (m) => m.data.id,
     );
@@ -199,7 +186,7 @@ export class Hippocampus {
    * ShutdownCommand: take no new command, wait for the ones in flight to
    * commit (every write is its own transaction, so committed = flushed).
    */
-  async flush(): Promise<{ inFlight: number; memories: number }> {
+  async flush(): Promise<ShutdownFlush> {
     this.closed = true;
     const inFlight = this.inFlight.size;
     await Promise.allSettled([...this.inFlight]);
@@ -253,9 +240,11 @@ export class Hippocampus {
           });
     for (const s of stored) {
       if (!s.created) continue;
-      this.publish(
-        message('MemoryStored', { memory: s.memory }, 'hippocampus', { cause: command.meta }),
-        events.get(s.memory.id),
+      this.bus.publish(
+        this.bus.message('MemoryStored', { memory: s.memory }, 'hippocampus', {
+          cause: command.meta,
+          messageId: events.get(s.memory.id),
+        }),
       );
     }
     this.announceEmbedded(
@@ -302,9 +291,11 @@ export class Hippocampus {
     const row = rows[0];
     if (!row) throw notFound(command.data.id);
     const memory = toMemoryRecord(row.memory);
-    this.publish(
-      message('MemoryClaimed', { id: memory.id, store: memory.store }, 'hippocampus', { cause: command.meta }),
-      eventId,
+    this.bus.publish(
+      this.bus.message('MemoryClaimed', { id: memory.id, store: memory.store }, 'hippocampus', {
+        cause: command.meta,
+        messageId: eventId,
+      }),
     );
     return memory;
   }
@@ -334,20 +325,26 @@ export class Hippocampus {
       if (!rows[0]) throw new Error(`memory ${id} changed tier during reclassify; retry`);
       return { memory: toMemoryRecord(rows[0].memory), from: current.tier };
     });
-    const cause = { cause: command.meta };
-    this.publish(
-      message('MemoryReclassified', { id, store: memory.store, from, to: memory.tier, reason }, 'hippocampus', cause),
-      eventId,
+    const cause = command.meta;
+    this.bus.publish(
+      this.bus.message(
+        'MemoryReclassified',
+        { id, store: memory.store, from, to: memory.tier, reason },
+        'hippocampus',
+        {
+          cause,
+          messageId: eventId,
+        },
+      ),
     );
     if (from !== memory.tier) {
-      this.publish(
-        message(
+      this.bus.publish(
+        this.bus.message(
           'TierChanged',
           { id, store: memory.store, from, to: memory.tier, reason, by: 'MIND' },
           'hippocampus',
-          cause,
+          { cause, messageId: tierEventId },
         ),
-        tierEventId,
       );
     }
     return memory;
@@ -410,11 +407,13 @@ export class Hippocampus {
       });
       return toMemoryRecord((rows[0] as { memory: Record<string, unknown> }).memory);
     });
-    const cause = { cause: command.meta };
-    this.publish(message('MemoryStored', { memory }, 'hippocampus', cause), storedEventId);
-    this.publish(
-      message('MemoryConsolidated', { memory, from: ids, strategy: command.data.strategy }, 'hippocampus', cause),
-      consolidatedEventId,
+    const cause = command.meta;
+    this.bus.publish(this.bus.message('MemoryStored', { memory }, 'hippocampus', { cause, messageId: storedEventId }));
+    this.bus.publish(
+      this.bus.message('MemoryConsolidated', { memory, from: ids, strategy: command.data.strategy }, 'hippocampus', {
+        cause,
+        messageId: consolidatedEventId,
+      }),
     );
     return memory;
   }
@@ -445,15 +444,17 @@ export class Hippocampus {
       if (tombstone[0]) return { store: String(tombstone[0].event.store), embeddedWith: [] };
       throw notFound(id);
     });
-    this.publish(
-      message('MemoryForgotten', { id, store, reason, embeddedWith }, 'hippocampus', { cause: command.meta }),
-      eventId,
+    this.bus.publish(
+      this.bus.message('MemoryForgotten', { id, store, reason, embeddedWith }, 'hippocampus', {
+        cause: command.meta,
+        messageId: eventId,
+      }),
     );
     return { id, forgotten: true };
   }
 
   /** Salience asks; Hippocampus checks the written rules and decides. */
-  async changeTier(command: TierPromoted | TierDemoted): Promise<MemoryRecord | null> {
+  async changeTier(command: PromoteTier | DemoteTier): Promise<MemoryRecord | null> {
     const { id, from, to } = command.data;
     const verdict = checkTierChange(from, to, 'SALIENCE');
     if (!verdict.ok)
@@ -472,11 +473,11 @@ export class Hippocampus {
     if (!rows[0]) return null; // the memory moved or went meanwhile: nothing to do
     const memory = await this.get(id);
     if (memory) {
-      this.publish(
-        message('TierChanged', { id, store: memory.store, from, to, reason, by: 'SALIENCE' }, 'hippocampus', {
+      this.bus.publish(
+        this.bus.message('TierChanged', { id, store: memory.store, from, to, reason, by: 'SALIENCE' }, 'hippocampus', {
           cause: command.meta,
+          messageId: eventId,
         }),
-        eventId,
       );
     }
     return memory;
@@ -515,13 +516,14 @@ export class Hippocampus {
       const done = planned.get(row.id);
       if (!done) return [];
       const { id, from, to } = done.command.data;
-      const changed = message(
-        'TierChanged',
-        { id, store: row.store, from, to, reason: done.reason, by: 'SALIENCE' },
-        'hippocampus',
-        { cause: done.command.meta },
+      this.bus.publish(
+        this.bus.message(
+          'TierChanged',
+          { id, store: row.store, from, to, reason: done.reason, by: 'SALIENCE' },
+          'hippocampus',
+          { cause: done.command.meta, messageId: done.change.eventId },
+        ),
       );
-      this.publish(changed, done.change.eventId);
       return [{ id, store: row.store, from, to }];
     });
   }
@@ -572,7 +574,12 @@ export class Hippocampus {
     const row = rows[0];
     if (!row) throw notFound(id);
     const memory = toMemoryRecord(row.memory);
-    this.publish(message('MemoryAccessed', { id, store: memory.store, at: now }, 'hippocampus', { cause }), eventId);
+    this.bus.publish(
+      this.bus.message('MemoryAccessed', { id, store: memory.store, at: now }, 'hippocampus', {
+        cause,
+        messageId: eventId,
+      }),
+    );
     return memory;
   }
 
@@ -717,25 +724,20 @@ export class Hippocampus {
     return toMemoryRecord(rows[0].memory);
   }
 
-  /** Publishes an event under the id its audit node was stored with. */
   /** Recall keeps small stores' vectors in process: one MemoriesEmbedded per store says which memories got one. */
   private announceEmbedded(memories: readonly { readonly id: string; readonly store: string }[], cause?: Meta): void {
     const byStore = new Map<string, string[]>();
     for (const m of memories) byStore.set(m.store, [...(byStore.get(m.store) ?? []), m.id]);
     for (const [store, ids] of byStore)
-      this.bus.publish(message('MemoriesEmbedded', { store, ids }, 'hippocampus', cause ? { cause } : undefined));
-  }
-
-  private publish(event: Event, storedId: string | undefined): void {
-    this.bus.publish(storedId ? ({ ...event, meta: { ...event.meta, messageId: storedId } } as Event) : event);
+      this.bus.publish(this.bus.message('MemoriesEmbedded', { store, ids }, 'hippocampus', { cause }));
   }
 }
 
 /** The change-tiers row and the reason kept in the trail for one of Salience's requests. */
-function salienceTierChange(command: TierPromoted | TierDemoted, eventId: string) {
+function salienceTierChange(command: PromoteTier | DemoteTier, eventId: string) {
   const { id, from, to, salience } = command.data;
   const reason =
-    command.type === 'TierDemoted'
+    command.type === 'DemoteTier'
       ? command.data.reason
       : `salience ${salience.toFixed(3)} rose above the promotion threshold`;
   return { reason, change: { id, from, to, eventId, payload: json({ from, to, reason, by: 'SALIENCE', salience }) } };

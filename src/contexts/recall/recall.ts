@@ -8,7 +8,6 @@
 import {
   InvalidInputError,
   NotFoundError,
-  message,
   sortableId,
   storeKeyOf,
   type AssociationType,
@@ -16,6 +15,8 @@ import {
   type MemoryRecord,
   type Meta,
   type OutcomeKind,
+  type RecallResult,
+  type ReflectCandidate,
   type ReflectionScope,
   type SearchFilters,
 } from '../../domain/index.js';
@@ -103,12 +104,7 @@ export type ContextRequest = SearchRequest & {
   readonly liveFloor: number | null;
 };
 
-export interface RecallResult {
-  readonly id: string;
-  readonly query: string;
-  readonly hits: RankedHit[];
-  readonly frame: string;
-}
+export type { RecallResult, ReflectCandidate } from '../../domain/index.js';
 
 export interface UseRecord {
   readonly id: string;
@@ -116,13 +112,6 @@ export interface UseRecord {
   readonly memoryIds: string[];
   readonly outcome: OutcomeKind | null;
   readonly at: number;
-}
-
-export interface ReflectCandidate {
-  readonly memory: MemoryRecord;
-  readonly reason: string;
-  readonly staleDays: number | null;
-  readonly associationCount: number;
 }
 
 const DAY = 86_400_000;
@@ -382,13 +371,14 @@ export class Recall {
       sessionId: cause.sessionId,
     });
     const use = toUse((rows[0] as { use: Record<string, unknown> }).use);
-    const event = message(
-      'MemoryUsed',
-      { useId: id, recallId, store: String(recall.store), memoryIds: used },
-      'recall',
-      { cause },
+    this.deps.bus.publish(
+      this.deps.bus.message(
+        'MemoryUsed',
+        { useId: id, recallId, store: String(recall.store), memoryIds: used },
+        'recall',
+        { cause, messageId: eventId },
+      ),
     );
-    this.deps.bus.publish({ ...event, meta: { ...event.meta, messageId: eventId } });
     return use;
   }
 
@@ -421,8 +411,8 @@ export class Recall {
     if (!row) throw new NotFoundError('RECALL.USE_NOT_FOUND', `no use with id ${useId}`);
     const use = toUse(row.use);
     const store = String(row.use.store);
-    const event = message('OutcomeReported', { useId, store, memoryIds: use.memoryIds, outcome }, 'recall', { cause });
-    this.deps.bus.publish({ ...event, meta: { ...event.meta, messageId: eventId } });
+    const data = { useId, store, memoryIds: use.memoryIds, outcome };
+    this.deps.bus.publish(this.deps.bus.message('OutcomeReported', data, 'recall', { cause, messageId: eventId }));
     return use;
   }
 
@@ -641,8 +631,8 @@ export class Recall {
       }),
     )
       .then(() => {
-        const event = message('MemoryRetrieved', { recallId: id, store, ids: hitIds, query }, 'recall', { cause });
-        this.deps.bus.publish({ ...event, meta: { ...event.meta, messageId: eventId } });
+        const data = { recallId: id, store, ids: hitIds, query };
+        this.deps.bus.publish(this.deps.bus.message('MemoryRetrieved', data, 'recall', { cause, messageId: eventId }));
       })
       .catch((error: unknown) => console.error(`[recall] could not record recall ${id}:`, error))
       .finally(() => this.pending.delete(id));
