@@ -1,3 +1,5 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import {
   Bus,
@@ -109,5 +111,13 @@ describe('bus', () => {
     // A command asks for something to be done: none is named like an event.
     for (const type of messageTypes('command')) expect(type).not.toMatch(/ed$/);
     expect(messageTypes('query')).toEqual(['SearchQuery', 'ReflectQuery']);
+  });
+
+  it('is the only place the app builds messages, so every envelope carries the app clock', () => {
+    const src = resolve(import.meta.dirname, '../../src');
+    const outside = readdirSync(src, { recursive: true, encoding: 'utf8' })
+      .filter((path) => path.endsWith('.ts') && !path.startsWith('domain/'))
+      .filter((path) => /(?<![.\w])(message|newMeta)\(/.test(readFileSync(join(src, path), 'utf8')));
+    expect(outside).toEqual([]);
   });
 });

@@ -82,7 +82,10 @@ export class ReflectionPort {
     if (!this.deps.accepting()) throw new ShuttingDownError();
   }
 
-  /** Opens a reflection over the store's candidates (as `reflect` finds them) and returns it with its first candidate. */
+  /**
+   * Opens a reflection over the store's candidates (as `reflect` finds them) and returns it with its first
+   * candidate.
+   */
   async open(args: OpenReflectionArgs, caller: Caller): Promise<ReflectionView> {
     this.gate();
     const store = args.store ?? this.deps.defaultStore;
@@ -211,7 +214,8 @@ export class ReflectionPort {
     if (!offered) {
       throw invalid(
         'ACTION_NOT_OFFERED',
-        `${args.action} does not fit memory ${candidate.memoryId}; offered: ${candidate.actions.map((a) => a.kind).join(', ')}`,
+        `${args.action} does not fit memory ${candidate.memoryId}; ` +
+          `offered: ${candidate.actions.map((a) => a.kind).join(', ')}`,
       );
     }
     const ids = (list: readonly string[] | null | undefined) =>
@@ -283,7 +287,10 @@ export class ReflectionPort {
     }
   }
 
-  /** The other memories an answer names exist and belong to the reflection's store (checked before anything is written). */
+  /**
+   * The other memories an answer names exist and belong to the reflection's store (checked before anything is
+   * written).
+   */
   private async checkOthers(ids: readonly string[], store: string): Promise<void> {
     if (ids.length === 0) return;
     const found = await this.deps.hippocampus.getMany(ids);

@@ -69,7 +69,10 @@ export type OutcomeReported = Message<
 >;
 /** Vectors were attached to memories of a store (by the embedding job). */
 export type MemoriesEmbedded = Message<'MemoriesEmbedded', { readonly store: string; readonly ids: readonly string[] }>;
-/** Synapse has written the mechanical links of these memories (some may have got none): they wait for linking no longer. */
+/**
+ * Synapse has written the mechanical links of these memories (some may have got none): they wait for linking
+ * no longer.
+ */
 export type MemoriesLinked = Message<'MemoriesLinked', { readonly store: string; readonly ids: readonly string[] }>;
 export type AssociationsFound = Message<
   'AssociationsFound',
