@@ -58,12 +58,12 @@ export class Bus {
     sourceContext: ContextName,
     init: MetaInit = {},
   ): MessageOf<T> {
-    return message(type, data, sourceContext, { timestamp: this.clock(), ...init });
+    return message(type, data, sourceContext, { ...init, timestamp: init.timestamp ?? this.clock() });
   }
 
   /** A fresh envelope stamped with the app's clock, for a call that carries one without a message. */
   meta(sourceContext: ContextName, init: MetaInit = {}): Meta {
-    return newMeta(sourceContext, { timestamp: this.clock(), ...init });
+    return newMeta(sourceContext, { ...init, timestamp: init.timestamp ?? this.clock() });
   }
 
   private mailbox(actor: ContextName): Mailbox {

@@ -331,10 +331,7 @@ export class Hippocampus {
         'MemoryReclassified',
         { id, store: memory.store, from, to: memory.tier, reason },
         'hippocampus',
-        {
-          cause,
-          messageId: eventId,
-        },
+        { cause, messageId: eventId },
       ),
     );
     if (from !== memory.tier) {
