@@ -11,6 +11,7 @@ export * from './names.js';
 export { Bus } from './bus.js';
 export type { Published } from './bus.js';
 export { Mailbox } from './actor.js';
+export { concurrent } from './mailbox-keys.js';
 export { storeKeyOf } from './store-key.js';
 export { parseJsonText } from './json.js';
 export * from './access.js';

@@ -1,6 +1,6 @@
 /** What Recall answers its queries with: ranked hits (docs/recall.md) and reflection candidates. */
 import type { MemoryRecord } from './memory.js';
-import type { AssociationType } from './tiers.js';
+import type { AssociationType, OutcomeKind, ReflectActionKind, Tier } from './tiers.js';
 
 /** A memory found for a query, with the evidence it was found by. */
 export interface Candidate {
@@ -57,4 +57,46 @@ export interface ReflectCandidate {
   readonly reason: string;
   readonly staleDays: number | null;
   readonly associationCount: number;
+}
+
+/** Hits packed into a context budget. */
+export interface Pack {
+  readonly text: string;
+  readonly hits: RankedHit[];
+  readonly estimatedTokens: number;
+  readonly dropped: number;
+}
+
+/** ContextQuery's answer: the pack, and the recall it was recorded as. */
+export interface ContextPack extends Pack {
+  readonly recallId: string;
+}
+
+/** A use a mind made of a recall, and how it turned out (MarkUsedCommand's and ReportOutcomeCommand's answer). */
+export interface UseRecord {
+  readonly id: string;
+  readonly recallId: string;
+  readonly memoryIds: string[];
+  readonly outcome: OutcomeKind | null;
+  readonly at: number;
+}
+
+/** One way a mind may answer a reflect candidate. */
+export interface ReflectAction {
+  readonly kind: ReflectActionKind;
+  /** One line for the mind: what answering this way would do. */
+  readonly description: string;
+  /** RECLASSIFY: the tier it would go to. */
+  readonly tier: Tier | null;
+  /** ASSOCIATE: the memories it is weakly tied to; CONSOLIDATE: its near-duplicates. */
+  readonly memories: readonly MemoryRecord[];
+  /** For ASSOCIATE: the type each of those memories would be linked by (its weak tie's, else THEMATIC). */
+  readonly associationTypes: readonly AssociationType[];
+  /** FORGET: only with the mind's explicit consent (confirmId repeating the id). */
+  readonly needsConsent: boolean;
+}
+
+/** A reflect candidate with the actions that fit it (ReflectQuery's answer). */
+export interface ReflectCandidateWithActions extends ReflectCandidate {
+  readonly actions: readonly ReflectAction[];
 }

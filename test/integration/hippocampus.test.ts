@@ -348,13 +348,21 @@ describe('reclassify (invariant 2)', () => {
     const core = await remember('core value', { tier: 'IDENTITY_CORE' });
     const ask = (type: 'DemoteTier' | 'PromoteTier', id: string, from: string, to: string) =>
       t.app.bus.ask(
-        type === 'DemoteTier'
-          ? message(
-              'DemoteTier',
-              { id, from: from as never, to: to as never, salience: 0.01, reason: 'faded' },
-              'salience',
-            )
-          : message('PromoteTier', { id, from: from as never, to: to as never, salience: 0.99 }, 'salience'),
+        message(
+          'TierChangeBatch',
+          {
+            changes: [
+              type === 'DemoteTier'
+                ? message(
+                    'DemoteTier',
+                    { id, from: from as never, to: to as never, salience: 0.01, reason: 'faded' },
+                    'salience',
+                  )
+                : message('PromoteTier', { id, from: from as never, to: to as never, salience: 0.99 }, 'salience'),
+            ],
+          },
+          'salience',
+        ),
       );
     await expect(ask('DemoteTier', core, 'IDENTITY_CORE', 'ACTIVE_CONTEXT')).rejects.toThrow(/IDENTITY_CORE/);
     const plain = await remember('ordinary day');

@@ -102,10 +102,11 @@ describe('bus', () => {
   it('catalogs every message with its kind, and says why an event nobody subscribes to is published', () => {
     const entries: [string, AnyCatalogEntry][] = Object.entries(MESSAGE_CATALOG);
     expect(new Set(entries.map(([, entry]) => entry.kind))).toEqual(
-      new Set(['command', 'query', 'event', 'notification']),
+      new Set(['command', 'query', 'event', 'notification', 'part']),
     );
     for (const [type, entry] of entries) {
       if ('handler' in entry) expect(CONTEXTS, type).toContain(entry.handler);
+      else if ('partOf' in entry) expect(MESSAGE_CATALOG[entry.partOf].kind, type).toBe('command');
       else if (entry.subscribers.length === 0) expect(entry.why, type).toMatch(/^(audit|to clients): /);
     }
     // A command asks for something to be done: none is named like an event.

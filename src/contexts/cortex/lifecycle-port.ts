@@ -17,7 +17,7 @@ import {
   type SessionEndCause,
   type WorkingMode,
 } from '../../domain/index.js';
-import type { Hippocampus } from '../hippocampus/index.js';
+import { memoriesById } from './memory-queries.js';
 import type { Caller } from './memory-port.js';
 import { noOpenSession, type Sessions } from './sessions.js';
 import type { NotificationInbox } from './notification-inbox.js';
@@ -60,7 +60,6 @@ export interface LifecyclePortDeps {
   readonly bus: Bus;
   readonly sessions: Sessions;
   readonly inbox: NotificationInbox;
-  readonly hippocampus: Hippocampus;
   readonly defaultStore: string;
   readonly accepting: () => boolean;
   readonly clock?: () => number;
@@ -182,7 +181,7 @@ export class LifecyclePort {
 
   async audit(session: SessionRecord): Promise<SessionAudit> {
     const { stored, unclaimedIds } = await this.deps.sessions.memories(session.id, DEFAULT_AUDIT_LIMIT);
-    const byId = new Map((await this.deps.hippocampus.getMany(unclaimedIds)).map((m) => [m.id, m]));
+    const byId = new Map((await memoriesById(this.deps.bus, unclaimedIds)).map((m) => [m.id, m]));
     const unclaimed = unclaimedIds.flatMap((id) => byId.get(id) ?? []);
     return { session, prompt: AUDIT_PROMPT, memoriesStored: stored, unclaimed };
   }
@@ -271,7 +270,7 @@ export class LifecyclePort {
     limit: number,
   ): Promise<MemoryRecord[]> {
     const ids = await this.deps.sessions.tierMemberIds(store, tier, limit);
-    const byId = new Map((await this.deps.hippocampus.getMany(ids)).map((m) => [m.id, m]));
+    const byId = new Map((await memoriesById(this.deps.bus, ids)).map((m) => [m.id, m]));
     return ids.flatMap((id) => byId.get(id) ?? []);
   }
 }

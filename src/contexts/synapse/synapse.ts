@@ -10,6 +10,7 @@ import {
   InvalidInputError,
   NotFoundError,
   assertNever,
+  concurrent,
   type AssociateCommand,
   type AssociationOrigin,
   type AssociationType,
@@ -118,6 +119,18 @@ export class Synapse {
         const { lo, hi } = canonical(m.data.a, m.data.b);
         return `pair:${lo}:${hi}`;
       },
+    );
+    bus.handle(
+      'synapse',
+      'AssociationsOfQuery',
+      ({ data: { id, ...query } }) => this.associations(id, query),
+      concurrent,
+    );
+    bus.handle(
+      'synapse',
+      'NeighbourhoodOfQuery',
+      ({ data: { id, ...query } }) => this.neighbourhood(id, query),
+      concurrent,
     );
     return this;
   }

@@ -3,15 +3,16 @@
  * by every type of the unions, and each entry's kind is checked against the union the type belongs to, so the
  * compiler keeps it complete and true to the types.
  */
-import type { Command } from './commands.js';
+import type { Command, TierChange } from './commands.js';
 import type { ContextName } from './envelope.js';
 import type { Event } from './events.js';
 import type { Notification } from './notifications.js';
 import type { Query } from './queries.js';
 
-type AnyType = (Command | Query | Event | Notification)['type'];
+type AnyType = (Command | Query | Event | Notification | TierChange)['type'];
 
-export type MessageKind = 'command' | 'query' | 'event' | 'notification';
+/** `part`: a message that is never sent alone but travels inside another (a tier change in a TierChangeBatch). */
+export type MessageKind = 'command' | 'query' | 'event' | 'notification' | 'part';
 
 type KindOf<T extends AnyType> = T extends Command['type']
   ? 'command'
@@ -19,7 +20,9 @@ type KindOf<T extends AnyType> = T extends Command['type']
     ? 'query'
     : T extends Event['type']
       ? 'event'
-      : 'notification';
+      : T extends Notification['type']
+        ? 'notification'
+        : 'part';
 
 /** A command or query: one handler answers it. */
 export interface AskedEntry<K extends MessageKind = 'command' | 'query'> {
@@ -37,10 +40,20 @@ export type PublishedEntry<K extends MessageKind = 'event' | 'notification'> = {
   | { readonly subscribers: readonly []; readonly why: string }
 );
 
-export type AnyCatalogEntry = AskedEntry | PublishedEntry;
+/** A part of another message: handled as part of it. */
+export interface PartEntry {
+  readonly kind: 'part';
+  readonly partOf: Command['type'];
+}
+
+export type AnyCatalogEntry = AskedEntry | PublishedEntry | PartEntry;
 
 export type CatalogEntry<T extends AnyType> =
-  KindOf<T> extends 'command' | 'query' ? AskedEntry<KindOf<T>> : PublishedEntry<KindOf<T>>;
+  KindOf<T> extends 'command' | 'query'
+    ? AskedEntry<KindOf<T>>
+    : KindOf<T> extends 'part'
+      ? PartEntry
+      : PublishedEntry<KindOf<T>>;
 
 /** Why an event nobody subscribes to is still published: it is the audit trail's event, live. */
 const AUDIT =
@@ -57,16 +70,26 @@ export const MESSAGE_CATALOG = {
   ShutdownCommand: { kind: 'command', handler: 'hippocampus', askedBy: ['subconscious'] },
   AssociateCommand: { kind: 'command', handler: 'synapse', askedBy: ['cortex'] },
   SweepDecay: { kind: 'command', handler: 'salience', askedBy: ['subconscious', 'outside'] },
-  PromoteTier: { kind: 'command', handler: 'hippocampus', askedBy: ['salience'] },
-  DemoteTier: { kind: 'command', handler: 'hippocampus', askedBy: ['salience'] },
   TierChangeBatch: { kind: 'command', handler: 'hippocampus', askedBy: ['salience'] },
+  PromoteTier: { kind: 'part', partOf: 'TierChangeBatch' },
+  DemoteTier: { kind: 'part', partOf: 'TierChangeBatch' },
   SessionStart: { kind: 'command', handler: 'cortex', askedBy: ['cortex'] },
   SessionEnd: { kind: 'command', handler: 'cortex', askedBy: ['cortex', 'subconscious'] },
   StateTransition: { kind: 'command', handler: 'cortex', askedBy: ['cortex'] },
   LogDecision: { kind: 'command', handler: 'cortex', askedBy: ['cortex'] },
+  AccessCommand: { kind: 'command', handler: 'hippocampus', askedBy: ['cortex'] },
+  MarkUsedCommand: { kind: 'command', handler: 'recall', askedBy: ['cortex'] },
+  ReportOutcomeCommand: { kind: 'command', handler: 'recall', askedBy: ['cortex'] },
   // ── queries ──
   SearchQuery: { kind: 'query', handler: 'recall', askedBy: ['cortex'] },
+  ContextQuery: { kind: 'query', handler: 'recall', askedBy: ['cortex'] },
   ReflectQuery: { kind: 'query', handler: 'recall', askedBy: ['cortex'] },
+  MemoriesQuery: { kind: 'query', handler: 'hippocampus', askedBy: ['cortex'] },
+  MemoryHistoryQuery: { kind: 'query', handler: 'hippocampus', askedBy: ['cortex'] },
+  MemoryEventsQuery: { kind: 'query', handler: 'hippocampus', askedBy: ['cortex'] },
+  ConsolidatedFromQuery: { kind: 'query', handler: 'hippocampus', askedBy: ['cortex'] },
+  AssociationsOfQuery: { kind: 'query', handler: 'synapse', askedBy: ['cortex'] },
+  NeighbourhoodOfQuery: { kind: 'query', handler: 'synapse', askedBy: ['cortex'] },
   // ── events ──
   MemoryStored: {
     kind: 'event',

@@ -4,6 +4,7 @@ import type {
   AssociationDirection,
   AssociationType,
   MergeStrategy,
+  OutcomeKind,
   SessionEndCause,
   Tier,
   WorkingMode,
@@ -37,18 +38,20 @@ export type AssociateCommand = Message<
 >;
 /** Rescore the memories of one store (or all) and ask for the tier moves their scores call for. */
 export type SweepDecay = Message<'SweepDecay', { readonly store: string | null; readonly now: number }>;
-/** Salience asks Hippocampus to move one memory up a tier (Hippocampus checks the tier rules). */
+/** One memory up a tier, asked of Hippocampus inside a TierChangeBatch (Hippocampus checks the tier rules). */
 export type PromoteTier = Message<
   'PromoteTier',
   { readonly id: string; readonly from: Tier; readonly to: Tier; readonly salience: number }
 >;
-/** Salience asks Hippocampus to move one memory down a tier. */
+/** One memory down a tier, asked inside a TierChangeBatch. */
 export type DemoteTier = Message<
   'DemoteTier',
   { readonly id: string; readonly from: Tier; readonly to: Tier; readonly salience: number; readonly reason: string }
 >;
+/** A tier change is never asked alone: it travels in a TierChangeBatch. */
+export type TierChange = PromoteTier | DemoteTier;
 /** Many tier changes at once (a decay sweep's batch); Hippocampus checks each, then writes them in one statement. */
-export type TierChangeBatch = Message<'TierChangeBatch', { readonly changes: readonly (PromoteTier | DemoteTier)[] }>;
+export type TierChangeBatch = Message<'TierChangeBatch', { readonly changes: readonly TierChange[] }>;
 export type SessionStart = Message<
   'SessionStart',
   {
@@ -80,6 +83,29 @@ export type StateTransition = Message<
   { readonly instanceId: string; readonly mode: WorkingMode; readonly task: string | null; readonly context: unknown }
 >;
 
+/** memory(id): a read by id counts as an access (recorded, counted, published as MemoryAccessed). */
+export type AccessCommand = Message<'AccessCommand', { readonly id: string }>;
+/**
+ * The stores a caller may reach (null: every store). A recall or use of a store out of reach is answered as
+ * unknown.
+ */
+export type Reach = readonly string[] | null;
+/** A mind used some of a recall's memories (null: all it offered). */
+export type MarkUsedCommand = Message<
+  'MarkUsedCommand',
+  {
+    readonly recallId: string;
+    readonly memoryIds: readonly string[] | null;
+    readonly action: unknown;
+    readonly reach: Reach;
+  }
+>;
+/** How a use turned out. */
+export type ReportOutcomeCommand = Message<
+  'ReportOutcomeCommand',
+  { readonly useId: string; readonly outcome: OutcomeKind; readonly note: string | null; readonly reach: Reach }
+>;
+
 export type Command =
   | StoreCommand
   | ClaimCommand
@@ -89,10 +115,11 @@ export type Command =
   | ShutdownCommand
   | AssociateCommand
   | SweepDecay
-  | PromoteTier
-  | DemoteTier
   | TierChangeBatch
   | SessionStart
   | SessionEnd
   | StateTransition
-  | LogDecision;
+  | LogDecision
+  | AccessCommand
+  | MarkUsedCommand
+  | ReportOutcomeCommand;

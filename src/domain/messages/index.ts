@@ -3,7 +3,7 @@
  * `{type, data, meta}` data; what each command and query answers (replies.ts); and who sends and consumes each
  * (catalog.ts).
  */
-import type { Command } from './commands.js';
+import type { Command, TierChange } from './commands.js';
 import { type ContextName, type MetaInit, newMeta } from './envelope.js';
 import type { Event } from './events.js';
 import type { Notification } from './notifications.js';
@@ -17,7 +17,8 @@ export * from './envelope.js';
 export * from './replies.js';
 export * from './catalog.js';
 
-export type AnyMessage = Command | Query | Event | Notification;
+/** Every message: what is asked, what is published, and the tier changes a TierChangeBatch carries. */
+export type AnyMessage = Command | Query | Event | Notification | TierChange;
 export type MessageType = AnyMessage['type'];
 export type MessageOf<T extends MessageType> = Extract<AnyMessage, { type: T }>;
 

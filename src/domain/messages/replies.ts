@@ -3,9 +3,9 @@
  * `Bus.ask` hands it to the sender, so a handler that changes its answer breaks every caller at compile time.
  */
 import type { AssociationRecord } from '../associations.js';
-import type { MemoryRecord } from '../memory.js';
+import type { MemoryEventRecord, MemoryRecord } from '../memory.js';
 import type { ForgetOutcome, ShutdownFlush, Stored, SweepReport, TierMove } from '../outcomes.js';
-import type { RecallResult, ReflectCandidate } from '../recall.js';
+import type { ContextPack, RecallResult, ReflectCandidateWithActions, UseRecord } from '../recall.js';
 import type { DecisionRecord, SessionRecord } from '../sessions.js';
 import type { Command } from './commands.js';
 import type { Query } from './queries.js';
@@ -22,9 +22,6 @@ export interface Replies {
   readonly ShutdownCommand: ShutdownFlush;
   readonly AssociateCommand: AssociationRecord;
   readonly SweepDecay: SweepReport;
-  /** null when the memory had left `from` meanwhile (nothing to move). */
-  readonly PromoteTier: MemoryRecord | null;
-  readonly DemoteTier: MemoryRecord | null;
   /** The changes applied: one whose `from` no longer held is left out. */
   readonly TierChangeBatch: TierMove[];
   readonly SessionStart: SessionRecord;
@@ -32,8 +29,19 @@ export interface Replies {
   readonly SessionEnd: SessionRecord | null;
   readonly StateTransition: SessionRecord;
   readonly LogDecision: DecisionRecord;
+  /** The memory read (a read by id is an access). */
+  readonly AccessCommand: MemoryRecord;
+  readonly MarkUsedCommand: UseRecord;
+  readonly ReportOutcomeCommand: UseRecord;
   readonly SearchQuery: RecallResult;
-  readonly ReflectQuery: ReflectCandidate[];
+  readonly ContextQuery: ContextPack;
+  readonly ReflectQuery: ReflectCandidateWithActions[];
+  readonly MemoriesQuery: MemoryRecord[];
+  readonly MemoryHistoryQuery: MemoryEventRecord[];
+  readonly MemoryEventsQuery: MemoryEventRecord[];
+  readonly ConsolidatedFromQuery: MemoryRecord[];
+  readonly AssociationsOfQuery: AssociationRecord[];
+  readonly NeighbourhoodOfQuery: AssociationRecord[];
 }
 
 export type ReplyOf<T extends AskedType> = Replies[T];
