@@ -110,7 +110,7 @@ describe('bus', () => {
     }
     // A command asks for something to be done: none is named like an event.
     for (const type of messageTypes('command')) expect(type).not.toMatch(/ed$/);
-    expect(messageTypes('query')).toEqual(['SearchQuery', 'ReflectQuery']);
+    for (const type of messageTypes('query')) expect(type).toMatch(/Query$/);
   });
 
   it('is the only place the app builds messages, so every envelope carries the app clock', () => {
