@@ -132,7 +132,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   }
 
   const graph = new Neo4jGraph(driver, config.neo4j.database);
-  const bus = new Bus();
+  const bus = new Bus({ clock });
   const progress = new ProgressBoard(clock);
   bus.onFailure((error, message, actor) => console.error(`[${actor}] failed on ${message.type}:`, error));
   const hippocampus = new Hippocampus({

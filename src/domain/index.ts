@@ -1,11 +1,15 @@
 export * from './tiers.js';
 export * from './errors.js';
 export * from './memory.js';
-export * from './messages.js';
+export * from './messages/index.js';
+export * from './outcomes.js';
+export * from './sessions.js';
+export * from './recall.js';
+export * from './associations.js';
 export * from './ids.js';
 export * from './names.js';
 export { Bus } from './bus.js';
-export type { Asked, Published } from './bus.js';
+export type { Published } from './bus.js';
 export { Mailbox } from './actor.js';
 export { concurrent } from './mailbox-keys.js';
 export { storeKeyOf } from './store-key.js';

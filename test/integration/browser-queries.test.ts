@@ -63,7 +63,7 @@ beforeAll(async () => {
       {
         changes: [
           message(
-            'TierDemoted',
+            'DemoteTier',
             {
               id: ids.faded,
               from: 'ACTIVE_CONTEXT',

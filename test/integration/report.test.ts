@@ -28,7 +28,7 @@ beforeAll(async () => {
       {
         changes: [
           message(
-            'TierDemoted',
+            'DemoteTier',
             {
               id: faded,
               from: 'ACTIVE_CONTEXT',

@@ -7,7 +7,6 @@
 import {
   isStoreBound,
   mayReach,
-  message,
   requireWrite,
   ShuttingDownError,
   type Access,
@@ -43,13 +42,13 @@ export class AssociationPort {
     if (!this.deps.accepting()) throw new ShuttingDownError();
     requireWrite(caller.access);
     await this.checkReach([args.a, args.b], caller.access);
-    const command = message(
+    const command = this.deps.bus.message(
       'AssociateCommand',
       { a: args.a, b: args.b, type: args.type, direction: args.direction ?? 'CREATE', strength: args.strength ?? null },
       'cortex',
       { instanceId: caller.instanceId, sessionId: caller.sessionId, correlationId: caller.correlationId },
     );
-    const [view] = await this.withMemories([await this.deps.bus.ask<AssociationRecord>(command)]);
+    const [view] = await this.withMemories([await this.deps.bus.ask(command)]);
     return view as AssociationView;
   }
 

@@ -8,7 +8,6 @@ import {
   ForbiddenError,
   isStoreBound,
   mayReach,
-  message,
   requireWrite,
   sortableId,
   ShuttingDownError,
@@ -120,7 +119,9 @@ export class LifecyclePort {
       task: optionalText(args.task, 'task'),
       project: optionalText(args.project, 'project'),
     };
-    return this.deps.bus.ask(message('SessionStart', data, 'cortex', this.init({ ...caller, instanceId }, sessionId)));
+    return this.deps.bus.ask(
+      this.deps.bus.message('SessionStart', data, 'cortex', this.init({ ...caller, instanceId }, sessionId)),
+    );
   }
 
   async transition(
@@ -134,7 +135,9 @@ export class LifecyclePort {
     const name = this.instance(instanceId, caller);
     await this.ownSession(name, caller);
     const data = { instanceId: name, mode, task: optionalText(task, 'task'), context: context ?? null };
-    return this.deps.bus.ask(message('StateTransition', data, 'cortex', this.init({ ...caller, instanceId: name })));
+    return this.deps.bus.ask(
+      this.deps.bus.message('StateTransition', data, 'cortex', this.init({ ...caller, instanceId: name })),
+    );
   }
 
   async logDecision(
@@ -153,7 +156,9 @@ export class LifecyclePort {
       text: requireText(text, 'text'),
       rationale: optionalText(rationale, 'rationale', 4000),
     };
-    return this.deps.bus.ask(message('LogDecision', data, 'cortex', this.init({ ...caller, instanceId: name })));
+    return this.deps.bus.ask(
+      this.deps.bus.message('LogDecision', data, 'cortex', this.init({ ...caller, instanceId: name })),
+    );
   }
 
   /** Ends the open session and answers with its audit: what will fade unless claimed. */
@@ -167,9 +172,10 @@ export class LifecyclePort {
     const name = this.instance(instanceId, caller);
     await this.ownSession(name, caller);
     const data = { instanceId: name, cause, reason: optionalText(reason, 'reason', 4000) };
-    const session = await this.deps.bus.ask<SessionRecord>(
-      message('SessionEnd', data, 'cortex', this.init({ ...caller, instanceId: name })),
+    const session = await this.deps.bus.ask(
+      this.deps.bus.message('SessionEnd', data, 'cortex', this.init({ ...caller, instanceId: name })),
     );
+    if (!session) throw noOpenSession(name); // only a guarded (timer) end answers null
     return this.audit(session);
   }
 

@@ -7,7 +7,6 @@ import {
   InvalidInputError,
   isStoreBound,
   mayReach,
-  message,
   NotFoundError,
   requireWrite,
   storeFor,
@@ -123,7 +122,7 @@ export class MemoryPort {
     });
     await this.checkSessions(stamped);
     return this.deps.bus.ask(
-      message(
+      this.deps.bus.message(
         'StoreCommand',
         { memories: stamped },
         'cortex',
@@ -153,12 +152,14 @@ export class MemoryPort {
 
   async claim(id: string, caller: Caller): Promise<MemoryRecord> {
     await this.writeTo([id], caller);
-    return this.deps.bus.ask(message('ClaimCommand', { id }, 'cortex', this.meta(caller)));
+    return this.deps.bus.ask(this.deps.bus.message('ClaimCommand', { id }, 'cortex', this.meta(caller)));
   }
 
   async reclassify(id: string, tier: string, reason: string, metadata: unknown, caller: Caller): Promise<MemoryRecord> {
     await this.writeTo([id], caller);
-    return this.deps.bus.ask(message('ReclassifyCommand', { id, tier, reason, metadata }, 'cortex', this.meta(caller)));
+    return this.deps.bus.ask(
+      this.deps.bus.message('ReclassifyCommand', { id, tier, reason, metadata }, 'cortex', this.meta(caller)),
+    );
   }
 
   async consolidate(
@@ -168,12 +169,16 @@ export class MemoryPort {
     caller: Caller,
   ): Promise<MemoryRecord> {
     await this.writeTo(ids, caller);
-    return this.deps.bus.ask(message('ConsolidateCommand', { ids, strategy, content }, 'cortex', this.meta(caller)));
+    return this.deps.bus.ask(
+      this.deps.bus.message('ConsolidateCommand', { ids, strategy, content }, 'cortex', this.meta(caller)),
+    );
   }
 
   async forget(id: string, confirmId: string, reason: string, caller: Caller): Promise<ForgetOutcome> {
     await this.writeTo([id], caller);
-    return this.deps.bus.ask(message('ForgetCommand', { id, confirmId, reason }, 'cortex', this.meta(caller)));
+    return this.deps.bus.ask(
+      this.deps.bus.message('ForgetCommand', { id, confirmId, reason }, 'cortex', this.meta(caller)),
+    );
   }
 
   /** The checks before a change by id: accepting, a token that may write, memories the caller may reach. */
@@ -201,7 +206,7 @@ export class MemoryPort {
 
   /** Records an access (a write: Hippocampus admits it only while it takes writes). */
   private access(id: string, caller: Caller): Promise<MemoryRecord> {
-    return this.deps.bus.ask(message('AccessCommand', { id }, 'cortex', this.meta(caller)));
+    return this.deps.bus.ask(this.deps.bus.message('AccessCommand', { id }, 'cortex', this.meta(caller)));
   }
 
   private async readAndAccess(id: string, caller: Caller): Promise<MemoryRecord | null> {

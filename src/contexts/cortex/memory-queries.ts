@@ -2,19 +2,12 @@
  * What Cortex asks Hippocampus and Synapse to read, as queries on the bus
  * under the caller's envelope (a port reaches another context only so).
  */
-import {
-  message,
-  type Bus,
-  type MemoryEventRecord,
-  type MemoryRecord,
-  type MessageOf,
-  type MetaInit,
-} from '../../domain/index.js';
+import type { Bus, MemoryEventRecord, MemoryRecord, MessageOf, MetaInit } from '../../domain/index.js';
 import type { AssociationRecord } from '../synapse/index.js';
 
 /** Memories by id, as stored (no access is recorded); unknown ids are left out. */
 export function memoriesById(bus: Bus, ids: readonly string[], init: MetaInit = {}): Promise<MemoryRecord[]> {
-  return bus.ask<MemoryRecord[]>(message('MemoriesQuery', { ids: [...ids] }, 'cortex', init));
+  return bus.ask(bus.message('MemoriesQuery', { ids: [...ids] }, 'cortex', init));
 }
 
 export async function memoryById(bus: Bus, id: string, init: MetaInit = {}): Promise<MemoryRecord | null> {
@@ -22,7 +15,7 @@ export async function memoryById(bus: Bus, id: string, init: MetaInit = {}): Pro
 }
 
 export function memoryHistory(bus: Bus, id: string, limit: number, init: MetaInit = {}): Promise<MemoryEventRecord[]> {
-  return bus.ask<MemoryEventRecord[]>(message('MemoryHistoryQuery', { id, limit }, 'cortex', init));
+  return bus.ask(bus.message('MemoryHistoryQuery', { id, limit }, 'cortex', init));
 }
 
 export function memoryEvents(
@@ -30,11 +23,11 @@ export function memoryEvents(
   data: MessageOf<'MemoryEventsQuery'>['data'],
   init: MetaInit = {},
 ): Promise<MemoryEventRecord[]> {
-  return bus.ask<MemoryEventRecord[]>(message('MemoryEventsQuery', data, 'cortex', init));
+  return bus.ask(bus.message('MemoryEventsQuery', data, 'cortex', init));
 }
 
 export function consolidatedFrom(bus: Bus, id: string, init: MetaInit = {}): Promise<MemoryRecord[]> {
-  return bus.ask<MemoryRecord[]>(message('ConsolidatedFromQuery', { id }, 'cortex', init));
+  return bus.ask(bus.message('ConsolidatedFromQuery', { id }, 'cortex', init));
 }
 
 export function associationsOf(
@@ -42,7 +35,7 @@ export function associationsOf(
   data: MessageOf<'AssociationsOfQuery'>['data'],
   init: MetaInit = {},
 ): Promise<AssociationRecord[]> {
-  return bus.ask<AssociationRecord[]>(message('AssociationsOfQuery', data, 'cortex', init));
+  return bus.ask(bus.message('AssociationsOfQuery', data, 'cortex', init));
 }
 
 export function neighbourhoodOf(
@@ -50,5 +43,5 @@ export function neighbourhoodOf(
   data: MessageOf<'NeighbourhoodOfQuery'>['data'],
   init: MetaInit = {},
 ): Promise<AssociationRecord[]> {
-  return bus.ask<AssociationRecord[]>(message('NeighbourhoodOfQuery', data, 'cortex', init));
+  return bus.ask(bus.message('NeighbourhoodOfQuery', data, 'cortex', init));
 }

@@ -5,7 +5,6 @@
 import {
   isReadOnly,
   isStoreBound,
-  message,
   requireWrite,
   ShuttingDownError,
   storeFor,
@@ -87,7 +86,7 @@ export class RecallPort {
       // A reader's recall is answered but not recorded: a reader token writes nothing.
       record: !isReadOnly(caller.access),
     };
-    return this.deps.bus.ask(message('SearchQuery', request, 'cortex', this.init(caller)));
+    return this.deps.bus.ask(this.deps.bus.message('SearchQuery', request, 'cortex', this.init(caller)));
   }
 
   async contextFor(args: ContextArgs, caller: Caller): Promise<Pack & { recallId: string }> {
@@ -107,7 +106,9 @@ export class RecallPort {
       liveFloor: args.liveFloor ?? null,
       record: !isReadOnly(caller.access),
     };
-    return this.deps.bus.ask(message('ContextQuery', request, 'cortex', { ...this.init(caller), sessionId }));
+    return this.deps.bus.ask(
+      this.deps.bus.message('ContextQuery', request, 'cortex', { ...this.init(caller), sessionId }),
+    );
   }
 
   async reflect(
@@ -119,8 +120,8 @@ export class RecallPort {
   ): Promise<ReflectCandidateWithActions[]> {
     this.gate();
     const name = this.store(store, caller);
-    return this.deps.bus.ask<ReflectCandidateWithActions[]>(
-      message('ReflectQuery', { store: name, scope, timeSpanDays, limit }, 'cortex', this.init(caller)),
+    return this.deps.bus.ask(
+      this.deps.bus.message('ReflectQuery', { store: name, scope, timeSpanDays, limit }, 'cortex', this.init(caller)),
     );
   }
 
@@ -135,7 +136,7 @@ export class RecallPort {
     // Salience counts the use (MemoryUsed) like a read: it raises the score.
     const reach = reachOf(caller.access);
     return this.deps.bus.ask(
-      message('MarkUsedCommand', { recallId, memoryIds, action, reach }, 'cortex', this.init(caller)),
+      this.deps.bus.message('MarkUsedCommand', { recallId, memoryIds, action, reach }, 'cortex', this.init(caller)),
     );
   }
 
@@ -144,7 +145,7 @@ export class RecallPort {
     requireWrite(caller.access);
     const reach = reachOf(caller.access);
     return this.deps.bus.ask(
-      message('ReportOutcomeCommand', { useId, outcome, note, reach }, 'cortex', this.init(caller)),
+      this.deps.bus.message('ReportOutcomeCommand', { useId, outcome, note, reach }, 'cortex', this.init(caller)),
     );
   }
 }

@@ -11,7 +11,6 @@ import {
   NotFoundError,
   ShuttingDownError,
   isTier,
-  message,
   sortableId,
   REFLECT_ACTION_KINDS,
   ASSOCIATION_TYPES,
@@ -107,10 +106,11 @@ export class ReflectionPort {
     const id = sortableId('rfl', now);
     const eventId = sortableId('evt', now);
     const memoryIds = candidates.map((c) => c.memory.id);
-    const meta = message('ReflectionStarted', { reflectionId: id, store, memoryIds }, 'cortex', {
+    const started = this.deps.bus.message('ReflectionStarted', { reflectionId: id, store, memoryIds }, 'cortex', {
       instanceId: caller.instanceId,
       sessionId: caller.sessionId,
       correlationId: caller.correlationId,
+      messageId: eventId,
     });
     await this.deps.graph.write(Q.openReflection, {
       id,
@@ -122,9 +122,9 @@ export class ReflectionPort {
       now,
       eventId,
       payload: JSON.stringify({ reflectionId: id, candidates: memoryIds.length }),
-      correlationId: meta.meta.correlationId,
+      correlationId: started.meta.correlationId,
     });
-    this.deps.bus.publish({ ...meta, meta: { ...meta.meta, messageId: eventId } });
+    this.deps.bus.publish(started);
     const view = await this.get(id, caller);
     if (!view) throw notFound(id);
     return view;
@@ -198,7 +198,7 @@ export class ReflectionPort {
       sessionId: caller.sessionId,
     });
     const answer = toAnswerRecord((rows[0] as { answer: Record<string, unknown> }).answer);
-    const event = message(
+    const event = this.deps.bus.message(
       'ReflectionAnswered',
       { reflectionId: record.id, store: record.store, memoryId: args.memoryId, action: args.action, why },
       'cortex',
@@ -206,9 +206,10 @@ export class ReflectionPort {
         instanceId: caller.instanceId,
         sessionId: caller.sessionId,
         correlationId: caller.correlationId,
+        messageId: eventId,
       },
     );
-    this.deps.bus.publish({ ...event, meta: { ...event.meta, messageId: eventId } });
+    this.deps.bus.publish(event);
     const after = (await this.record(record.id)) ?? record;
     return { answer, memory: result, reflection: await this.view(after) };
   }

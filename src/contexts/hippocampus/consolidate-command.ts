@@ -5,7 +5,6 @@
 import {
   InvalidInputError,
   NotFoundError,
-  message,
   newMemoryId,
   sortableId,
   storeKeyOf,
@@ -15,7 +14,7 @@ import {
 import { Q } from './cypher.js';
 import { toMemoryRecord } from '../../domain/index.js';
 import { consolidate, consolidatedMetadata } from './consolidation.js';
-import { auditParams, json, publishStored, type WriteContext } from './write-context.js';
+import { auditParams, json, type WriteContext } from './write-context.js';
 
 export async function consolidateMemories(ctx: WriteContext, command: ConsolidateCommand): Promise<MemoryRecord> {
   const ids = [...new Set(command.data.ids)];
@@ -75,11 +74,12 @@ export async function consolidateMemories(ctx: WriteContext, command: Consolidat
     return toMemoryRecord((rows[0] as { memory: Record<string, unknown> }).memory);
   });
   const cause = { cause: command.meta };
-  publishStored(ctx.bus, message('MemoryStored', { memory }, 'hippocampus', cause), storedEventId);
-  publishStored(
-    ctx.bus,
-    message('MemoryConsolidated', { memory, from: ids, strategy: command.data.strategy }, 'hippocampus', cause),
-    consolidatedEventId,
+  ctx.bus.publish(ctx.bus.message('MemoryStored', { memory }, 'hippocampus', { ...cause, messageId: storedEventId }));
+  ctx.bus.publish(
+    ctx.bus.message('MemoryConsolidated', { memory, from: ids, strategy: command.data.strategy }, 'hippocampus', {
+      ...cause,
+      messageId: consolidatedEventId,
+    }),
   );
   return memory;
 }

@@ -4,24 +4,16 @@
  */
 import {
   InvalidInputError,
-  message,
   sortableId,
-  type Tier,
+  type TierChange,
   type TierChangeBatch,
-  type TierDemoted,
-  type TierPromoted,
+  type TierMove,
 } from '../../domain/index.js';
 import { Q } from './cypher.js';
 import { checkTierChange } from './tier-rules.js';
-import { auditParams, json, publishStored, type WriteContext } from './write-context.js';
+import { auditParams, json, type WriteContext } from './write-context.js';
 
-/** A tier change Hippocampus applied for Salience. */
-export interface TierMove {
-  readonly id: string;
-  readonly store: string;
-  readonly from: Tier;
-  readonly to: Tier;
-}
+export type { TierMove } from '../../domain/index.js';
 
 /**
  * A sweep's batch of tier changes: every change is checked against the rules
@@ -56,22 +48,23 @@ export async function changeTiers(ctx: WriteContext, command: TierChangeBatch): 
     const done = planned.get(row.id);
     if (!done) return [];
     const { id, from, to } = done.command.data;
-    const changed = message(
-      'TierChanged',
-      { id, store: row.store, from, to, reason: done.reason, by: 'SALIENCE' },
-      'hippocampus',
-      { cause: done.command.meta },
+    ctx.bus.publish(
+      ctx.bus.message(
+        'TierChanged',
+        { id, store: row.store, from, to, reason: done.reason, by: 'SALIENCE' },
+        'hippocampus',
+        { cause: done.command.meta, messageId: done.change.eventId },
+      ),
     );
-    publishStored(ctx.bus, changed, done.change.eventId);
     return [{ id, store: row.store, from, to }];
   });
 }
 
 /** The change-tiers row and the reason kept in the trail for one of Salience's requests. */
-function salienceTierChange(command: TierPromoted | TierDemoted, eventId: string) {
+function salienceTierChange(command: TierChange, eventId: string) {
   const { id, from, to, salience } = command.data;
   const reason =
-    command.type === 'TierDemoted'
+    command.type === 'DemoteTier'
       ? command.data.reason
       : `salience ${salience.toFixed(3)} rose above the promotion threshold`;
   return { reason, change: { id, from, to, eventId, payload: json({ from, to, reason, by: 'SALIENCE', salience }) } };

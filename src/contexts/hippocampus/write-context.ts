@@ -1,9 +1,8 @@
 /**
  * What every write of Hippocampus shares: the graph, the bus, the clock and
- * limits, the audit fields a write statement takes from its command, and how
- * an event goes out under the id its audit node was stored with.
+ * limits, and the audit fields a write statement takes from its command.
  */
-import { NotFoundError, message, type Bus, type Event, type Meta } from '../../domain/index.js';
+import { NotFoundError, type Bus, type Meta } from '../../domain/index.js';
 import type { GraphPort } from '../../domain/index.js';
 import type { StoreLimits } from './validation.js';
 
@@ -26,11 +25,6 @@ export function auditParams(meta: Meta) {
   return { commandId: meta.messageId, correlationId: meta.correlationId };
 }
 
-/** Publishes an event under the id its audit node was stored with. */
-export function publishStored(bus: Bus, event: Event, storedId: string | undefined): void {
-  bus.publish(storedId ? ({ ...event, meta: { ...event.meta, messageId: storedId } } as Event) : event);
-}
-
 /** Recall keeps small stores' vectors in process: one MemoriesEmbedded per store says which memories got one. */
 export function announceEmbedded(
   bus: Bus,
@@ -40,5 +34,5 @@ export function announceEmbedded(
   const byStore = new Map<string, string[]>();
   for (const m of memories) byStore.set(m.store, [...(byStore.get(m.store) ?? []), m.id]);
   for (const [store, ids] of byStore)
-    bus.publish(message('MemoriesEmbedded', { store, ids }, 'hippocampus', cause ? { cause } : undefined));
+    bus.publish(bus.message('MemoriesEmbedded', { store, ids }, 'hippocampus', { cause }));
 }

@@ -7,12 +7,12 @@
 import {
   InvalidInputError,
   isTier,
-  message,
   sortableId,
   storeKeyOf,
   type Bus,
   type ClaimCommand,
   type ForgetCommand,
+  type ForgetOutcome,
   type Meta,
   type MemoryRecord,
   type NewMemory,
@@ -32,12 +32,9 @@ import {
   type StoreInput,
   type StoreRow,
 } from './store-outcomes.js';
-import { announceEmbedded, auditParams, json, notFound, publishStored, type WriteContext } from './write-context.js';
+import { announceEmbedded, auditParams, json, notFound, type WriteContext } from './write-context.js';
 
-export interface ForgetOutcome {
-  readonly id: string;
-  readonly forgotten: boolean;
-}
+export type { ForgetOutcome } from '../../domain/index.js';
 
 export class WriteGate {
   private readonly graph: GraphPort;
@@ -86,10 +83,11 @@ export class WriteGate {
           });
     for (const s of stored) {
       if (!s.created) continue;
-      publishStored(
-        this.bus,
-        message('MemoryStored', { memory: s.memory }, 'hippocampus', { cause: command.meta }),
-        events.get(s.memory.id),
+      this.bus.publish(
+        this.bus.message('MemoryStored', { memory: s.memory }, 'hippocampus', {
+          cause: command.meta,
+          messageId: events.get(s.memory.id),
+        }),
       );
     }
     announceEmbedded(
@@ -137,10 +135,11 @@ export class WriteGate {
     const row = rows[0];
     if (!row) throw notFound(command.data.id);
     const memory = toMemoryRecord(row.memory);
-    publishStored(
-      this.bus,
-      message('MemoryClaimed', { id: memory.id, store: memory.store }, 'hippocampus', { cause: command.meta }),
-      eventId,
+    this.bus.publish(
+      this.bus.message('MemoryClaimed', { id: memory.id, store: memory.store }, 'hippocampus', {
+        cause: command.meta,
+        messageId: eventId,
+      }),
     );
     return memory;
   }
@@ -171,21 +170,22 @@ export class WriteGate {
       return { memory: toMemoryRecord(rows[0].memory), from: current.tier };
     });
     const cause = { cause: command.meta };
-    publishStored(
-      this.bus,
-      message('MemoryReclassified', { id, store: memory.store, from, to: memory.tier, reason }, 'hippocampus', cause),
-      eventId,
+    this.bus.publish(
+      this.bus.message(
+        'MemoryReclassified',
+        { id, store: memory.store, from, to: memory.tier, reason },
+        'hippocampus',
+        { ...cause, messageId: eventId },
+      ),
     );
     if (from !== memory.tier) {
-      publishStored(
-        this.bus,
-        message(
+      this.bus.publish(
+        this.bus.message(
           'TierChanged',
           { id, store: memory.store, from, to: memory.tier, reason, by: 'MIND' },
           'hippocampus',
-          cause,
+          { ...cause, messageId: tierEventId },
         ),
-        tierEventId,
       );
     }
     return memory;
@@ -217,10 +217,11 @@ export class WriteGate {
       if (tombstone[0]) return { store: String(tombstone[0].event.store), embeddedWith: [] };
       throw notFound(id);
     });
-    publishStored(
-      this.bus,
-      message('MemoryForgotten', { id, store, reason, embeddedWith }, 'hippocampus', { cause: command.meta }),
-      eventId,
+    this.bus.publish(
+      this.bus.message('MemoryForgotten', { id, store, reason, embeddedWith }, 'hippocampus', {
+        cause: command.meta,
+        messageId: eventId,
+      }),
     );
     return { id, forgotten: true };
   }
@@ -239,10 +240,11 @@ export class WriteGate {
     const row = rows[0];
     if (!row) throw notFound(id);
     const memory = toMemoryRecord(row.memory);
-    publishStored(
-      this.bus,
-      message('MemoryAccessed', { id, store: memory.store, at: now }, 'hippocampus', { cause }),
-      eventId,
+    this.bus.publish(
+      this.bus.message('MemoryAccessed', { id, store: memory.store, at: now }, 'hippocampus', {
+        cause,
+        messageId: eventId,
+      }),
     );
     return memory;
   }

@@ -5,25 +5,19 @@
  */
 import {
   NotFoundError,
-  message,
   sortableId,
   type Bus,
   type Meta,
   type OutcomeKind,
   type Reach,
+  type UseRecord,
 } from '../../domain/index.js';
 import { inBackground, type GraphPort } from '../../domain/index.js';
 import { Q } from './cypher.js';
 import { invalid } from './search-request.js';
 import type { RankedHit } from './scoring.js';
 
-export interface UseRecord {
-  readonly id: string;
-  readonly recallId: string;
-  readonly memoryIds: string[];
-  readonly outcome: OutcomeKind | null;
-  readonly at: number;
-}
+export type { UseRecord } from '../../domain/index.js';
 
 const reaches = (stores: Reach, store: string) => stores === null || stores.includes(store);
 
@@ -66,8 +60,8 @@ export class RecallLog {
       }),
     )
       .then(() => {
-        const event = message('MemoryRetrieved', { recallId: id, store, ids: hitIds, query }, 'recall', { cause });
-        this.bus.publish({ ...event, meta: { ...event.meta, messageId: eventId } });
+        const data = { recallId: id, store, ids: hitIds, query };
+        this.bus.publish(this.bus.message('MemoryRetrieved', data, 'recall', { cause, messageId: eventId }));
       })
       .catch((error: unknown) => console.error(`[recall] could not record recall ${id}:`, error))
       .finally(() => this.pending.delete(id));
@@ -112,13 +106,8 @@ export class RecallLog {
       sessionId: cause.sessionId,
     });
     const use = toUse((rows[0] as { use: Record<string, unknown> }).use);
-    const event = message(
-      'MemoryUsed',
-      { useId: id, recallId, store: String(recall.store), memoryIds: used },
-      'recall',
-      { cause },
-    );
-    this.bus.publish({ ...event, meta: { ...event.meta, messageId: eventId } });
+    const data = { useId: id, recallId, store: String(recall.store), memoryIds: used };
+    this.bus.publish(this.bus.message('MemoryUsed', data, 'recall', { cause, messageId: eventId }));
     return use;
   }
 
@@ -152,8 +141,8 @@ export class RecallLog {
     if (!row) throw new NotFoundError('RECALL.USE_NOT_FOUND', `no use with id ${useId}`);
     const use = toUse(row.use);
     const store = String(row.use.store);
-    const event = message('OutcomeReported', { useId, store, memoryIds: use.memoryIds, outcome }, 'recall', { cause });
-    this.bus.publish({ ...event, meta: { ...event.meta, messageId: eventId } });
+    const data = { useId, store, memoryIds: use.memoryIds, outcome };
+    this.bus.publish(this.bus.message('OutcomeReported', data, 'recall', { cause, messageId: eventId }));
     return use;
   }
 }

@@ -3,18 +3,13 @@
  * recent, weakly associated), each with a reason written for the mind that
  * reads it.
  */
-import type { MemoryRecord, ReflectionScope } from '../../domain/index.js';
+import type { ReflectionScope, ReflectCandidate } from '../../domain/index.js';
 import type { GraphPort } from '../../domain/index.js';
 import { toMemoryRecord } from '../../domain/index.js';
 import { Q } from './cypher.js';
 import { invalid } from './search-request.js';
 
-export interface ReflectCandidate {
-  readonly memory: MemoryRecord;
-  readonly reason: string;
-  readonly staleDays: number | null;
-  readonly associationCount: number;
-}
+export type { ReflectCandidate } from '../../domain/index.js';
 
 const DAY = 86_400_000;
 

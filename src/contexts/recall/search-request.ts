@@ -8,7 +8,7 @@ import { QUERY_STOP_WORDS, queryTerms, stem, tokenize } from './query-text.js';
 import { datesNamed, type TimeSpan } from './query-dates.js';
 import { searchTerms, type StoreTermStats } from './bm25.js';
 import { questionOf, type Question } from './evidence.js';
-import { ALL_SIGNALS, type Calibrations, type RankedHit, type RecallWeights, type Signals } from './scoring.js';
+import { ALL_SIGNALS, type Calibrations, type RecallWeights, type Signals } from './scoring.js';
 
 export interface Activation {
   readonly id: string;
@@ -47,12 +47,7 @@ export type ContextRequest = SearchRequest & {
   readonly liveFloor: number | null;
 };
 
-export interface RecallResult {
-  readonly id: string;
-  readonly query: string;
-  readonly hits: RankedHit[];
-  readonly frame: string;
-}
+export type { RecallResult } from '../../domain/index.js';
 
 export const invalid = (code: string, text: string) => new InvalidInputError(`RECALL.${code}`, text);
 

@@ -11,8 +11,6 @@ import {
   NotFoundError,
   assertNever,
   concurrent,
-  message,
-  newMeta,
   type AssociateCommand,
   type AssociationOrigin,
   type AssociationType,
@@ -85,7 +83,7 @@ export class Synapse {
       const first = tags[0] as LinkTag;
       this.found(store, links, first.cause);
       this.bus.publish(
-        message('MemoriesLinked', { store, ids: tags.map((t) => t.id) }, 'synapse', { cause: first.cause }),
+        this.bus.message('MemoriesLinked', { store, ids: tags.map((t) => t.id) }, 'synapse', { cause: first.cause }),
       );
     };
     this.linking = deps.linkingThread
@@ -157,7 +155,7 @@ export class Synapse {
       limit: RELINK_PAGE,
       stores: stores ? [...stores] : null,
     });
-    const cause = newMeta('synapse');
+    const cause = this.bus.meta('synapse');
     const results = await Promise.allSettled(
       rows.map((row) => this.linking.link(linkSourceOf(row), this.clock(), { id: row.id, cause })),
     );
@@ -294,6 +292,6 @@ export class Synapse {
 
   private found(store: string, links: readonly Link[], cause: Meta): void {
     if (links.length === 0) return;
-    this.bus.publish(message('AssociationsFound', { store, links }, 'synapse', { cause }));
+    this.bus.publish(this.bus.message('AssociationsFound', { store, links }, 'synapse', { cause }));
   }
 }
