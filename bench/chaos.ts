@@ -15,7 +15,8 @@
  *   Neo4j, Redis    npm run services:up
  *   API             npm start -- --api-only        (scripts/start.mjs; it also brings the services up)
  *   worker          npm run serve -- --worker-only
- *   all at once     npm start -- --api-only, then the worker as above: no pid file, lock or store file is touched by hand
+ *   all at once     npm start -- --api-only, then the worker as above
+ *                   (no pid file, lock or store file is touched by hand)
  */
 import { loadavg } from 'node:os';
 import { closeChecker, idleRoundTripMs } from './chaos/neo4j-checks.js';

@@ -43,7 +43,8 @@ const serverEnv: NodeJS.ProcessEnv = {
   TOTAL_RECALL_AUTH: 'on',
   TOTAL_RECALL_QUEUE_PREFIX: prefix,
   TOTAL_RECALL_SCOPE_STORES: [victim, attacker, bystander].join(','),
-  // The fuzzer is one token sending as fast as it can: the rate limit would answer most of it 429 (typed, but nothing else tested).
+  // The fuzzer is one token sending as fast as it can: the rate limit would answer most of it 429 (typed, but nothing
+  // else tested).
   TOTAL_RECALL_RATE_LIMIT_PER_MINUTE: '100000000',
 };
 const config = loadConfig(serverEnv);
@@ -105,7 +106,8 @@ async function cypherCount(store: string): Promise<number> {
 }
 async function victimState(): Promise<string> {
   const r = await app.driver.executeQuery(
-    'MATCH (m:Memory {store: $store}) RETURN m.id AS id, m.accessCount AS a, m.tier AS t, m.claimed AS c, m.content AS content ORDER BY id',
+    'MATCH (m:Memory {store: $store}) RETURN m.id AS id, m.accessCount AS a, m.tier AS t, m.claimed AS c, m.content ' +
+      'AS content ORDER BY id',
     { store: victim },
     { database: config.neo4j.database },
   );
@@ -206,7 +208,8 @@ async function worker(): Promise<void> {
       const health = await gql(tokens.bystander, '{ health { neo4j redis } }').catch(() => null);
       if (health?.status !== 200) tally.crashes += 1;
       console.log(
-        `${n} sent, ${Math.round((n / (performance.now() - t0)) * 1000)}/s, untyped ${tally.untyped}, crashes ${tally.crashes}`,
+        `${n} sent, ${Math.round((n / (performance.now() - t0)) * 1000)}/s, untyped ${tally.untyped}, ` +
+          `crashes ${tally.crashes}`,
       );
     }
   }

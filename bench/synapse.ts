@@ -85,7 +85,10 @@ if (mechanical < ASSOCIATIONS * 0.95) {
     `MATCH (m:Memory {store: $store})
      CALL (m) {
        UNWIND range(1, $perMemory) AS k
-       WITH m, 'bench-session-' + toString(toInteger((m.occurredAt.epochMillis - $t0) / 60000 / $sessionSize) + 1 + toInteger(rand() * 2000)) AS session
+       WITH m, 'bench-session-'
+               + toString(toInteger((m.occurredAt.epochMillis - $t0) / 60000 / $sessionSize) + 1
+                          + toInteger(rand() * 2000))
+               AS session
        CALL (session) {
          MATCH (o:Memory) WHERE o.sessionId = session AND o.occurredAt IS NOT NULL AND o.store = $store
          RETURN o ORDER BY rand() LIMIT 1
@@ -93,7 +96,8 @@ if (mechanical < ASSOCIATIONS * 0.95) {
        WITH CASE WHEN m.id < o.id THEN [m, o] ELSE [o, m] END AS ends
        WITH ends[0] AS lo, ends[1] AS hi
        MERGE (lo)-[r:CAUSAL]->(hi)
-         ON CREATE SET r.strength = 0.3 + rand() * 0.6, r.origin = 'SEMANTIC', r.createdAt = datetime(), r.updatedAt = datetime()
+         ON CREATE SET r.strength = 0.3 + rand() * 0.6, r.origin = 'SEMANTIC',
+                       r.createdAt = datetime(), r.updatedAt = datetime()
      } IN TRANSACTIONS OF 2000 ROWS`,
     { store, perMemory, t0: T0, sessionSize: SESSION_SIZE },
   );
@@ -104,7 +108,8 @@ const total = mechanical + topUp;
 const byType = Object.fromEntries(
   (
     await cypher<{ type: string; n: number }>(
-      'MATCH (m:Memory {store: $store})-[r:TEMPORAL|CAUSAL|THEMATIC|EMOTIONAL|PERSON]->() RETURN type(r) AS type, count(r) AS n ORDER BY type',
+      'MATCH (m:Memory {store: $store})-[r:TEMPORAL|CAUSAL|THEMATIC|EMOTIONAL|PERSON]->() RETURN type(r) AS type, ' +
+        'count(r) AS n ORDER BY type',
       { store },
     )
   ).map((r) => [r.type, Number(r.n)]),

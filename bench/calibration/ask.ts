@@ -47,7 +47,8 @@ export function asker(recall: Recall, plans: readonly Plan[], started: number): 
       }
     }
     console.log(
-      `asked ${rows.length} questions (${signals.semantic ? 'with vectors' : 'lexical'}) at ${((performance.now() - started) / 1000).toFixed(0)} s`,
+      `asked ${rows.length} questions (${signals.semantic ? 'with vectors' : 'lexical'}) at ` +
+        `${((performance.now() - started) / 1000).toFixed(0)} s`,
     );
     return rows;
   };

@@ -4,7 +4,8 @@ import { ALL_SIGNALS, type Calibration, DEFAULT_CALIBRATIONS } from '../../src/c
 import type { AskAll } from './ask.js';
 
 export async function dumpCandidates(askAll: AskAll, keyOf: ReadonlyMap<string, string>, file: string): Promise<void> {
-  // Association weighed strongly so that the memories it reaches are among the 100 dumped (the features do not depend on it).
+  // Association weighed strongly so that the memories it reaches are among the 100 dumped (the features do not depend
+  // on it).
   const strong = (c: Calibration) => ({ ...c, association: 3 });
   const rows = await askAll(
     { fused: strong(DEFAULT_CALIBRATIONS.fused), lexical: strong(DEFAULT_CALIBRATIONS.lexical) },

@@ -48,10 +48,16 @@ export function report(run: RunInfo, measured: Measurements): void {
   ];
   const sizes = plans.map((p) => p.inputs.length);
   const md = [
-    `Stores: ${plans.length} (${plans.filter((p) => p.source === 'locomo').length} from the ${conversations} development LoCoMo conversations in ${dir.replace(/.*\/shared\//, '../shared/')}, ${plans.filter((p) => p.source === 'everyday').length} everyday scenarios), ${stored} memories, store sizes ${Math.min(...sizes)}–${Math.max(...sizes)}. Questions asked: ${fusedRows.length}${quick ? ' (--quick)' : ''}.`,
-    "Each hit is one of a question's top 10 (`rankOnly`: the search without recording). Label: the hit is an evidence turn (LoCoMo) or the answering memory (everyday).",
+    `Stores: ${plans.length} (${plans.filter((p) => p.source === 'locomo').length} from the ${conversations} ` +
+      `development LoCoMo conversations in ${dir.replace(/.*\/shared\//, '../shared/')}, ` +
+      `${plans.filter((p) => p.source === 'everyday').length} everyday scenarios), ${stored} memories, store sizes ` +
+      `${Math.min(...sizes)}–${Math.max(...sizes)}. Questions asked: ` +
+      `${fusedRows.length}${quick ? ' (--quick)' : ''}.`,
+    "Each hit is one of a question's top 10 (`rankOnly`: the search without recording). Label: the hit is an " +
+      'evidence turn (LoCoMo) or the answering memory (everyday).',
     fit
-      ? `Models refitted in this run (--fit) on the development data, ${rounds} round(s), each store-size band and each source weighted equally (fitBalanced).`
+      ? `Models refitted in this run (--fit) on the development data, ${rounds} round(s), each store-size band and ` +
+        `each source weighted equally (fitBalanced).`
       : 'Models as committed in src/contexts/recall/calibration.ts.',
     '',
     '## Models',
@@ -69,7 +75,8 @@ export function report(run: RunInfo, measured: Measurements): void {
       fusedBands.map((b, i) => [b.band, b.n, ece(b.bins), ece(cvBands[i]!.bins), ece(lexicalBands[i]!.bins)]),
     ),
     '',
-    `Held-out everyday scenarios (never fitted on): ${fusedExamples.filter((e) => e.split === 'heldout').length} hits, ECE ${ece(heldout)}.`,
+    `Held-out everyday scenarios (never fitted on): ${fusedExamples.filter((e) => e.split === 'heldout').length} ` +
+      `hits, ECE ${ece(heldout)}.`,
     markdownTable(['confidence', 'hits', 'mean predicted', 'observed share'], binRows(heldout)),
     '',
     '## contextFor (default floors: inject ' +
@@ -82,11 +89,11 @@ export function report(run: RunInfo, measured: Measurements): void {
       packFigures.map((f) => [f.split, f.answerable, f.answerInPack, f.unanswerable, f.packEmpty]),
     ),
     '',
-    `LoCoMo, whole development conversations: ${locomoPack.questions} questions, an evidence turn in the pack for ${locomoPack.evidenceInPack}, pack empty for ${locomoPack.packEmpty}. Ranking there (in process): ${Object.entries(
-      locomoRecall,
-    )
-      .map(([k, v]) => `${k} ${v}`)
-      .join(', ')}.`,
+    `LoCoMo, whole development conversations: ${locomoPack.questions} questions, an evidence turn in the pack for ` +
+      `${locomoPack.evidenceInPack}, pack empty for ${locomoPack.packEmpty}. Ranking there (in process): ` +
+      `${Object.entries(locomoRecall)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ')}.`,
     '',
     markdownTable(
       ['everyday split', 'answer first', 'answer in top 5'],

@@ -74,7 +74,8 @@ export async function storeAll(
   for (const plan of plans.filter((p) => !first.includes(p))) await ingest(plan, true);
   await app.bus.idle();
   console.log(
-    `all ${plans.length} stores (${stored} memories) ready after ${((performance.now() - started) / 1000).toFixed(0)} s`,
+    `all ${plans.length} stores (${stored} memories) ready after ` +
+      `${((performance.now() - started) / 1000).toFixed(0)} s`,
   );
   return { keyOf, stored, started };
 }

@@ -55,7 +55,9 @@ export class Load {
     for (let n = 0; !this.stopped; n++) {
       const due = Date.now() + every;
       const id = `${this.store}-${c}-${n}`;
-      const content = `Client ${c} note ${n}: the ${['harbour', 'lighthouse', 'orchard', 'station'][n % 4]} at ${['dawn', 'noon', 'dusk'][n % 3]} with ${['Ana', 'Ben', 'Chen'][c % 3]}.`;
+      const content =
+        `Client ${c} note ${n}: the ${['harbour', 'lighthouse', 'orchard', 'station'][n % 4]} at ` +
+        `${['dawn', 'noon', 'dusk'][n % 3]} with ${['Ana', 'Ben', 'Chen'][c % 3]}.`;
       const input = {
         id,
         store: this.store,

@@ -85,7 +85,8 @@ export async function verify(load: Load, since: number): Promise<Verdict> {
 
 export async function sessionsOpen(load: Load): Promise<{ open: number; of: number }> {
   const rows = await cypher<{ open: number; of: number }>(
-    `MATCH (s:Session {store: $store}) RETURN count(s) AS of, sum(CASE WHEN s.endedAt IS NULL THEN 1 ELSE 0 END) AS open`,
+    `MATCH (s:Session {store: $store}) RETURN count(s) AS of, sum(CASE WHEN s.endedAt IS NULL THEN ` +
+      `1 ELSE 0 END) AS open`,
     { store: load.store },
   );
   return rows[0] ?? { open: 0, of: 0 };

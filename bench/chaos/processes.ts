@@ -63,7 +63,9 @@ export async function startApi(): Promise<void> {
   }
 }
 
-/** npm run serve -- --worker-only (node --import tsx src/main.ts, the script's command): resolves once its worker runs. */
+/**
+ * npm run serve -- --worker-only (node --import tsx src/main.ts, the script's command): resolves once its worker runs.
+ */
 export async function startWorker(): Promise<void> {
   const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'main.ts'), '--worker-only'], {
     cwd: ROOT,

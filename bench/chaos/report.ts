@@ -5,7 +5,9 @@ import { startFailures } from './processes.js';
 import type { RunResult } from './run.js';
 import { CLIENTS, FAULTS, LOAD_MS, RATE, RUNS } from './settings.js';
 
-/** Writes bench/results/chaos.{json,md} for the runs so far (after each run, so a long session keeps what it measured). */
+/**
+ * Writes bench/results/chaos.{json,md} for the runs so far (after each run, so a long session keeps what it measured).
+ */
 export function report(runs: RunResult[], roundTrip: number, loadBefore: number[], loadAfter: number[]): void {
   const rows = FAULTS.map((fault) => {
     const ps = runs.map((r) => r.phases.find((p) => p.fault === fault) as Phase);
@@ -41,11 +43,24 @@ export function report(runs: RunResult[], roundTrip: number, loadBefore: number[
     `${r.sessions.open} of ${r.sessions.of}`,
   ]);
   const la = (l: number[]) => l.map((x) => x.toFixed(2)).join(' ');
+  const machine =
+    loadBefore[0]! > 1.5
+      ? ' **The machine was busy before the run (load average above 1.5 on 2 cores): times below are noisy.**'
+      : " The machine was quiet before the run; the load after is the benchmark's own (the load, the restarts, " +
+        'the catching up).';
   const md = [
-    `Load: ${CLIENTS} clients storing with client-chosen ids, paced at ${RATE} stores/s in all (each retries with the same id until acknowledged; a client waits for each answer, so a slow service gets fewer), plus a search every tenth store; linking and embeddings on. ${LOAD_MS / 1000} s of load before each fault, half that after recovery. ${runs.length} of ${RUNS} runs done. \`npm start\` exited before serving ${startFailures} times and was run again.`,
-    `Idle \`RETURN 1\` round trip (median of 50): ${roundTrip} ms. Load average before: ${la(loadBefore)}; after: ${la(loadAfter)}.${loadBefore[0]! > 1.5 ? ' **The machine was busy before the run (load average above 1.5 on 2 cores): times below are noisy.**' : " The machine was quiet before the run; the load after is the benchmark's own (the load, the restarts, the catching up)."} The round trip is taken right after the servers started, before their caches are warm.`,
+    `Load: ${CLIENTS} clients storing with client-chosen ids, paced at ${RATE} stores/s in all (each retries with ` +
+      `the same id until acknowledged; a client waits for each answer, so a slow service gets fewer), plus a ` +
+      `search every tenth store; linking and embeddings on. ${LOAD_MS / 1000} s of load before each fault, half ` +
+      `that after recovery. ${runs.length} of ${RUNS} runs done. \`npm start\` exited before serving ` +
+      `${startFailures} times and was run again.`,
+    `Idle \`RETURN 1\` round trip (median of 50): ${roundTrip} ms. Load average before: ${la(loadBefore)}; after: ` +
+      `${la(loadAfter)}.${machine} The round trip is taken right after the servers started, before their caches are ` +
+      'warm.',
     '',
-    "Restarts, through the project's own scripts: Neo4j and Redis `npm run services:up`; the API `npm start -- --api-only`; the worker `npm run serve -- --worker-only`; all at once `npm start -- --api-only` then the worker (nothing cleaned by hand).",
+    "Restarts, through the project's own scripts: Neo4j and Redis `npm run services:up`; the API `npm start -- " +
+      '--api-only`; the worker `npm run serve -- --worker-only`; all at once `npm start -- --api-only` then the ' +
+      'worker (nothing cleaned by hand).',
     '',
     '## Per fault (run 1 / run 2 / …)',
     '',
@@ -83,7 +98,10 @@ export function report(runs: RunResult[], roundTrip: number, loadBefore: number[
       verdicts,
     ),
     '',
-    'Lost = acknowledged (the store returned its id) but no Memory with that id in Neo4j. A retry with the same id must change nothing: one memory and one MemoryStored event per id. Sessions: a restart keeps sessions open (they live in Neo4j); the session sweep ends idle ones (TIMEOUT) and a new `startSession` of the same instance ends the old one (CRASH).',
+    'Lost = acknowledged (the store returned its id) but no Memory with that id in Neo4j. A retry with the same id ' +
+      'must change nothing: one memory and one MemoryStored event per id. Sessions: a restart keeps sessions open ' +
+      '(they live in Neo4j); the session sweep ends idle ones (TIMEOUT) and a new `startSession` of the same ' +
+      'instance ends the old one (CRASH).',
   ].join('\n');
   writeResults(
     'chaos',

@@ -88,7 +88,8 @@ export async function runOnce(run: number): Promise<RunResult> {
       .then(() => Date.now() - phase.killedAt)
       .catch(() => null);
     log(
-      `${fault}: first store acknowledged ${(phase.firstAckMs! / 1000).toFixed(1)} s after the kill; jobs ran again after ${phase.jobsMs === null ? 'never' : `${(phase.jobsMs / 1000).toFixed(1)} s`}`,
+      `${fault}: first store acknowledged ${(phase.firstAckMs! / 1000).toFixed(1)} s after the kill; jobs ran again ` +
+        `after ${phase.jobsMs === null ? 'never' : `${(phase.jobsMs / 1000).toFixed(1)} s`}`,
     );
     await sleep(LOAD_MS / 2);
   }

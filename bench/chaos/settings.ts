@@ -8,7 +8,8 @@ export const REDIS = Number(env.TOTAL_RECALL_REDIS_PORT || 6380);
 const PORT = Number(env.PORT || 4000);
 if ((BOLT === 7687 || REDIS === 6380) && env.BENCH_CHAOS_DEFAULT_PORTS !== '1') {
   console.error(
-    'bench:chaos kills Neo4j and Redis: give it its own (TOTAL_RECALL_NEO4J_BOLT_PORT, TOTAL_RECALL_REDIS_PORT, TOTAL_RECALL_DATA) or set BENCH_CHAOS_DEFAULT_PORTS=1',
+    'bench:chaos kills Neo4j and Redis: give it its own (TOTAL_RECALL_NEO4J_BOLT_PORT, TOTAL_RECALL_REDIS_PORT, ' +
+      'TOTAL_RECALL_DATA) or set BENCH_CHAOS_DEFAULT_PORTS=1',
   );
   process.exit(2);
 }

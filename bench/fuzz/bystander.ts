@@ -13,8 +13,13 @@ process.stdin.on('end', () => (stop = true)).resume();
 for (let i = 0; !stop; i++) {
   const at = Date.now();
   const started = performance.now();
-  const query = '{ search(input: { query: ' + JSON.stringify(queries[i % queries.length]) + ', limit: 5 }) { hits { memory { id } } } }';
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer ' + token }, body: JSON.stringify({ query }) });
+  const query = '{ search(input: { query: ' + JSON.stringify(queries[i % queries.length])
+    + ', limit: 5 }) { hits { memory { id } } } }';
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: 'Bearer ' + token },
+    body: JSON.stringify({ query }),
+  });
   const text = await res.text();
   if (res.status !== 200 || JSON.parse(text).errors) {
     console.error('well-behaved client refused: ' + text.slice(0, 300));

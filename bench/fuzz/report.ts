@@ -46,9 +46,16 @@ export function report(run: FuzzRun): void {
   };
   console.log(JSON.stringify(result, null, 2));
   const md = [
-    `${tally.sent} requests generated from the schema (every Query and Mutation field; hostile argument values, sizes and types; random selections up to 12 deep; up to 50 aliases; broken bodies, batches, forged and missing tokens), ${CONCURRENCY} at a time, sent by a mind token of its own store. A victim store the attacker names by its ids and name; a bystander (a reader token of a third store) searches throughout. The service runs in its own process (\`npm run serve -- --api-only\`), with admission as \`npm start\` runs it (${run.admission.maxConcurrent} at once, ${run.admission.maxPerCaller} per token, ${run.admission.maxQueued} waiting); the rate limit is lifted, so that every request reaches the resolvers. Load average before: ${loadBefore.map((x) => x.toFixed(2)).join(' ')}; after: ${loadavg()
-      .map((x) => x.toFixed(2))
-      .join(' ')}.`,
+    `${tally.sent} requests generated from the schema (every Query and Mutation field; hostile argument values, ` +
+      'sizes and types; random selections up to 12 deep; up to 50 aliases; broken bodies, batches, forged and ' +
+      `missing tokens), ${CONCURRENCY} at a time, sent by a mind token of its own store. A victim store the ` +
+      'attacker names by its ids and name; a bystander (a reader token of a third store) searches throughout. ' +
+      'The service runs in its own process (`npm run serve -- --api-only`), with admission as `npm start` runs it ' +
+      `(${run.admission.maxConcurrent} at once, ${run.admission.maxPerCaller} per token, ` +
+      `${run.admission.maxQueued} waiting); the rate limit is lifted, so that every request reaches the ` +
+      `resolvers. Load average before: ${loadBefore.map((x) => x.toFixed(2)).join(' ')}; after: ${loadavg()
+        .map((x) => x.toFixed(2))
+        .join(' ')}.`,
     '',
     markdownTable(
       ['measure', 'target', 'result'],
@@ -66,7 +73,8 @@ export function report(run: FuzzRun): void {
       ],
     ),
     '',
-    `Throughput: ${Math.round(tally.sent / seconds)} requests/s over ${Math.round(seconds)} s; ${tally.ok} answered without error, ${tally.typedErrors} typed errors.`,
+    `Throughput: ${Math.round(tally.sent / seconds)} requests/s over ${Math.round(seconds)} s; ${tally.ok} answered ` +
+      `without error, ${tally.typedErrors} typed errors.`,
     '',
     'Error codes seen:',
     '',

@@ -71,10 +71,16 @@ export function report(run: SynapseRun): void {
       activation10Seeds: { ...act10, seeds: run.activation.seeds10, maxHops: 2 },
       neighbourhoodDepth2: hood,
     },
-    `Store of ${made.toLocaleString('en')} synthetic memories (sessions of ${SESSION_SIZE}, one a minute; Zipf-like tags, people and emotions from bench/corpus.ts; ` +
+    `Store of ${made.toLocaleString('en')} synthetic memories (sessions of ${SESSION_SIZE}, one a minute; Zipf-like ` +
+      `tags, people and emotions from bench/corpus.ts; ` +
       `content of 8–20 words drawn Zipf-like from a 20,000-word vocabulary, its 100 most frequent ranks stop words) ` +
-      `seeded through Hippocampus with mechanical linking on (${reused ? 'seeded by an earlier run and reused' : `${Math.round(MEMORIES / seedSeconds)} memories/s including linking`}), ` +
-      `${total.toLocaleString('en')} associations (${mechanical.toLocaleString('en')} mechanical, ${topUp.toLocaleString('en')} semantic added by direct Cypher; ` +
+      'seeded through Hippocampus with mechanical linking on (' +
+      (reused
+        ? 'seeded by an earlier run and reused'
+        : `${Math.round(MEMORIES / seedSeconds)} memories/s including linking`) +
+      '), ' +
+      `${total.toLocaleString('en')} associations (${mechanical.toLocaleString('en')} mechanical, ` +
+      `${topUp.toLocaleString('en')} semantic added by direct Cypher; ` +
       `by type ${Object.entries(byType)
         .map(([t, n]) => `${t} ${n.toLocaleString('en')}`)
         .join(', ')}). ` +
@@ -107,14 +113,19 @@ export function report(run: SynapseRun): void {
           ['neighbourhood, depth 2, limit 100', hood.n, hood.p50, hood.p95, hood.p99],
         ],
       ) +
-      `\n\nLinking adds ${added} ms to store p95 back to back (on − off); paced, ${addedPaced.map((p) => `${p.addsMs} ms at ${p.rate}/s`).join(', ')} ` +
+      `\n\nLinking adds ${added} ms to store p95 back to back (on − off); paced, ` +
+      `${addedPaced.map((p) => `${p.addsMs} ms at ${p.rate}/s`).join(', ')} ` +
       `(under 5 ms ${withinTarget === null ? 'at none of these rates' : `up to ${withinTarget} stores/s`}); ` +
-      `${addedLinked} ms when each store waits until its links exist (links are written at most every ${settings.linkWriteMs} ms per store). ` +
+      `${addedLinked} ms when each store waits until its links exist (links are written at most every ` +
+      `${settings.linkWriteMs} ms per store). ` +
       (neo4jPid
-        ? `Process CPU per store back to back: Neo4j ${cpuPerStore.on.neo4jMs} ms with linking, ${cpuPerStore.off.neo4jMs} ms without; ` +
-          `this process ${cpuPerStore.on.nodeMs} ms and ${cpuPerStore.off.nodeMs} ms — on two cores, back to back, linking's work competes with the next store. `
+        ? `Process CPU per store back to back: Neo4j ${cpuPerStore.on.neo4jMs} ms with linking, ` +
+          `${cpuPerStore.off.neo4jMs} ms without; ` +
+          `this process ${cpuPerStore.on.nodeMs} ms and ${cpuPerStore.off.nodeMs} ms — on two cores, back to back, ` +
+          `linking's work competes with the next store. `
         : '') +
       `Targets: activation p95 < 20 ms; linking adds < 5 ms to store p95. ` +
-      `Load average (1 min) ${loadBefore.toFixed(1)} before and ${loadAfter.toFixed(1)} after the latency runs, on ${cpus().length} cores shared with other work.`,
+      `Load average (1 min) ${loadBefore.toFixed(1)} before and ${loadAfter.toFixed(1)} after the latency runs, on ` +
+      `${cpus().length} cores shared with other work.`,
   );
 }

@@ -32,12 +32,19 @@ afterAll(async () => {
   await dropQueues(prefix);
 });
 
-const SESSION = `id store instanceId mindType mode modeSince task project state startedAt lastActiveAt endedAt endCause decisions { id text rationale at } memoriesStored`;
+const SESSION =
+  `id store instanceId mindType mode modeSince task project state startedAt lastActiveAt endedAt ` +
+  `endCause decisions { id text rationale at } memoriesStored`;
 const START = `mutation ($input: StartSessionInput!) { startSession(input: $input) { ${SESSION} } }`;
-const TRANSITION = `mutation ($i: String!, $mode: WorkingMode!, $task: String, $context: JSON) { transition(instanceId: $i, mode: $mode, task: $task, context: $context) { ${SESSION} } }`;
+const TRANSITION =
+  `mutation ($i: String!, $mode: WorkingMode!, $task: String, $context: JSON) { ` +
+  `transition(instanceId: $i, mode: $mode, task: $task, context: $context) { ${SESSION} } }`;
 const DECIDE =
-  'mutation ($i: String!, $text: String!, $why: String) { logDecision(instanceId: $i, text: $text, rationale: $why) { id text rationale at } }';
-const END = `mutation ($i: String!, $reason: String) { endSession(instanceId: $i, reason: $reason) { prompt memoriesStored unclaimed { id content } session { ${SESSION} } } }`;
+  'mutation ($i: String!, $text: String!, $why: String) { logDecision(instanceId: $i, text: $text, rationale: $why) ' +
+  '{ id text rationale at } }';
+const END =
+  `mutation ($i: String!, $reason: String) { endSession(instanceId: $i, reason: $reason) { prompt ` +
+  `memoriesStored unclaimed { id content } session { ${SESSION} } } }`;
 const STORE = `mutation ($input: StoreInput!) { store(input: $input) { ${MEMORY_FIELDS} } }`;
 
 let n = 0;
@@ -365,7 +372,9 @@ describe('resume', () => {
         await t.ok<{ startSession: any }>(START, { input: { instanceId: instance(), mindType: 'human', store: s2 } })
       ).startSession;
 
-      const R = `query ($s: String, $i: String) { resume(store: $s, instanceId: $i) { session { id task state mode } identity { id } activeContext { id } } }`;
+      const R =
+        `query ($s: String, $i: String) { resume(store: $s, instanceId: $i) { session { id task state mode } ` +
+        `identity { id } activeContext { id } } }`;
       const mine = (await t.ok<{ resume: any }>(R, { s: s2, i })).resume;
       expect(mine.session).toEqual({ id: second.id, task: 'second', state: { cursor: 42 }, mode: 'TASK' });
       expect(mine.identity.map((m: { id: string }) => m.id)).toEqual([core.id]);

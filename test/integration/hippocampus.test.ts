@@ -52,7 +52,8 @@ describe('idempotent stores', () => {
     const { salience: _b, ...secondRest } = second.store as Record<string, unknown>;
     expect(secondRest).toEqual(firstRest);
     const rows = await t.cypher<{ n: number; e: number }>(
-      'MATCH (m:Memory {id: $id}) OPTIONAL MATCH (e:Event {type: "MemoryStored", memoryId: $id}) RETURN count(DISTINCT m) AS n, count(e) AS e',
+      'MATCH (m:Memory {id: $id}) OPTIONAL MATCH (e:Event {type: "MemoryStored", memoryId: $id}) RETURN ' +
+        'count(DISTINCT m) AS n, count(e) AS e',
       { id },
     );
     expect(rows[0]).toEqual({ n: 1, e: 1 });
@@ -129,7 +130,8 @@ describe('idempotent stores', () => {
     await hippocampus.claim(message('ClaimCommand', { id }, 'cortex'));
     await hippocampus.access(id, message('ClaimCommand', { id }, 'cortex').meta);
     const rows = await t.cypher<{ claimCount: number; accessCount: number; events: string[] }>(
-      'MATCH (m:Memory {id: $id}) MATCH (e:Event {memoryId: $id}) RETURN m.claimCount AS claimCount, m.accessCount AS accessCount, collect(e.type) AS events',
+      'MATCH (m:Memory {id: $id}) MATCH (e:Event {memoryId: $id}) RETURN m.claimCount AS claimCount, m.accessCount ' +
+        'AS accessCount, collect(e.type) AS events',
       { id },
     );
     expect(rows[0]?.claimCount).toBe(1);
@@ -173,53 +175,60 @@ describe('group commit of concurrent single stores', () => {
     return { statements, storeOne, failGroupsHolding: (id: string) => (failNext = id) };
   }
 
-  it('commits stores that arrive together in fewer statements, each stored once with its own command and event', async () => {
-    const { statements, storeOne } = recordingHippocampus();
-    const ids = Array.from({ length: 30 }, (_, i) => `group-${store}-${i}`);
-    const stored = await Promise.all(ids.map((id, i) => storeOne({ id, content: `grouped memory ${i}` })));
-    expect(stored.map((s) => [s.memory.id, s.memory.content, s.created])).toEqual(
-      ids.map((id, i) => [id, `grouped memory ${i}`, true]),
-    );
-    // The first went alone; the rest gathered while it committed.
-    expect(statements.flat().sort()).toEqual([...ids].sort());
-    expect(statements[0]).toEqual([ids[0]]);
-    expect(statements.length).toBeLessThan(ids.length / 2);
-    const rows = await t.cypher<{ id: string; by: string; events: number; cause: string[] }>(
-      `MATCH (m:Memory) WHERE m.id IN $ids OPTIONAL MATCH (e:Event {type: 'MemoryStored'})-[:ABOUT]->(m)
+  it(
+    'commits stores that arrive together in fewer statements, each stored once with its ' + 'own command and event',
+    async () => {
+      const { statements, storeOne } = recordingHippocampus();
+      const ids = Array.from({ length: 30 }, (_, i) => `group-${store}-${i}`);
+      const stored = await Promise.all(ids.map((id, i) => storeOne({ id, content: `grouped memory ${i}` })));
+      expect(stored.map((s) => [s.memory.id, s.memory.content, s.created])).toEqual(
+        ids.map((id, i) => [id, `grouped memory ${i}`, true]),
+      );
+      // The first went alone; the rest gathered while it committed.
+      expect(statements.flat().sort()).toEqual([...ids].sort());
+      expect(statements[0]).toEqual([ids[0]]);
+      expect(statements.length).toBeLessThan(ids.length / 2);
+      const rows = await t.cypher<{ id: string; by: string; events: number; cause: string[] }>(
+        `MATCH (m:Memory) WHERE m.id IN $ids OPTIONAL MATCH (e:Event {type: 'MemoryStored'})-[:ABOUT]->(m)
        RETURN m.id AS id, m.storedBy AS by, count(e) AS events, collect(e.causationId) AS cause ORDER BY id`,
-      { ids },
-    );
-    expect(rows).toHaveLength(30);
-    for (const row of rows) {
-      expect(row.events).toBe(1);
-      expect(row.cause).toEqual([row.by]);
-    }
-    // Thirty calls, thirty commands: no memory took another's.
-    expect(new Set(rows.map((r) => r.by)).size).toBe(30);
-  });
+        { ids },
+      );
+      expect(rows).toHaveLength(30);
+      for (const row of rows) {
+        expect(row.events).toBe(1);
+        expect(row.cause).toEqual([row.by]);
+      }
+      // Thirty calls, thirty commands: no memory took another's.
+      expect(new Set(rows.map((r) => r.by)).size).toBe(30);
+    },
+  );
 
-  it('fails only the store whose id is taken by a different memory, and a same-memory retry in the group is a no-op', async () => {
-    const { statements, storeOne } = recordingHippocampus();
-    const taken = `group-taken-${store}`;
-    await storeOne({ id: taken, content: 'the original' });
-    statements.length = 0;
-    const first = storeOne({ content: 'goes alone' });
-    const group = [
-      storeOne({ content: 'fine one' }),
-      storeOne({ id: taken, content: 'a different memory' }),
-      storeOne({ id: taken, content: 'the original' }),
-      storeOne({ content: 'fine two' }),
-    ];
-    const outcomes = await Promise.allSettled([first, ...group]);
-    expect(statements.length).toBe(2);
-    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled', 'fulfilled']);
-    expect((outcomes[2] as PromiseRejectedResult).reason).toMatchObject({ code: 'HIPPOCAMPUS.ID_CONFLICT' });
-    expect((outcomes[3] as PromiseFulfilledResult<{ created: boolean }>).value.created).toBe(false);
-    const rows = await t.cypher<{ content: string }>('MATCH (m:Memory {id: $id}) RETURN m.content AS content', {
-      id: taken,
-    });
-    expect(rows).toEqual([{ content: 'the original' }]);
-  });
+  it(
+    'fails only the store whose id is taken by a different memory, and a same-memory retry in ' +
+      'the group is a no-op',
+    async () => {
+      const { statements, storeOne } = recordingHippocampus();
+      const taken = `group-taken-${store}`;
+      await storeOne({ id: taken, content: 'the original' });
+      statements.length = 0;
+      const first = storeOne({ content: 'goes alone' });
+      const group = [
+        storeOne({ content: 'fine one' }),
+        storeOne({ id: taken, content: 'a different memory' }),
+        storeOne({ id: taken, content: 'the original' }),
+        storeOne({ content: 'fine two' }),
+      ];
+      const outcomes = await Promise.allSettled([first, ...group]);
+      expect(statements.length).toBe(2);
+      expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled', 'fulfilled']);
+      expect((outcomes[2] as PromiseRejectedResult).reason).toMatchObject({ code: 'HIPPOCAMPUS.ID_CONFLICT' });
+      expect((outcomes[3] as PromiseFulfilledResult<{ created: boolean }>).value.created).toBe(false);
+      const rows = await t.cypher<{ content: string }>('MATCH (m:Memory {id: $id}) RETURN m.content AS content', {
+        id: taken,
+      });
+      expect(rows).toEqual([{ content: 'the original' }]);
+    },
+  );
 
   it('stores each alone again when a group statement fails, so one write cannot fail the others', async () => {
     const { statements, storeOne, failGroupsHolding } = recordingHippocampus();
@@ -236,7 +245,8 @@ describe('group commit of concurrent single stores', () => {
         .sort(),
     ).toEqual([...ids].sort());
     const rows = await t.cypher<{ n: number; e: number }>(
-      `MATCH (m:Memory) WHERE m.id IN $ids OPTIONAL MATCH (e:Event {type: 'MemoryStored'})-[:ABOUT]->(m) RETURN count(DISTINCT m) AS n, count(e) AS e`,
+      `MATCH (m:Memory) WHERE m.id IN $ids OPTIONAL MATCH (e:Event {type: 'MemoryStored'})-[:ABOUT]->(m) RETURN ` +
+        `count(DISTINCT m) AS n, count(e) AS e`,
       { ids },
     );
     expect(rows).toEqual([{ n: 6, e: 6 }]);
@@ -309,7 +319,8 @@ describe('claims (invariant 3)', () => {
 
 describe('reclassify (invariant 2)', () => {
   const RECLASSIFY =
-    'mutation ($id: ID!, $tier: Tier!, $reason: String!) { reclassify(id: $id, tier: $tier, reason: $reason) { tier } }';
+    'mutation ($id: ID!, $tier: Tier!, $reason: String!) { reclassify(id: $id, tier: $tier, ' +
+    'reason: $reason) { tier } }';
 
   it('moves a memory by the mind, into IDENTITY_CORE too, keeping the reason in the history', async () => {
     const id = await remember('I keep my promises');

@@ -163,17 +163,21 @@ describe('the sweep statement and the model agree', () => {
     // in a crash): no anchor, so the batch statement folds their history in itself.
     await t.cypher(
       `UNWIND range(0, 11) AS i
-       CREATE (:Memory {id: $store + '-legacy-' + i, store: $store, content: 'legacy ' + i, tier: ['ACTIVE_CONTEXT', 'LONG_TERM', 'ARCHIVE'][i % 3],
+       CREATE (:Memory {id: $store + '-legacy-' + i, store: $store, content: 'legacy ' + i,
+         tier: ['ACTIVE_CONTEXT', 'LONG_TERM', 'ARCHIVE'][i % 3],
          claimed: i % 2 = 0, claimedAt: CASE WHEN i % 4 = 0 THEN datetime({epochMillis: $t0 + i * 3600000}) END,
-         accessCount: i % 5, lastAccessedAt: CASE WHEN i % 5 > 0 THEN datetime({epochMillis: $t0 + (12 - i) * 3600000}) END,
-         salienceUses: CASE WHEN i % 3 = 1 THEN 2 END, salienceUsedAt: CASE WHEN i % 3 = 1 THEN datetime({epochMillis: $t0 + i * 1800000}) END,
+         accessCount: i % 5,
+         lastAccessedAt: CASE WHEN i % 5 > 0 THEN datetime({epochMillis: $t0 + (12 - i) * 3600000}) END,
+         salienceUses: CASE WHEN i % 3 = 1 THEN 2 END,
+         salienceUsedAt: CASE WHEN i % 3 = 1 THEN datetime({epochMillis: $t0 + i * 1800000}) END,
          createdAt: datetime({epochMillis: $t0}), occurredAt: datetime({epochMillis: $t0})})`,
       { store, t0: neo4jInt(T0) },
     );
     for (const at of [T0 + 2 * HOUR, T0 + 9 * DAY, T0 + 200 * DAY]) {
       await sweep(store, at);
       const rows = await t.cypher<{ id: string; s: number; at: number }>(
-        'MATCH (m:Memory {store: $store}) WHERE m.tier <> "IDENTITY_CORE" RETURN m.id AS id, m.salience AS s, m.salienceAt.epochMillis AS at',
+        'MATCH (m:Memory {store: $store}) WHERE m.tier <> "IDENTITY_CORE" RETURN m.id AS id, m.salience AS s, ' +
+          'm.salienceAt.epochMillis AS at',
         { store },
       );
       expect(rows.length).toBeGreaterThan(10);
@@ -181,7 +185,8 @@ describe('the sweep statement and the model agree', () => {
     }
     // The statement itself folded histories in (no anchor needed) for some legacy memories.
     const [folded] = await t.cypher<{ n: number }>(
-      "MATCH (m:Memory {store: $store}) WHERE m.content STARTS WITH 'legacy' AND m.salienceAnchor IS NULL AND m.salience IS NOT NULL AND m.accessCount > 0 RETURN count(m) AS n",
+      "MATCH (m:Memory {store: $store}) WHERE m.content STARTS WITH 'legacy' AND m.salienceAnchor IS NULL AND " +
+        'm.salience IS NOT NULL AND m.accessCount > 0 RETURN count(m) AS n',
       { store },
     );
     expect(folded?.n).toBeGreaterThan(0);
@@ -505,61 +510,64 @@ describe('session end', () => {
 });
 
 describe('session end, through the API', () => {
-  it('endSession moves the unclaimed working memory the instance stored in that session down, and nothing else', async () => {
-    const store = newStore();
-    const i = `mind-${store.slice(-12)}`;
-    const as = async <T = Record<string, any>>(query: string, variables: Record<string, unknown>) => {
-      const res = await t.gql<T>(query, variables, { 'x-instance-id': i });
-      if (res.errors?.length) throw new Error(JSON.stringify(res.errors));
-      return res.data as T;
-    };
-    const STORE = 'mutation ($in: StoreInput!) { store(input: $in) { id sessionId } }';
-    const { startSession } = await as<{ startSession: { id: string } }>(
-      'mutation ($in: StartSessionInput!) { startSession(input: $in) { id } }',
-      {
-        in: { instanceId: i, mindType: 'claude', store },
-      },
-    );
-    // Stored by the instance while its session is open: the session's own working memory.
-    const put = async (content: string, tier: Tier) =>
-      (await as<{ store: { id: string; sessionId: string } }>(STORE, { in: { store, content, tier } })).store;
-    const kept = await put('claimed plan', 'ACTIVE_CONTEXT');
-    const loose = await put('scratch note', 'ACTIVE_CONTEXT');
-    const older = await put('long-term fact', 'LONG_TERM');
-    expect([kept.sessionId, loose.sessionId, older.sessionId]).toEqual([
-      startSession.id,
-      startSession.id,
-      startSession.id,
-    ]);
-    const outside = await remember(store, 'working memory of no session', { tier: 'ACTIVE_CONTEXT' });
-    await as('mutation ($id: ID!) { claim(id: $id) { id } }', { id: kept.id });
-    now = T0 + 10 * 60_000;
-    const { endSession } = await as<{ endSession: { unclaimed: { id: string }[] } }>(
-      'mutation ($i: String!) { endSession(instanceId: $i) { unclaimed { id } } }',
-      { i },
-    );
-    expect(endSession.unclaimed.map((m) => m.id).sort()).toEqual([loose.id, older.id].sort());
-    await t.app.bus.idle();
-    const rows = await t.cypher<{ id: string; tier: string }>(
-      'MATCH (m:Memory {store: $store}) RETURN m.id AS id, m.tier AS tier',
-      { store },
-    );
-    expect(Object.fromEntries(rows.map((r) => [r.id, r.tier]))).toEqual({
-      [kept.id]: 'ACTIVE_CONTEXT',
-      [loose.id]: 'LONG_TERM',
-      [older.id]: 'LONG_TERM',
-      [outside]: 'ACTIVE_CONTEXT',
-    });
-    expect(await tierChanges(loose.id)).toEqual([
-      expect.objectContaining({
-        from: 'ACTIVE_CONTEXT',
-        to: 'LONG_TERM',
-        by: 'SALIENCE',
-        reason: expect.stringMatching(/session ended/),
-      }),
-    ]);
-    for (const id of [kept.id, older.id, outside]) expect(await tierChanges(id), id).toEqual([]);
-  });
+  it(
+    'endSession moves the unclaimed working memory the instance stored in that session ' + 'down, and nothing else',
+    async () => {
+      const store = newStore();
+      const i = `mind-${store.slice(-12)}`;
+      const as = async <T = Record<string, any>>(query: string, variables: Record<string, unknown>) => {
+        const res = await t.gql<T>(query, variables, { 'x-instance-id': i });
+        if (res.errors?.length) throw new Error(JSON.stringify(res.errors));
+        return res.data as T;
+      };
+      const STORE = 'mutation ($in: StoreInput!) { store(input: $in) { id sessionId } }';
+      const { startSession } = await as<{ startSession: { id: string } }>(
+        'mutation ($in: StartSessionInput!) { startSession(input: $in) { id } }',
+        {
+          in: { instanceId: i, mindType: 'claude', store },
+        },
+      );
+      // Stored by the instance while its session is open: the session's own working memory.
+      const put = async (content: string, tier: Tier) =>
+        (await as<{ store: { id: string; sessionId: string } }>(STORE, { in: { store, content, tier } })).store;
+      const kept = await put('claimed plan', 'ACTIVE_CONTEXT');
+      const loose = await put('scratch note', 'ACTIVE_CONTEXT');
+      const older = await put('long-term fact', 'LONG_TERM');
+      expect([kept.sessionId, loose.sessionId, older.sessionId]).toEqual([
+        startSession.id,
+        startSession.id,
+        startSession.id,
+      ]);
+      const outside = await remember(store, 'working memory of no session', { tier: 'ACTIVE_CONTEXT' });
+      await as('mutation ($id: ID!) { claim(id: $id) { id } }', { id: kept.id });
+      now = T0 + 10 * 60_000;
+      const { endSession } = await as<{ endSession: { unclaimed: { id: string }[] } }>(
+        'mutation ($i: String!) { endSession(instanceId: $i) { unclaimed { id } } }',
+        { i },
+      );
+      expect(endSession.unclaimed.map((m) => m.id).sort()).toEqual([loose.id, older.id].sort());
+      await t.app.bus.idle();
+      const rows = await t.cypher<{ id: string; tier: string }>(
+        'MATCH (m:Memory {store: $store}) RETURN m.id AS id, m.tier AS tier',
+        { store },
+      );
+      expect(Object.fromEntries(rows.map((r) => [r.id, r.tier]))).toEqual({
+        [kept.id]: 'ACTIVE_CONTEXT',
+        [loose.id]: 'LONG_TERM',
+        [older.id]: 'LONG_TERM',
+        [outside]: 'ACTIVE_CONTEXT',
+      });
+      expect(await tierChanges(loose.id)).toEqual([
+        expect.objectContaining({
+          from: 'ACTIVE_CONTEXT',
+          to: 'LONG_TERM',
+          by: 'SALIENCE',
+          reason: expect.stringMatching(/session ended/),
+        }),
+      ]);
+      for (const id of [kept.id, older.id, outside]) expect(await tierChanges(id), id).toEqual([]);
+    },
+  );
 });
 
 describe("the mind's tier changes", () => {
@@ -601,23 +609,26 @@ describe('Hippocampus tier batches (TierChangeBatch)', () => {
     await expect(ask([demote(a, 'LONG_TERM', 'ARCHIVE'), demote(a, 'LONG_TERM', 'ARCHIVE')])).rejects.toThrow(/twice/);
   });
 
-  it('applies a batch in one statement, records TierChanged for each, and skips a memory that moved meanwhile', async () => {
-    const store = newStore();
-    const ids = [await remember(store, 'x'), await remember(store, 'y'), await remember(store, 'z')];
-    const seen: string[] = [];
-    const untap = t.app.bus.tap((m) => void (m.type === 'TierChanged' && seen.push(m.data.id)));
-    const applied = await ask([
-      demote(ids[0]!, 'LONG_TERM', 'ARCHIVE'),
-      demote(ids[1]!, 'LONG_TERM', 'ARCHIVE'),
-      demote(ids[2]!, 'ARCHIVE', 'LONG_TERM'),
-    ]);
-    untap();
-    expect(applied).toHaveLength(2);
-    expect(seen.sort()).toEqual([ids[0], ids[1]].sort());
-    for (const id of ids.slice(0, 2))
-      expect(await tierChanges(id)).toEqual([
-        { from: 'LONG_TERM', to: 'ARCHIVE', by: 'SALIENCE', reason: 'faded', salience: 0.1 },
+  it(
+    'applies a batch in one statement, records TierChanged for each, and skips a memory ' + 'that moved meanwhile',
+    async () => {
+      const store = newStore();
+      const ids = [await remember(store, 'x'), await remember(store, 'y'), await remember(store, 'z')];
+      const seen: string[] = [];
+      const untap = t.app.bus.tap((m) => void (m.type === 'TierChanged' && seen.push(m.data.id)));
+      const applied = await ask([
+        demote(ids[0]!, 'LONG_TERM', 'ARCHIVE'),
+        demote(ids[1]!, 'LONG_TERM', 'ARCHIVE'),
+        demote(ids[2]!, 'ARCHIVE', 'LONG_TERM'),
       ]);
-    expect(await tierChanges(ids[2]!)).toEqual([]);
-  });
+      untap();
+      expect(applied).toHaveLength(2);
+      expect(seen.sort()).toEqual([ids[0], ids[1]].sort());
+      for (const id of ids.slice(0, 2))
+        expect(await tierChanges(id)).toEqual([
+          { from: 'LONG_TERM', to: 'ARCHIVE', by: 'SALIENCE', reason: 'faded', salience: 0.1 },
+        ]);
+      expect(await tierChanges(ids[2]!)).toEqual([]);
+    },
+  );
 });

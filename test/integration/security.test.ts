@@ -124,44 +124,50 @@ afterAll(async () => {
 });
 
 describe('tokens', () => {
-  it('refuses anonymous callers, malformed, unknown and revoked tokens with 401 UNAUTHENTICATED, writing nothing', async () => {
-    const body = JSON.stringify({ query: STORE, variables: { in: { store: A, content: 'anonymous' } } });
-    const revoked = await t.app.tokens.create({ scope: 'mind', stores: [A] });
-    tokenIds.push(revoked.record.id);
-    await t.app.tokens.revoke(revoked.record.id);
-    const forged = tok.mindA.slice(0, -4) + (tok.mindA.endsWith('AAAA') ? 'BBBB' : 'AAAA');
-    for (const headers of [
-      {} as Record<string, string>,
-      { authorization: 'Basic abc' },
-      { authorization: 'Bearer tr_0000000000_nope' },
-      { authorization: `Bearer ${forged}` },
-      { authorization: `Bearer ${revoked.token}` },
-    ]) {
-      const before = await nodes();
-      const res = await post(body, headers);
-      expect(res.status, JSON.stringify(headers)).toBe(401);
-      expect(res.json?.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
-      expect(await nodes()).toBe(before);
-    }
-  });
+  it(
+    'refuses anonymous callers, malformed, unknown and revoked tokens with 401 ' + 'UNAUTHENTICATED, writing nothing',
+    async () => {
+      const body = JSON.stringify({ query: STORE, variables: { in: { store: A, content: 'anonymous' } } });
+      const revoked = await t.app.tokens.create({ scope: 'mind', stores: [A] });
+      tokenIds.push(revoked.record.id);
+      await t.app.tokens.revoke(revoked.record.id);
+      const forged = tok.mindA.slice(0, -4) + (tok.mindA.endsWith('AAAA') ? 'BBBB' : 'AAAA');
+      for (const headers of [
+        {} as Record<string, string>,
+        { authorization: 'Basic abc' },
+        { authorization: 'Bearer tr_0000000000_nope' },
+        { authorization: `Bearer ${forged}` },
+        { authorization: `Bearer ${revoked.token}` },
+      ]) {
+        const before = await nodes();
+        const res = await post(body, headers);
+        expect(res.status, JSON.stringify(headers)).toBe(401);
+        expect(res.json?.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
+        expect(await nodes()).toBe(before);
+      }
+    },
+  );
 
-  it('stores only the hash and a lookup prefix; list shows created and last-used times and the revocation flag', async () => {
-    const rows = await t.cypher<{ props: Record<string, unknown> }>(
-      'MATCH (k:ApiToken {id: $id}) RETURN properties(k) AS props',
-      { id: tokenIds[0] },
-    );
-    const props = rows[0]?.props ?? {};
-    expect(Object.values(props)).not.toContain(tok.mindA);
-    expect(String(props.hash)).toMatch(/^[0-9a-f]{64}$/);
-    expect(tok.mindA.startsWith(`tr_${tokenIds[0]}_`)).toBe(true);
-    await okAs(tok.mindA, '{ health { neo4j } }');
-    const listed = (await t.app.tokens.list()).find((k) => k.id === tokenIds[0]);
-    expect(listed).toMatchObject({ scope: 'mind', stores: [A], instanceId: iA, revoked: false });
-    expect(listed?.createdAt).toBeGreaterThan(0);
-    await expect
-      .poll(async () => (await t.app.tokens.list()).find((k) => k.id === tokenIds[0])?.lastUsedAt ?? null)
-      .not.toBeNull();
-  });
+  it(
+    'stores only the hash and a lookup prefix; list shows created and last-used times ' + 'and the revocation flag',
+    async () => {
+      const rows = await t.cypher<{ props: Record<string, unknown> }>(
+        'MATCH (k:ApiToken {id: $id}) RETURN properties(k) AS props',
+        { id: tokenIds[0] },
+      );
+      const props = rows[0]?.props ?? {};
+      expect(Object.values(props)).not.toContain(tok.mindA);
+      expect(String(props.hash)).toMatch(/^[0-9a-f]{64}$/);
+      expect(tok.mindA.startsWith(`tr_${tokenIds[0]}_`)).toBe(true);
+      await okAs(tok.mindA, '{ health { neo4j } }');
+      const listed = (await t.app.tokens.list()).find((k) => k.id === tokenIds[0]);
+      expect(listed).toMatchObject({ scope: 'mind', stores: [A], instanceId: iA, revoked: false });
+      expect(listed?.createdAt).toBeGreaterThan(0);
+      await expect
+        .poll(async () => (await t.app.tokens.list()).find((k) => k.id === tokenIds[0])?.lastUsedAt ?? null)
+        .not.toBeNull();
+    },
+  );
 
   it('npm start keeps an operator token in a file of mode 0600 and reuses it while it verifies', async () => {
     const file = join(coldDir, 'operator.token');
@@ -176,43 +182,46 @@ describe('tokens', () => {
 });
 
 describe('binding and scopes', () => {
-  it("a mind token's store arguments default to its store; naming another store is FORBIDDEN and writes nothing", async () => {
-    const stored = await storeAs(tok.mindA, { content: 'mine by default' });
-    expect(stored.store).toBe(A);
-    await refusedWritingNothing(() => as(tok.mindA, STORE, { in: { store: B, content: 'into B' } }), 'FORBIDDEN');
-    await refusedWritingNothing(
-      () =>
-        as(tok.mindA, 'mutation ($m: [StoreInput!]!) { storeMany(inputs: $m) { id } }', {
-          m: [{ content: 'ok' }, { store: B, content: 'x' }],
-        }),
-      'FORBIDDEN',
-    );
-    await refusedWritingNothing(
-      () => as(tok.mindA, 'query ($s: String) { events(store: $s) { id } }', { s: B }),
-      'FORBIDDEN',
-    );
-    await refusedWritingNothing(
-      () => as(tok.mindA, 'query ($s: String) { search(input: { query: "x", store: $s }) { id } }', { s: B }),
-      'FORBIDDEN',
-    );
-    await refusedWritingNothing(
-      () => as(tok.mindA, 'query ($s: String) { sessions(store: $s) { id } }', { s: B }),
-      'FORBIDDEN',
-    );
-    await refusedWritingNothing(
-      () => as(tok.mindA, 'query ($s: String) { resume(store: $s) { session { id } } }', { s: B }),
-      'FORBIDDEN',
-    );
-    await refusedWritingNothing(
-      () =>
-        as(
-          tok.mindA,
-          `mutation ($s: String) { startSession(input: { instanceId: "${iA}", mindType: "m", store: $s }) { id } }`,
-          { s: B },
-        ),
-      'FORBIDDEN',
-    );
-  });
+  it(
+    "a mind token's store arguments default to its store; naming another store is " + 'FORBIDDEN and writes nothing',
+    async () => {
+      const stored = await storeAs(tok.mindA, { content: 'mine by default' });
+      expect(stored.store).toBe(A);
+      await refusedWritingNothing(() => as(tok.mindA, STORE, { in: { store: B, content: 'into B' } }), 'FORBIDDEN');
+      await refusedWritingNothing(
+        () =>
+          as(tok.mindA, 'mutation ($m: [StoreInput!]!) { storeMany(inputs: $m) { id } }', {
+            m: [{ content: 'ok' }, { store: B, content: 'x' }],
+          }),
+        'FORBIDDEN',
+      );
+      await refusedWritingNothing(
+        () => as(tok.mindA, 'query ($s: String) { events(store: $s) { id } }', { s: B }),
+        'FORBIDDEN',
+      );
+      await refusedWritingNothing(
+        () => as(tok.mindA, 'query ($s: String) { search(input: { query: "x", store: $s }) { id } }', { s: B }),
+        'FORBIDDEN',
+      );
+      await refusedWritingNothing(
+        () => as(tok.mindA, 'query ($s: String) { sessions(store: $s) { id } }', { s: B }),
+        'FORBIDDEN',
+      );
+      await refusedWritingNothing(
+        () => as(tok.mindA, 'query ($s: String) { resume(store: $s) { session { id } } }', { s: B }),
+        'FORBIDDEN',
+      );
+      await refusedWritingNothing(
+        () =>
+          as(
+            tok.mindA,
+            `mutation ($s: String) { startSession(input: { instanceId: "${iA}", mindType: "m", store: $s }) { id } }`,
+            { s: B },
+          ),
+        'FORBIDDEN',
+      );
+    },
+  );
 
   it('the instance comes from the token, not from a header', async () => {
     const session = (
@@ -388,25 +397,28 @@ describe('isolation', () => {
     }
   });
 
-  it("a memory cannot join another store's session, and an id conflict tells nothing about the other store", async () => {
-    const sessionA = (await okAs<{ sessions: { id: string }[] }>(tok.mindA, '{ sessions { id } }')).sessions[0]
-      ?.id as string;
-    await refusedWritingNothing(
-      () => as(tok.mindB, STORE, { in: { content: 'into A session', sessionId: sessionA } }),
-      'CORTEX.FOREIGN_SESSION',
-    );
-    await refusedWritingNothing(
-      () => as(tok.mindB, STORE, { in: { content: 'by header' } }, { 'x-session-id': sessionA }),
-      'CORTEX.FOREIGN_SESSION',
-    );
-    const id = `sec-id-${A.slice(-8)}`;
-    await storeAs(tok.mindA, { id, content: 'the content only A knows' });
-    const res = await as(tok.mindB, STORE, { in: { id, content: 'B guesses' } });
-    expect(code(res)).toBe('HIPPOCAMPUS.ID_CONFLICT');
-    const told = JSON.stringify(res.errors);
-    expect(told).not.toContain(A);
-    expect(told).not.toContain('only A knows');
-  });
+  it(
+    "a memory cannot join another store's session, and an id conflict tells nothing " + 'about the other store',
+    async () => {
+      const sessionA = (await okAs<{ sessions: { id: string }[] }>(tok.mindA, '{ sessions { id } }')).sessions[0]
+        ?.id as string;
+      await refusedWritingNothing(
+        () => as(tok.mindB, STORE, { in: { content: 'into A session', sessionId: sessionA } }),
+        'CORTEX.FOREIGN_SESSION',
+      );
+      await refusedWritingNothing(
+        () => as(tok.mindB, STORE, { in: { content: 'by header' } }, { 'x-session-id': sessionA }),
+        'CORTEX.FOREIGN_SESSION',
+      );
+      const id = `sec-id-${A.slice(-8)}`;
+      await storeAs(tok.mindA, { id, content: 'the content only A knows' });
+      const res = await as(tok.mindB, STORE, { in: { id, content: 'B guesses' } });
+      expect(code(res)).toBe('HIPPOCAMPUS.ID_CONFLICT');
+      const told = JSON.stringify(res.errors);
+      expect(told).not.toContain(A);
+      expect(told).not.toContain('only A knows');
+    },
+  );
 
   it('recalls and uses of another store are unknown to a mind', async () => {
     await storeAs(tok.mindA, { content: 'lisbon in may', tags: ['travel'] });
@@ -490,13 +502,15 @@ describe('request limits', () => {
     const a = await storeAs(tok.mindA, { content: 'read me twice' });
     const read = await okAs<Record<string, { accessCount: number }>>(
       tok.mindA,
-      `{ x: memory(id: "${a.id}") { accessCount } y: memory(id: "${a.id}") { accessCount } z: memory(id: "${a.id}") { id } }`,
+      `{ x: memory(id: "${a.id}") { accessCount } y: memory(id: "${a.id}") { accessCount } z: ` +
+        `memory(id: "${a.id}") { id } }`,
     );
     expect(read.x?.accessCount).toBe(1);
     const count = async () =>
       (
         await t.cypher<{ n: number; e: number }>(
-          "MATCH (m:Memory {id: $id}) OPTIONAL MATCH (e:Event {type: 'MemoryAccessed', memoryId: $id}) RETURN m.accessCount AS n, count(e) AS e",
+          "MATCH (m:Memory {id: $id}) OPTIONAL MATCH (e:Event {type: 'MemoryAccessed', memoryId: $id}) RETURN " +
+            'm.accessCount AS n, count(e) AS e',
           { id: a.id },
         )
       )[0];
@@ -562,7 +576,8 @@ describe('request limits', () => {
 
   it('a pool taken by others is a retryable UNAVAILABLE within about a second, not a hang', async () => {
     const a = await storeAs(tok.mindA, { content: 'pool' });
-    const fresh = await t.app.tokens.create({ scope: 'mind', stores: [A] }); // never checked yet: its check needs the pool
+    // never checked yet: its check needs the pool
+    const fresh = await t.app.tokens.create({ scope: 'mind', stores: [A] });
     tokenIds.push(fresh.record.id);
     // Someone holds every connection of the pool (64), taken one at a time.
     const held = Array.from({ length: 64 }, () => t.app.driver.session({ database: t.config.neo4j.database }));
@@ -608,13 +623,14 @@ describe('request limits', () => {
     let stop = false;
     const hostile = (async () => {
       let sent = 0;
+      const searches = Array.from(
+        { length: 14 },
+        (_, i) => `s${i}: search(input: { query: "well behaved ${i}" }) { id }`,
+      );
       while (!stop) {
         await Promise.all([
           as(tok.mindB, `{ memory(id: "${a.id}") { ${nested} } }`),
-          as(
-            tok.mindB,
-            `{ ${Array.from({ length: 14 }, (_, i) => `s${i}: search(input: { query: "well behaved ${i}" }) { id }`).join(' ')} }`,
-          ),
+          as(tok.mindB, `{ ${searches.join(' ')} }`),
         ]);
         sent += 2;
       }
@@ -710,8 +726,9 @@ describe('input bounds', () => {
       () => as(tok.mindA, STORE, { in: { content: 'zero', embedding: Array(384).fill(0) } }),
       'HIPPOCAMPUS.EMBEDDING_ZERO',
     );
+    const infinite = Array(384).fill('1e999').join(',');
     const res = await post(
-      `{"query":${JSON.stringify(STORE)},"variables":{"in":{"content":"inf","embedding":[${Array(384).fill('1e999').join(',')}]}}}`,
+      `{"query":${JSON.stringify(STORE)},"variables":{"in":{"content":"inf","embedding":[${infinite}]}}}`,
       { authorization: `Bearer ${tok.mindA}` },
     );
     expect(res.json?.errors?.[0]?.extensions?.code).toMatch(/EMBEDDING_NOT_FINITE|BAD_USER_INPUT/);

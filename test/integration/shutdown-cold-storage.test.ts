@@ -103,7 +103,8 @@ describe('shutdown', () => {
 });
 
 describe('shutdown steps at work', () => {
-  it('drains: the due jobs run and no worker is left; flushes: a recall still being written is in the export', async () => {
+  it('drains: the due jobs run and no worker is left; flushes: a recall still being ' +
+    'written is in the export', async () => {
     const store = randomStore('drain');
     const prefix = queuePrefix();
     const dir = await mkdtemp(join(tmpdir(), 'total-recall-cold-'));
@@ -279,7 +280,8 @@ describe('stopping the server by signal', () => {
   );
 
   it(
-    'Ctrl-C on `npm start` (SIGINT reaching the server again through the start script, a moment later) runs the protocol once',
+    'Ctrl-C on `npm start` (SIGINT reaching the server again through the start script, a moment later) ' +
+      'runs the protocol once',
     async () => {
       // A terminal sends SIGINT to every process of its foreground group. npm,
       // the start script (and `timeout`, when it wraps them) pass it on to their
@@ -425,7 +427,8 @@ describe('import', () => {
     expect(await graphOf(after.path)).toEqual(await graphOf(before.path));
     // Typed values survived: integers, times and the float vector, as Neo4j types.
     const [m] = await t.cypher<{ types: string[] }>(
-      'MATCH (m:Memory {store: $store}) WHERE m.embedding IS NOT NULL RETURN [valueType(m.accessCount), valueType(m.createdAt), valueType(m.embedding)] AS types',
+      'MATCH (m:Memory {store: $store}) WHERE m.embedding IS NOT NULL RETURN [valueType(m.accessCount), ' +
+        'valueType(m.createdAt), valueType(m.embedding)] AS types',
       { store },
     );
     expect(m?.types).toEqual(['INTEGER NOT NULL', 'ZONED DATETIME NOT NULL', 'LIST<FLOAT NOT NULL> NOT NULL']);
@@ -446,7 +449,8 @@ describe('import', () => {
     expect(memory).toEqual({ content: 'We spent two weeks in Lisbon in May.', claimed: true });
   }, 120_000);
 
-  it('`npm run export` writes a verified export; `npm run import` refuses a non-empty database and a damaged file, writing nothing, and with --allow-non-empty restores it', async () => {
+  it('`npm run export` writes a verified export; `npm run import` refuses a non-empty database and a damaged file, ' +
+    'writing nothing, and with --allow-non-empty restores it', async () => {
     const { t, store, dir } = await scopedApp('refuse');
     await populate(t, store);
     // The README's command, scoped to this test's store.

@@ -88,15 +88,20 @@ describe('query text', () => {
     );
   });
 
-  it('leaves terms in more than a share of the store and the candidate limit out of the full-text search, unless all are that common', () => {
-    const df: Record<string, number> = { carolin: 600, kid: 30, adopt: 260 }; // by stem
-    const stats = { documents: 1000, totalLength: 10000, documentFrequency: (s: string) => df[s] ?? 0 };
-    expect(searchTerms(['caroline', 'kids', 'adoption'], stats, 0.25, 60)).toEqual(['kids']);
-    expect(searchTerms(['caroline', 'kids', 'adopt'], stats, 0.3, 60)).toEqual(['kids', 'adopt']);
-    expect(searchTerms(['caroline', 'kids', 'adopt'], stats, 0.25, 300)).toEqual(['kids', 'adopt']); // fewer matches than the limit
-    expect(searchTerms(['caroline'], stats, 0.25, 60)).toEqual(['caroline']);
-    expect(searchTerms(['caroline', 'kids'], stats, 1, 60)).toEqual(['caroline', 'kids']);
-  });
+  it(
+    'leaves terms in more than a share of the store and the candidate limit out of the full-text search, ' +
+      'unless all are that common',
+    () => {
+      const df: Record<string, number> = { carolin: 600, kid: 30, adopt: 260 }; // by stem
+      const stats = { documents: 1000, totalLength: 10000, documentFrequency: (s: string) => df[s] ?? 0 };
+      expect(searchTerms(['caroline', 'kids', 'adoption'], stats, 0.25, 60)).toEqual(['kids']);
+      expect(searchTerms(['caroline', 'kids', 'adopt'], stats, 0.3, 60)).toEqual(['kids', 'adopt']);
+      // fewer matches than the limit
+      expect(searchTerms(['caroline', 'kids', 'adopt'], stats, 0.25, 300)).toEqual(['kids', 'adopt']);
+      expect(searchTerms(['caroline'], stats, 0.25, 60)).toEqual(['caroline']);
+      expect(searchTerms(['caroline', 'kids'], stats, 1, 60)).toEqual(['caroline', 'kids']);
+    },
+  );
 
   it('joins irregular forms to their base in stems, and searches them in the full-text query', () => {
     expect(stem('drew')).toBe(stem('drawing'));
@@ -136,7 +141,8 @@ describe('evidence that means the same in every store', () => {
       specifics: ['carolin', 'lgbtq'],
     });
     expect(questionOf('Is the code 8231 or 4417, as Maria said?').specifics).toEqual(['8231', '4417', 'maria']);
-    expect(questionOf('Pottery: when did she start?').specifics).toEqual([]); // a capital that starts a sentence is no name
+    // a capital that starts a sentence is no name
+    expect(questionOf('Pottery: when did she start?').specifics).toEqual([]);
   });
 
   it('measures coverage, exact matches and a missed specific', () => {
@@ -162,18 +168,21 @@ describe('evidence that means the same in every store', () => {
     }); // names alone: coverage is their share
   });
 
-  it('gives a memory and question the same confidence whether the store holds it alone, 30 others or 100k others', () => {
-    const target = candidate('target', 2 / 3, { similarity: 0.86 });
-    const alone = rank([target], DEFAULT_WEIGHTS, ALL_SIGNALS, true)[0]!.confidence;
-    const noise = (n: number) =>
-      Array.from({ length: n }, (_, i) =>
-        candidate(`o${i}`, (i % 4) / 4, { similarity: 0.7 + ((i * 7919) % 200) / 1000 }),
-      );
-    for (const others of [noise(30), noise(100_000)]) {
-      const hits = rank([...others, target], DEFAULT_WEIGHTS, ALL_SIGNALS, true);
-      expect(hits.find((h) => h.memory.id === 'target')!.confidence).toBe(alone);
-    }
-  });
+  it(
+    'gives a memory and question the same confidence whether the store holds it alone, 30 ' + 'others or 100k others',
+    () => {
+      const target = candidate('target', 2 / 3, { similarity: 0.86 });
+      const alone = rank([target], DEFAULT_WEIGHTS, ALL_SIGNALS, true)[0]!.confidence;
+      const noise = (n: number) =>
+        Array.from({ length: n }, (_, i) =>
+          candidate(`o${i}`, (i % 4) / 4, { similarity: 0.7 + ((i * 7919) % 200) / 1000 }),
+        );
+      for (const others of [noise(30), noise(100_000)]) {
+        const hits = rank([...others, target], DEFAULT_WEIGHTS, ALL_SIGNALS, true);
+        expect(hits.find((h) => h.memory.id === 'target')!.confidence).toBe(alone);
+      }
+    },
+  );
 });
 
 describe('ranking', () => {
@@ -197,22 +206,26 @@ describe('ranking', () => {
     expect(hits[0]!.confidence).toBeGreaterThan(hits[1]!.confidence);
   });
 
-  it('counts association no more than its seed: a memory reached by a strong CAUSAL link ranks below the match that led to it', () => {
-    // The issue's example: the direct match and the memory its CAUSAL link (strength 0.9) reaches.
-    const direct = candidate('deploy-failed', 1, { similarity: 0.9, exact: 0 });
-    const linked = candidate('log-rotation', 0, {
-      similarity: 0.79,
-      activation: 0.9,
-      via: 'deploy-failed',
-      path: ['CAUSAL'],
-    });
-    const hits = rank([linked, direct], DEFAULT_WEIGHTS, ALL_SIGNALS, true);
-    expect(hits.map((h) => h.memory.id)).toEqual(['deploy-failed', 'log-rotation']);
-    expect(hits[1]!.path).toEqual(['CAUSAL']);
-    expect(hits[1]!.association).toBeCloseTo(0.9 * hits[0]!.relevance, 6);
-    expect(hits[1]!.confidence).toBeLessThanOrEqual(hits[0]!.confidence);
-    expect(hits[0]!.path).toEqual([]);
-  });
+  it(
+    'counts association no more than its seed: a memory reached by a strong CAUSAL link ranks below the ' +
+      'match that led to it',
+    () => {
+      // The issue's example: the direct match and the memory its CAUSAL link (strength 0.9) reaches.
+      const direct = candidate('deploy-failed', 1, { similarity: 0.9, exact: 0 });
+      const linked = candidate('log-rotation', 0, {
+        similarity: 0.79,
+        activation: 0.9,
+        via: 'deploy-failed',
+        path: ['CAUSAL'],
+      });
+      const hits = rank([linked, direct], DEFAULT_WEIGHTS, ALL_SIGNALS, true);
+      expect(hits.map((h) => h.memory.id)).toEqual(['deploy-failed', 'log-rotation']);
+      expect(hits[1]!.path).toEqual(['CAUSAL']);
+      expect(hits[1]!.association).toBeCloseTo(0.9 * hits[0]!.relevance, 6);
+      expect(hits[1]!.confidence).toBeLessThanOrEqual(hits[0]!.confidence);
+      expect(hits[0]!.path).toEqual([]);
+    },
+  );
 
   it('bounds what association adds by the seed confidence however strong the model weighs it', () => {
     const f = directFeatures({ similarity: null, coverage: 0, exact: 0, exactMiss: 0, personMatch: 0, dateMatch: 0 });
@@ -222,31 +235,35 @@ describe('ranking', () => {
     expect(confidenceOf(f, 0, 0.9, c)).toBe(confidenceOf(f, 0, 0, c));
   });
 
-  it('raises confidence for a person or a date the question names as the calibration weighs them, unless the signal is off', () => {
-    const weighed = { lexical: { ...LEXICAL_CALIBRATION, person: 0.5, date: 0.5 }, fused: FUSED_CALIBRATION };
-    for (const [extra, off] of [
-      [{ personMatch: 1 }, { people: false }],
-      [{ dateMatch: 1 }, { dates: false }],
-    ] as const) {
-      const hits = rank(
-        [candidate('other', 0.5), candidate('named', 0.5, extra)],
-        undefined,
-        ALL_SIGNALS,
-        false,
-        weighed,
-      );
-      expect(hits[0]?.memory.id).toBe('named');
-      expect(hits[0]!.confidence).toBeGreaterThan(hits[1]!.confidence);
-      const without = rank(
-        [candidate('other', 0.5), candidate('named', 0.5, extra)],
-        undefined,
-        { ...ALL_SIGNALS, ...off },
-        false,
-        weighed,
-      );
-      expect(without[0]!.confidence).toBe(without[1]!.confidence);
-    }
-  });
+  it(
+    'raises confidence for a person or a date the question names as the calibration weighs them, ' +
+      'unless the signal is off',
+    () => {
+      const weighed = { lexical: { ...LEXICAL_CALIBRATION, person: 0.5, date: 0.5 }, fused: FUSED_CALIBRATION };
+      for (const [extra, off] of [
+        [{ personMatch: 1 }, { people: false }],
+        [{ dateMatch: 1 }, { dates: false }],
+      ] as const) {
+        const hits = rank(
+          [candidate('other', 0.5), candidate('named', 0.5, extra)],
+          undefined,
+          ALL_SIGNALS,
+          false,
+          weighed,
+        );
+        expect(hits[0]?.memory.id).toBe('named');
+        expect(hits[0]!.confidence).toBeGreaterThan(hits[1]!.confidence);
+        const without = rank(
+          [candidate('other', 0.5), candidate('named', 0.5, extra)],
+          undefined,
+          { ...ALL_SIGNALS, ...off },
+          false,
+          weighed,
+        );
+        expect(without[0]!.confidence).toBe(without[1]!.confidence);
+      }
+    },
+  );
 
   it('never counts an exact name, a person, a date or an association against a memory in the committed models', () => {
     for (const c of [LEXICAL_CALIBRATION, FUSED_CALIBRATION])
@@ -463,24 +480,27 @@ describe('context packing', () => {
 });
 
 describe('consolidation does not crowd recall', () => {
-  it('shows one of a consolidated memory and its originals, the likelier, and lists the others in represents', async () => {
-    const { collapseConsolidated } = await import('../../src/contexts/recall/index.js');
-    const merged = candidate('merged', 0.75, {});
-    const withMeta = {
-      ...merged,
-      memory: { ...merged.memory, metadata: { consolidatedFrom: ['o1', 'o2'], strategy: 'COMBINE' } },
-    };
-    const hits = rank([candidate('o1', 1, { exact: 1 }), withMeta, candidate('o2', 0.5), candidate('other', 0.6)]);
-    expect(hits.map((h) => h.memory.id)).toEqual(['o1', 'merged', 'other', 'o2']);
-    const shown = collapseConsolidated(hits);
-    expect(shown.map((h) => [h.memory.id, h.represents])).toEqual([
-      ['o1', ['merged', 'o2']],
-      ['other', []],
-    ]);
-    // The consolidated memory is kept when it is the likelier one.
-    const flipped = collapseConsolidated(rank([candidate('o1', 0.25), { ...withMeta, coverage: 1, exact: 1 }]));
-    expect(flipped.map((h) => [h.memory.id, h.represents])).toEqual([['merged', ['o1']]]);
-  });
+  it(
+    'shows one of a consolidated memory and its originals, the likelier, and lists the ' + 'others in represents',
+    async () => {
+      const { collapseConsolidated } = await import('../../src/contexts/recall/index.js');
+      const merged = candidate('merged', 0.75, {});
+      const withMeta = {
+        ...merged,
+        memory: { ...merged.memory, metadata: { consolidatedFrom: ['o1', 'o2'], strategy: 'COMBINE' } },
+      };
+      const hits = rank([candidate('o1', 1, { exact: 1 }), withMeta, candidate('o2', 0.5), candidate('other', 0.6)]);
+      expect(hits.map((h) => h.memory.id)).toEqual(['o1', 'merged', 'other', 'o2']);
+      const shown = collapseConsolidated(hits);
+      expect(shown.map((h) => [h.memory.id, h.represents])).toEqual([
+        ['o1', ['merged', 'o2']],
+        ['other', []],
+      ]);
+      // The consolidated memory is kept when it is the likelier one.
+      const flipped = collapseConsolidated(rank([candidate('o1', 0.25), { ...withMeta, coverage: 1, exact: 1 }]));
+      expect(flipped.map((h) => [h.memory.id, h.represents])).toEqual([['merged', ['o1']]]);
+    },
+  );
 
   it("keeps each original's session, time and metadata on the consolidated memory", async () => {
     const { consolidatedMetadata } = await import('../../src/contexts/hippocampus/index.js');
