@@ -1,5 +1,5 @@
 /**
- * Context boundaries (ARCHITECTURE.md §1): a module may import another
+ * Context boundaries (docs/architecture.md): a module may import another
  * context only through its public index.ts, and src/ has no import cycles.
  */
 import { readFileSync, readdirSync, statSync } from 'node:fs';
