@@ -1,8 +1,8 @@
-// `npm run lint:lines`: lists every line wider than 120 characters in the tracked code and Cypher
-// files, as `file:line: N characters`, and exits 1 when there is one. Biome wraps code at 120 but
-// leaves long comments, strings and Cypher alone; this check covers what it cannot.
+// `npm run lint:lines`: lists every line wider than 120 characters in the code and Cypher files git knows
+// (tracked, or new and not ignored), as `file:line: N characters`, and exits 1 when there is one. Biome wraps
+// code at 120 but leaves long comments, strings and Cypher alone; this check covers what it cannot.
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -25,9 +25,12 @@ export function describeLongLines(file, found) {
 }
 
 function trackedFiles(root) {
-  const listed = spawnSync('git', ['ls-files', '-z'], { cwd: root, encoding: 'utf8' });
+  // Tracked files and new ones not ignored yet; a file deleted from the work tree is skipped.
+  const args = ['ls-files', '-z', '--cached', '--others', '--exclude-standard'];
+  const listed = spawnSync('git', args, { cwd: root, encoding: 'utf8' });
   if (listed.status !== 0) throw new Error(`git ls-files failed: ${listed.stderr}`);
-  return listed.stdout.split('\0').filter((file) => CHECKED_FILES.test(file));
+  const files = listed.stdout.split('\0').filter((file) => CHECKED_FILES.test(file));
+  return [...new Set(files)].filter((file) => existsSync(path.join(root, file)));
 }
 
 function main() {
