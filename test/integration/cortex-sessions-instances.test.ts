@@ -66,6 +66,97 @@ async function as<T = Record<string, any>>(
   return res.data as T;
 }
 
+/** Expects the typed error, and that neither this file's store nor the other stores named moved. */
+async function expectRefused(
+  query: string,
+  variables: Record<string, unknown>,
+  code: string,
+  headers: Record<string, string> = {},
+  alsoStores: string[] = [],
+) {
+  const counts = () => Promise.all([store, ...alsoStores].map((s) => t.countNodes(s)));
+  const before = await counts();
+  const res = await t.gql(query, variables, headers);
+  expect(res.errors?.[0]?.extensions?.code, JSON.stringify(res.errors)).toBe(code);
+  expect(await counts()).toEqual(before);
+}
+
+function tapTypes(...types: string[]): { seen: AnyMessage[]; stop(): void } {
+  const seen: AnyMessage[] = [];
+  const stop = t.app.bus.tap((m) => {
+    if (types.includes(m.type)) seen.push(m);
+  });
+  return { seen, stop };
+}
+
+describe('instances (invariant 8)', () => {
+  it('keeps two instances’ working state apart: only memories are shared', async () => {
+    const [a, b] = [instance('a'), instance('b')];
+    const sa = await start(a, { task: 'A works on search' });
+    const sb = await start(b, { task: 'B works on storage' });
+    await Promise.all([
+      as(a, DECIDE, { i: a, text: 'A decides' }),
+      as(b, DECIDE, { i: b, text: 'B decides' }),
+      as(a, TRANSITION, { i: a, mode: 'CONVERSATION', context: { mine: 'A' } }),
+      as(b, TRANSITION, { i: b, mode: 'IDLE', context: { mine: 'B' } }),
+    ]);
+    const ma = (
+      await as<{ store: { id: string; sessionId: string } }>(a, STORE, {
+        input: { store, content: 'a fact A learned' },
+      })
+    ).store;
+    const mb = (
+      await as<{ store: { id: string; sessionId: string } }>(b, STORE, {
+        input: { store, content: 'a fact B learned' },
+      })
+    ).store;
+    expect([ma.sessionId, mb.sessionId]).toEqual([sa.id, sb.id]);
+
+    const read = (who: string, id: string) =>
+      as<{ session: any }>(who, `query ($id: ID!) { session(id: $id) { ${SESSION} } }`, { id });
+    const ownA = (await read(a, sa.id)).session;
+    expect(ownA).toMatchObject({ mode: 'CONVERSATION', state: { mine: 'A' }, memoriesStored: 1 });
+    expect(ownA.decisions.map((d: { text: string }) => d.text)).toEqual(['A decides']);
+    expect((await read(a, sb.id)).session).toBeNull();
+    expect((await read(b, sb.id)).session).toMatchObject({ mode: 'IDLE', state: { mine: 'B' } });
+
+    // A names only itself: acting on or reading B is refused, and writes nothing.
+    const asA = { 'x-instance-id': a };
+    await expectRefused(TRANSITION, { i: b, mode: 'TASK' }, 'CORTEX.FOREIGN_INSTANCE', asA);
+    await expectRefused(DECIDE, { i: b, text: 'sneaky' }, 'CORTEX.FOREIGN_INSTANCE', asA);
+    await expectRefused(END, { i: b }, 'CORTEX.FOREIGN_INSTANCE', asA);
+    const mine = await as<{ sessions: { instanceId: string }[] }>(
+      a,
+      'query ($s: String) { sessions(store: $s, limit: 100) { instanceId } }',
+      { s: store },
+    );
+    expect(new Set(mine.sessions.map((s) => s.instanceId))).toEqual(new Set([a]));
+
+    // Shared knowledge flows through memories: B reads what A stored.
+    const shared = await as<{ memory: { content: string } }>(b, 'query ($id: ID!) { memory(id: $id) { content } }', {
+      id: ma.id,
+    });
+    expect(shared.memory.content).toBe('a fact A learned');
+  });
+
+  it('ends a session left open by a crashed process with CRASH when the instance starts again', async () => {
+    const i = instance();
+    const old = await start(i, { task: 'interrupted' });
+    const tap = tapTypes('SessionEnded');
+    const fresh = await start(i);
+    await t.app.bus.idle();
+    tap.stop();
+    expect(fresh.id).not.toBe(old.id);
+    const { session } = await t.ok<{ session: any }>(`query ($id: ID!) { session(id: $id) { ${SESSION} } }`, {
+      id: old.id,
+    });
+    expect(session).toMatchObject({ endCause: 'CRASH' });
+    expect(tap.seen.map((m) => m.type === 'SessionEnded' && m.data.sessionId)).toEqual([old.id]);
+    const open = await t.cypher<{ n: number }>('MATCH (s:Session {openInstance: $i}) RETURN count(s) AS n', { i });
+    expect(open[0]?.n).toBe(1);
+  });
+});
+
 describe('resume', () => {
   it('returns the newest session, the identity core and the active context', async () => {
     const s2 = randomStore('resume');
