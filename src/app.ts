@@ -27,7 +27,7 @@ import { BullJobs } from './adapters/bullmq/index.js';
 import { RedisLiveChannel } from './adapters/redis-live.js';
 import { ColdStorage } from './adapters/cold-storage/index.js';
 import { Synapse, mechanicalStrength } from './contexts/synapse/index.js';
-import { Recall, ReflectionActions, type RecallDeps } from './contexts/recall/index.js';
+import { Recall, type RecallDeps } from './contexts/recall/index.js';
 import { currentSalience, Salience } from './contexts/salience/index.js';
 import type { Config } from './config.js';
 import type { HealthReport, Ports } from './adapters/graphql/index.js';
@@ -130,7 +130,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   }
 
   const graph = new Neo4jGraph(driver, config.neo4j.database);
-  const bus = new Bus();
+  const bus = new Bus({ clock });
   const progress = new ProgressBoard(clock);
   bus.onFailure((error, message, actor) => console.error(`[${actor}] failed on ${message.type}:`, error));
   const hippocampus = new Hippocampus({
@@ -254,6 +254,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       embedQuery: async (text) =>
         embedder.status().state === 'ready' ? ((await embedder.embed([text], 'query'))[0] ?? null) : null,
       vectors: { dimensions: config.embeddingDimensions },
+      // Reflect candidates' near-duplicates: the strength from which consolidation would merge them.
+      duplicateStrength: mechanicalStrength(sub.consolidationMinSimilarity),
       log,
     },
     tokens: new TokenStore(graph, clock),
@@ -290,7 +292,6 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   };
   const memory = new MemoryPort({
     bus,
-    hippocampus,
     sessions,
     defaultStore: config.defaultStore,
     accepting: () => app.accepting,
@@ -300,31 +301,20 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     bus,
     sessions,
     inbox,
-    hippocampus,
     defaultStore: config.defaultStore,
     accepting: () => app.accepting,
     clock,
   });
   const recall = new Recall(app.recallDeps).register();
-  // Reflect candidates' near-duplicates: the strength from which consolidation would merge them.
-  const actions = new ReflectionActions({
-    graph,
-    rank: (r) => recall.rankOnly(r),
-    duplicateStrength: mechanicalStrength(sub.consolidationMinSimilarity),
-  });
   const recallPort = new RecallPort({
     bus,
-    recall,
-    hippocampus,
     defaultStore: config.defaultStore,
     accepting: () => app.accepting,
-    actions,
   });
-  const associations = new AssociationPort({ bus, synapse, hippocampus, accepting: () => app.accepting });
+  const associations = new AssociationPort({ bus, accepting: () => app.accepting });
   const reflection = new ReflectionPort({
     bus,
     graph,
-    hippocampus,
     recall: recallPort,
     memory,
     associations,

@@ -44,7 +44,7 @@ async function remember(store: string, content: string, extra: Record<string, un
 
 async function sweep(store: string, at: number): Promise<SweepReport> {
   now = at;
-  const report = await t.app.bus.ask<SweepReport>(message('DecaySweep', { store, now: at }, 'subconscious'));
+  const report = await t.app.bus.ask(message('SweepDecay', { store, now: at }, 'subconscious'));
   await t.app.bus.idle();
   return report;
 }
@@ -356,7 +356,7 @@ describe('batches in flight at once (sweepLanes)', () => {
         config: { ...C(), sweepLanes: [1, 3][i]! },
         clock: () => now,
       });
-      reports.push(await salience.sweep(message('DecaySweep', { store, now: at }, 'subconscious')));
+      reports.push(await salience.sweep(message('SweepDecay', { store, now: at }, 'subconscious')));
       await t.app.bus.idle();
     }
     const counts = reports.map(({ scanned, updated, promoted, demoted, batches }) => ({
