@@ -11,3 +11,5 @@ export { storeKeyOf } from './store-key.js';
 export { parseJsonText } from './json.js';
 export * from './access.js';
 export * from './progress.js';
+export * as settings from './settings.js';
+export type { Setting, Schema, SettingsOf, SettingsContext } from './settings.js';
