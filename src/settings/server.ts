@@ -3,6 +3,9 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { settings } from '../domain/index.js';
 
+/** An embedding job's tries and first backoff when no setting says otherwise. */
+export const EMBEDDING_JOB_RETRY = { attempts: 3, backoffMs: 2000 } as const;
+
 const MAX_CONCURRENT = settings.integer('TOTAL_RECALL_MAX_CONCURRENT', {
   default: 8,
   description: 'admission control per serving process: operations at once (beyond the queue: `BUSY`)',
@@ -142,11 +145,11 @@ export const EMBEDDING_SETTINGS = {
     description: 'how often a missing model is looked for again',
   }),
   jobAttempts: settings.integer('TOTAL_RECALL_EMBEDDING_JOB_ATTEMPTS', {
-    default: 3,
-    description: 'tries of an embedding job before its memories wait for the reconciliation',
+    default: EMBEDDING_JOB_RETRY.attempts,
+    description: 'tries of an embedding job before its memories are marked failed (see Embeddings)',
   }),
   jobBackoffMs: settings.integer('TOTAL_RECALL_EMBEDDING_JOB_BACKOFF_MS', {
-    default: 2000,
+    default: EMBEDDING_JOB_RETRY.backoffMs,
     unit: 'ms',
     description: "first delay before a failed embedding job's next try (then doubling)",
   }),

@@ -2,6 +2,7 @@
  * The reading half of the Memory Port: search, context packing, reflection
  * and usefulness feedback, sent on to Recall.
  */
+import { admit } from './admission.js';
 import {
   isReadOnly,
   isStoreBound,
@@ -9,7 +10,6 @@ import {
   message,
   newMeta,
   requireWrite,
-  ShuttingDownError,
   storeFor,
   type Bus,
   type OutcomeKind,
@@ -74,10 +74,6 @@ export const UNRECORDED_RECALL_ID = 'unrecorded';
 export class RecallPort {
   constructor(private readonly deps: RecallPortDeps) {}
 
-  private gate(): void {
-    if (!this.deps.accepting()) throw new ShuttingDownError();
-  }
-
   private init(caller: Caller) {
     return { instanceId: caller.instanceId, sessionId: caller.sessionId, correlationId: caller.correlationId };
   }
@@ -88,7 +84,7 @@ export class RecallPort {
   }
 
   async search(args: SearchArgs, caller: Caller): Promise<RecallResult> {
-    this.gate();
+    admit(this.deps.accepting);
     const request: SearchRequest = {
       query: args.query,
       store: this.store(args.store, caller),
@@ -120,7 +116,7 @@ export class RecallPort {
   }
 
   async contextFor(args: ContextArgs, caller: Caller): Promise<Pack & { recallId: string }> {
-    this.gate();
+    admit(this.deps.accepting);
     const sessionId = args.sessionId ?? caller.sessionId;
     const request = {
       query: args.query,
@@ -151,7 +147,7 @@ export class RecallPort {
     limit: number,
     caller: Caller,
   ): Promise<ReflectCandidateWithActions[]> {
-    this.gate();
+    admit(this.deps.accepting);
     const name = this.store(store, caller);
     const candidates = await this.deps.bus.ask<ReflectCandidate[]>(
       message('ReflectQuery', { store: name, scope, timeSpanDays, limit }, 'cortex', this.init(caller)),
@@ -165,7 +161,7 @@ export class RecallPort {
     action: unknown,
     caller: Caller,
   ): Promise<UseRecord> {
-    this.gate();
+    admit(this.deps.accepting);
     requireWrite(caller.access);
     // Salience counts the use (MemoryUsed) like a read: it raises the score.
     return this.deps.recall.markUsed(recallId, memoryIds, action, newMeta('cortex', this.init(caller)), (store) =>
@@ -174,7 +170,7 @@ export class RecallPort {
   }
 
   async reportOutcome(useId: string, outcome: OutcomeKind, note: string | null, caller: Caller): Promise<UseRecord> {
-    this.gate();
+    admit(this.deps.accepting);
     requireWrite(caller.access);
     const reaches = isStoreBound(caller.access) ? (store: string) => mayReach(caller.access, store) : undefined;
     return this.deps.recall.reportOutcome(useId, outcome, note, newMeta('cortex', this.init(caller)), reaches);
