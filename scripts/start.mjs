@@ -2,11 +2,12 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { ensureDependencies } from './deps.mjs';
-import { bringUpServices, serviceEnv } from './with-services.mjs';
 import { projectRoot } from './services/common.mjs';
 
 const t0 = Date.now();
 ensureDependencies();
+// Imported once the dependencies are there: the service modules use neo4j-driver and ioredis.
+const { bringUpServices, serviceEnv } = await import('./with-services.mjs');
 const services = await bringUpServices();
 const env = serviceEnv();
 const host = env.HOST || '127.0.0.1';
@@ -38,7 +39,7 @@ server.stdout.on('data', (chunk) => {
           ? 'no authentication yet: it was started without; `npm run services:down` then `npm start` turns it on'
           : 'no authentication (TOTAL_RECALL_LOCAL_AUTH=off), loopback only';
     if (n.browserUrl) console.log(`  Neo4j Browser ${n.browserUrl}  (connect to ${n.uri}, ${signIn})`);
-    // The guide lives on this server (/browser/guide.html); the Browser allows the host (scripts/services/neo4j.mjs).
+    // The guide lives on this server (/browser/guide.html); the Browser allows the host (services/neo4j-launch.mjs).
     const guide = ready[1]
       ? new URL('/browser/guide.html', ready[1]).href
       : `http://${host}:${port}/browser/guide.html`;

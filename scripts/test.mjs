@@ -2,11 +2,12 @@
 // runs the whole vitest suite, and stops the servers it started itself.
 import { spawnSync } from 'node:child_process';
 import { ensureDependencies } from './deps.mjs';
-import { bringUpServices, serviceEnv, stopStarted } from './with-services.mjs';
 import { projectRoot } from './services/common.mjs';
 import { ensureChromium } from './services/chromium.mjs';
 
 ensureDependencies();
+// Imported once the dependencies are there: the service modules use neo4j-driver and ioredis.
+const { bringUpServices, serviceEnv, stopStarted } = await import('./with-services.mjs');
 const services = await bringUpServices();
 const env = serviceEnv();
 // The Neo4j Browser check drives Debian's chromium (installed here when missing).

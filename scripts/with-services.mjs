@@ -1,7 +1,7 @@
 // Brings up Neo4j and Redis (or uses NEO4J_URI / REDIS_URL), reporting failures
 // as one cause line and one fix line. Returns what it started, so a caller can
-// stop exactly that.
-import { ServiceError } from './services/common.mjs';
+// stop exactly that. Import it after scripts/deps.mjs has run: it uses neo4j-driver and ioredis.
+import { reportError } from './services/report.mjs';
 import { ensureNeo4j, stopNeo4j } from './services/neo4j.mjs';
 import { ensureRedis, stopRedis } from './services/redis.mjs';
 import { provisionModel } from './services/model.mjs';
@@ -14,13 +14,7 @@ export async function bringUpServices(log = (m) => process.stderr.write(`${m}\n`
   const results = await Promise.allSettled([neo4jUp, ensureRedis({ log })]);
   const failed = results.filter((r) => r.status === 'rejected');
   if (failed.length > 0) {
-    for (const { reason } of failed) {
-      if (reason instanceof ServiceError) {
-        process.stderr.write(`error: ${reason.service ? `${reason.service}: ` : ''}${reason.message}\n`);
-        if (reason.hint) process.stderr.write(`fix: ${reason.hint}\n`);
-        for (const line of reason.logTail ?? []) process.stderr.write(`  ${line}\n`);
-      } else process.stderr.write(`error: ${reason?.message ?? reason}\n`);
-    }
+    for (const { reason } of failed) reportError(reason);
     // Leave nothing half-started behind.
     const [neo4j, redis] = results;
     if (neo4j.status === 'fulfilled' && neo4j.value.started) await stopNeo4j({ log });

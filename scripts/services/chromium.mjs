@@ -2,11 +2,12 @@
 // Debian's `chromium`, installed with apt-get when missing (as root), never downloaded by a driver.
 // CHROMIUM_PATH names another Chromium or Chrome binary.
 //
-// Plain Node ESM, node: built-ins only.
+// node: built-ins only.
 
 import fs from 'node:fs';
 
-import { ServiceError, aptInstall, canApt, toLogger, which } from './common.mjs';
+import { ServiceError, toLogger } from './common.mjs';
+import { aptInstall, canApt, which } from './system.mjs';
 
 const CANDIDATES = ['chromium', 'chromium-browser', '/usr/bin/chromium'];
 

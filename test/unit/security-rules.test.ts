@@ -13,7 +13,7 @@ import {
 import { isReadOnly, mayReach, requireOperator, requireWrite, storeFor, type Access } from '../../src/domain/index.js';
 import { boundedJson, jsonDepth, parseIsoDateTime } from '../../src/adapters/graphql/scalars.js';
 import { limitedPorts } from '../../src/adapters/graphql/limited-ports.js';
-import { hostAllowed, originAllowed } from '../../src/adapters/graphql/http-server.js';
+import { hostAllowed, originAllowed } from '../../src/adapters/graphql/http-guards.js';
 import { checkAuthPosture, loadConfig } from '../../src/config.js';
 import type { Ports } from '../../src/adapters/graphql/index.js';
 

@@ -12,25 +12,15 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { ApolloServer, HeaderMap, type ApolloServerPlugin } from '@apollo/server';
 import { ApolloArmor } from '@escape.tech/graphql-armor';
-import {
-  GraphQLError,
-  parse,
-  specifiedRules,
-  validate,
-  type DocumentNode,
-  type GraphQLSchema,
-  type ValidationRule,
-} from 'graphql';
-import { WebSocketServer } from 'ws';
-import { useServer } from 'graphql-ws/use/ws';
-import { InvalidInputError, TotalRecallError } from '../../domain/index.js';
+import type { GraphQLSchema, ValidationRule } from 'graphql';
 import { RequestScope, type Caller } from '../../contexts/cortex/index.js';
 import { Authenticator, type HeaderSource } from '../auth/index.js';
-import { RateLimitedError, type TokenRateLimit } from '../auth/rate-limit.js';
-import { DEFAULT_LIMITS, isLoopback, type RequestLimits } from '../../config.js';
-import { formatError, publicError } from './errors.js';
-import { asUnavailable } from '../outage.js';
+import type { TokenRateLimit } from '../auth/rate-limit.js';
+import { DEFAULT_LIMITS, type RequestLimits } from '../../config.js';
+import { formatError } from './errors.js';
 import { admitted } from './caller.js';
+import { hostAllowed, originAllowed, readBody, refuse, sendError } from './http-guards.js';
+import { serveSubscriptions } from './subscriptions.js';
 import { failingFast } from '../neo4j/index.js';
 import { limitedPorts } from './limited-ports.js';
 import type { RequestActivity } from '../request-activity.js';
@@ -76,71 +66,6 @@ export interface ServerOptions {
 }
 
 export type GraphQLServerOptions = ServerOptions;
-
-class BodyTooLarge extends Error {}
-
-/** The body, up to `max` bytes; past that the rest is read and dropped so the client can read its 413. */
-function readBody(req: IncomingMessage, max: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const declared = Number(req.headers['content-length'] ?? NaN);
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let over = Number.isFinite(declared) && declared > max;
-    if (over) reject(new BodyTooLarge());
-    req.on('data', (chunk: Buffer) => {
-      if (over) return;
-      size += chunk.length;
-      if (size > max) {
-        over = true;
-        chunks.length = 0;
-        reject(new BodyTooLarge());
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
-
-function sendError(
-  res: ServerResponse,
-  status: number,
-  code: string,
-  message: string,
-  headers: Record<string, string> = {},
-  extensions: Record<string, unknown> = {},
-): void {
-  if (res.headersSent) return;
-  res.writeHead(status, { 'content-type': 'application/json', ...headers });
-  res.end(JSON.stringify({ errors: [{ message, extensions: { code, ...extensions } }] }));
-}
-
-/**
- * DNS rebinding: a page on evil.example resolving to 127.0.0.1 still sends
- * `Host: evil.example`. On loopback only loopback names (and HOST and
- * TOTAL_RECALL_ALLOWED_HOSTS) are served.
- */
-export function hostAllowed(hostHeader: string | undefined, bindHost: string, allowed: readonly string[]): boolean {
-  if (!isLoopback(bindHost) && allowed.length === 0) return true;
-  if (!hostHeader) return false;
-  const name = hostHeader.replace(/:\d+$/, '').toLowerCase();
-  return isLoopback(name) || name === bindHost.toLowerCase() || allowed.map((h) => h.toLowerCase()).includes(name);
-}
-
-/**
- * Web pages: a browser names the page's origin. Only pages served by this
- * service's own host may call it (no CORS headers are sent, so other origins
- * cannot read answers either); clients that are not browsers send no Origin.
- */
-export function originAllowed(origin: string | undefined, hostHeader: string | undefined): boolean {
-  if (origin === undefined) return true;
-  try {
-    return new URL(origin).host === hostHeader;
-  } catch {
-    return false;
-  }
-}
 
 /** Accesses deferred by reads are written once the whole request succeeded (a failed read writes nothing). */
 const requestScopePlugin: ApolloServerPlugin<GraphQLContext> = {
@@ -266,7 +191,7 @@ export async function startGraphQLServer(
         caller = await failingFast(() => authenticator.callerFrom(req.headers));
         admitted.set(req, caller);
       } catch (error) {
-        return refuse(res, error);
+        return refuse(res, error, limits.maxBodyBytes);
       }
       await route(req, res, routeScope(caller, res)).catch((error: unknown) => {
         console.error(`[http] ${url.pathname} failed`, error);
@@ -314,119 +239,21 @@ export async function startGraphQLServer(
         res.end();
       }
     } catch (error) {
-      refuse(res, error);
+      refuse(res, error, limits.maxBodyBytes);
     }
   });
-  /** The answer to a request refused before it ran. */
-  const refuse = (res: ServerResponse, error: unknown): ReturnType<typeof sendError> => {
-    {
-      if (error instanceof BodyTooLarge) {
-        return sendError(
-          res,
-          413,
-          'PAYLOAD_TOO_LARGE',
-          `the request body is larger than ${limits.maxBodyBytes} bytes`,
-          { connection: 'close' },
-        );
-      }
-      if (error instanceof RateLimitedError) {
-        return sendError(res, 429, error.code, error.message, {
-          'retry-after': String(Math.ceil(error.retryAfterMs / 1000)),
-        });
-      }
-      if (error instanceof InvalidInputError) return sendError(res, 400, error.code, error.message);
-      if (error instanceof TotalRecallError && error.code === 'UNAUTHENTICATED') {
-        return sendError(res, 401, error.code, error.message, { 'www-authenticate': 'Bearer' });
-      }
-      // Anything else known (a Neo4j or Redis outage while checking the token, a full pool): 503, with its retry hint.
-      const known = error instanceof TotalRecallError ? error : asUnavailable(error);
-      if (known) {
-        const shown = publicError(known);
-        const retry = shown.retryAfterMs === undefined ? null : shown.retryAfterMs;
-        return sendError(
-          res,
-          503,
-          shown.code,
-          shown.message,
-          retry === null ? {} : { 'retry-after': String(Math.max(1, Math.ceil(retry / 1000))) },
-          {
-            ...(retry === null ? {} : { retryable: true, retryAfterMs: retry }),
-            ...(shown.details ? { details: shown.details } : {}),
-          },
-        );
-      }
-      const message = error instanceof SyntaxError ? 'request body is not valid JSON' : 'bad request';
-      sendError(res, 400, 'BAD_REQUEST', message);
-    }
-  };
   http.keepAliveTimeout = 65_000;
   http.headersTimeout = 30_000;
   http.requestTimeout = 120_000;
-  // Subscriptions: graphql-ws on the same server and path. A client names
-  // itself and gives its token in connectionParams { token, instanceId,
-  // sessionId } (or the same headers on the upgrade request).
-  const wss = new WebSocketServer({
-    server: http,
-    path: '/graphql',
-    maxPayload: 1024 * 1024,
-    verifyClient: ({ req }: { req: IncomingMessage }) =>
-      hostAllowed(req.headers.host, host, limits.allowedHosts) && originAllowed(req.headers.origin, req.headers.host),
+  const subscriptions = serveSubscriptions({
+    http,
+    schema,
+    host,
+    limits,
+    validationRules: armor.validationRules as ValidationRule[],
+    contextFor,
+    admit,
   });
-  const subscriptions = useServer<Record<string, unknown>, { caller?: Caller; refusal?: InvalidInputError }>(
-    {
-      schema,
-      // The same limits as over HTTP: tokens while parsing, then depth, aliases, cost.
-      onSubscribe: (ctx, _id, payload) => {
-        const refusal = ctx.extra.refusal;
-        if (refusal) return [new GraphQLError(refusal.message, { extensions: { code: refusal.code } })];
-        let document: DocumentNode;
-        try {
-          document = parse(payload.query, { maxTokens: limits.maxTokens });
-        } catch (error) {
-          return [error instanceof GraphQLError ? error : new GraphQLError('the query could not be parsed')];
-        }
-        const errors = validate(schema, document, [...specifiedRules, ...(armor.validationRules as ValidationRule[])]);
-        if (errors.length > 0) return errors;
-        return {
-          schema,
-          document,
-          variableValues: payload.variables,
-          operationName: payload.operationName,
-          contextValue: contextFor(ctx.extra.caller as Caller),
-        };
-      },
-      onConnect: async (ctx) => {
-        const params = ctx.connectionParams ?? {};
-        const text = (key: string) =>
-          typeof params[key] === 'string' && (params[key] as string).trim() !== ''
-            ? (params[key] as string).trim()
-            : null;
-        const bearer = text('authorization')?.replace(/^Bearer\s+/i, '') ?? null;
-        const raw = (key: string) => (typeof params[key] === 'string' ? (params[key] as string) : null);
-        try {
-          ctx.extra.caller = await admit(ctx.extra.request.headers, {
-            token: text('token') ?? bearer,
-            instanceId: raw('instanceId'),
-            sessionId: raw('sessionId'),
-          });
-          return true;
-        } catch (error) {
-          // A bad name is answered as each operation's typed error (a refused connection could carry no code).
-          if (error instanceof InvalidInputError) {
-            ctx.extra.refusal = error;
-            return true;
-          }
-          return false;
-        }
-      },
-      context: (ctx) => contextFor(ctx.extra.caller as Caller) satisfies GraphQLContext,
-      // Domain errors keep their code, as over HTTP.
-      onNext: (_ctx, _id, _payload, _args, result) =>
-        result.errors ? { ...result, errors: result.errors.map((e) => formatError(e.toJSON(), e)) } : undefined,
-      onError: (_ctx, _id, _payload, errors) => errors.map((e) => formatError(e.toJSON(), e)),
-    },
-    wss,
-  );
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
     http.listen(port, host, () => resolve());
@@ -439,8 +266,7 @@ export async function startGraphQLServer(
     apollo,
     admission,
     async stop() {
-      await subscriptions.dispose();
-      await new Promise<void>((resolve) => wss.close(() => resolve()));
+      await subscriptions.stop();
       await new Promise<void>((resolve) => http.close(() => resolve()));
       http.closeAllConnections();
       await apollo.stop();

@@ -31,7 +31,10 @@ function jsonRpcError(
     .end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
 }
 
-/** A browser page from another origin must not reach a loopback service (DNS rebinding): the MCP spec asks servers to check Origin. */
+/**
+ * A browser page from another origin must not reach a loopback service (DNS rebinding): the MCP spec asks servers to
+ * check Origin.
+ */
 function foreignOrigin(req: IncomingMessage): boolean {
   const origin = headerValue(req.headers, 'origin');
   if (origin === null) return false;

@@ -34,7 +34,8 @@ export function registerPrompts(server: McpServer, ctx: McpContext): void {
     {
       title: 'Session audit',
       description:
-        'What of this session do you want to keep? Lists the unclaimed memories of a session (default: the newest of the store) to claim.',
+        'What of this session do you want to keep? Lists the unclaimed memories of a session (default: the newest of ' +
+        'the store) to claim.',
       argsSchema: {
         sessionId: z.string().optional().describe('The session to audit (default: the newest of the store).'),
         store: z.string().optional(),
@@ -55,7 +56,8 @@ export function registerPrompts(server: McpServer, ctx: McpContext): void {
           : '(every memory of this session is claimed already)';
         const text = [
           `What of this session do you want to keep? (${audit.prompt})`,
-          `Session ${session.id}${session.task ? ` on "${session.task}"` : ''}: ${audit.memoriesStored} memories stored; unclaimed, they fade:`,
+          `Session ${session.id}${session.task ? ` on "${session.task}"` : ''}: ` +
+            `${audit.memoriesStored} memories stored; unclaimed, they fade:`,
           list,
           'Call the `claim` tool with the id of each memory you refuse to lose. Leave the rest; nothing is deleted.',
         ].join('\n\n');
@@ -68,7 +70,8 @@ export function registerPrompts(server: McpServer, ctx: McpContext): void {
     {
       title: 'Reflect on memories',
       description:
-        'A reflect session: the memories worth a second look (stale, recent, weakly linked), each with the answers that fit it, to answer with reflect_answer.',
+        'A reflect session: the memories worth a second look (stale, recent, weakly linked), each with the answers ' +
+        'that fit it, to answer with reflect_answer.',
       argsSchema: {
         store: z.string().optional(),
         scope: z.enum(REFLECTION_SCOPES).optional().describe('ALL (default), STALE, RECENT or WEAK_ASSOCIATIONS.'),
@@ -85,7 +88,8 @@ export function registerPrompts(server: McpServer, ctx: McpContext): void {
         );
         const prompt = reflectPrompt(view.candidates, { store: view.store, reflectionId: view.id });
         const overMcp = userMessage(
-          `Over MCP, answer each one with the \`reflect_answer\` tool: { reflectionId: "${view.id}", memoryId, action, why } (tier, with and confirmId as the action needs).`,
+          `Over MCP, answer each one with the \`reflect_answer\` tool: { reflectionId: "${view.id}", memoryId, ` +
+            'action, why } (tier, with and confirmId as the action needs).',
         );
         return {
           description: prompt.description,

@@ -53,8 +53,9 @@ export function registerReflectionTools(server: McpServer, ctx: McpContext): voi
     {
       title: 'Start a reflect session',
       description:
-        'Opens a reflection: the memories worth a second look, each with the answers that fit it (CLAIM, RECLASSIFY with its tier, ASSOCIATE with the weakly tied, ' +
-        'CONSOLIDATE with near-duplicates, FORGET with consent, KEEP). Answer each with reflect_answer; nothing changes until you do.',
+        'Opens a reflection: the memories worth a second look, each with the answers that fit it (CLAIM, RECLASSIFY ' +
+        'with its tier, ASSOCIATE with the weakly tied, CONSOLIDATE with near-duplicates, FORGET with consent, ' +
+        'KEEP). Answer each with reflect_answer; nothing changes until you do.',
       inputSchema: {
         store: z.string().optional().describe("Default: your connection's store."),
         scope: z.enum(REFLECTION_SCOPES).optional().describe('Default ALL.'),
@@ -83,8 +84,9 @@ export function registerReflectionTools(server: McpServer, ctx: McpContext): voi
     {
       title: 'Answer one reflect candidate',
       description:
-        'Answers one candidate of a reflection with one of the actions offered for it, and why (kept as an event on the memory). RECLASSIFY may name another tier; ' +
-        'ASSOCIATE and CONSOLIDATE may name other memories (with); FORGET deletes for good and needs confirmId repeating memoryId: ask the user first.',
+        'Answers one candidate of a reflection with one of the actions offered for it, and why (kept as an event on ' +
+        'the memory). RECLASSIFY may name another tier; ASSOCIATE and CONSOLIDATE may name other memories (with); ' +
+        'FORGET deletes for good and needs confirmId repeating memoryId: ask the user first.',
       inputSchema: {
         reflectionId: z.string(),
         memoryId: z.string(),

@@ -9,9 +9,9 @@ import { registerPrompts } from './prompts.js';
 import { sdkErrorResult } from './result.js';
 
 export const SERVER_INSTRUCTIONS =
-  'Total Recall is your long-term memory. Call `resume` when you start, `context` (or `recall`) before you answer from memory, ' +
-  '`remember` what you want to keep, `claim` what matters, and `mark_used` / `report_outcome` when a recalled memory helped or not. ' +
-  'Every hit has a confidence: say so when it is low.';
+  'Total Recall is your long-term memory. Call `resume` when you start, `context` (or `recall`) before you answer ' +
+  'from memory, `remember` what you want to keep, `claim` what matters, and `mark_used` / `report_outcome` when a ' +
+  'recalled memory helped or not. Every hit has a confidence: say so when it is low.';
 
 export function buildMcpServer(ctx: McpContext, version: string): McpServer {
   const server = new McpServer(

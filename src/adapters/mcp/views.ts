@@ -98,5 +98,6 @@ export function hitLine(h: {
   memory: { id: string; content: string; occurredAt: string };
   confidence: number;
 }): string {
-  return `[${Math.round(h.confidence * 100)}% · ${h.memory.occurredAt.slice(0, 10)} · ${h.memory.id}] ${h.memory.content}`;
+  const day = h.memory.occurredAt.slice(0, 10);
+  return `[${Math.round(h.confidence * 100)}% · ${day} · ${h.memory.id}] ${h.memory.content}`;
 }

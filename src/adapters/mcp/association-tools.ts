@@ -1,0 +1,72 @@
+/** The MCP tools for links between memories: associate and neighbourhood. */
+import { z } from 'zod';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { ASSOCIATION_DIRECTIONS, ASSOCIATION_TYPES } from '../../domain/index.js';
+import type { McpContext } from './context.js';
+import { okResult, toolResult } from './result.js';
+import * as out from './schemas.js';
+import { associationView } from './views.js';
+import { READ, toolKit, WRITE } from './tool-args.js';
+
+export function registerAssociationTools(server: McpServer, ctx: McpContext): void {
+  const { ports, caller, salienceOf } = toolKit(ctx);
+
+  server.registerTool(
+    'associate',
+    {
+      title: 'Link two memories',
+      description:
+        'Create, strengthen or weaken a typed link between two memories of one store (TEMPORAL, CAUSAL, THEMATIC, ' +
+        'EMOTIONAL, PERSON). Links carry recall from one memory to the other.',
+      inputSchema: {
+        a: z.string().describe('One memory id.'),
+        b: z.string().describe('The other memory id.'),
+        type: z.enum(ASSOCIATION_TYPES),
+        direction: z.enum(ASSOCIATION_DIRECTIONS).optional().describe('CREATE (default), STRENGTHEN or WEAKEN.'),
+        strength: z
+          .number()
+          .optional()
+          .describe(
+            'CREATE: the strength in (0,1] (default 0.6). STRENGTHEN / WEAKEN: the step in (0,1] (default 0.2).',
+          ),
+      },
+      outputSchema: out.associationResult,
+      annotations: WRITE,
+    },
+    (args) =>
+      toolResult(async () => {
+        const view = await ports.associations.associate(
+          { a: args.a, b: args.b, type: args.type, direction: args.direction ?? null, strength: args.strength ?? null },
+          caller,
+        );
+        return okResult({ association: associationView(view, salienceOf) });
+      }),
+  );
+
+  server.registerTool(
+    'neighbourhood',
+    {
+      title: 'Neighbourhood of a memory',
+      description:
+        'The memories linked to one memory within `depth` links (1 to 3), nearest and strongest first, each with the ' +
+        'link type and strength.',
+      inputSchema: {
+        id: z.string(),
+        depth: z.number().int().optional().describe('1 to 3 (default 1).'),
+        types: z.array(z.enum(ASSOCIATION_TYPES)).optional(),
+        limit: z.number().int().optional().describe('Most associations (1 to 1000, default 100).'),
+      },
+      outputSchema: out.neighbourhoodResult,
+      annotations: READ,
+    },
+    (args) =>
+      toolResult(async () => {
+        const views = await ports.associations.neighbourhood(args.id, {
+          depth: args.depth ?? 1,
+          types: args.types ?? null,
+          limit: args.limit ?? 100,
+        });
+        return okResult({ associations: views.map((v) => associationView(v, salienceOf)) });
+      }),
+  );
+}

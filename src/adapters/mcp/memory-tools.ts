@@ -1,0 +1,127 @@
+/** The MCP tools for storing and shaping memories: remember, claim, reclassify, forget. */
+import { z } from 'zod';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { TIERS } from '../../domain/index.js';
+import type { McpContext } from './context.js';
+import { okResult, toolResult } from './result.js';
+import * as out from './schemas.js';
+import { labels, parseTime, storeArg, toolKit, WRITE } from './tool-args.js';
+
+export function registerMemoryTools(server: McpServer, ctx: McpContext): void {
+  const { ports, caller, memory } = toolKit(ctx);
+
+  server.registerTool(
+    'remember',
+    {
+      title: 'Remember',
+      description:
+        'Store one memory: something you lived through, learned or decided, in your own words, self-contained (it ' +
+        'will be read later without this conversation). Add tags, people and emotions when they apply; they link it ' +
+        'to related memories. Give a client `id` to make a retry safe (the same id stores nothing twice). Returns ' +
+        'the memory with its tier and salience.',
+      inputSchema: {
+        content: z.string().describe('What to remember (at most 64 KiB).'),
+        store: storeArg,
+        tier: z
+          .enum(TIERS)
+          .optional()
+          .describe(
+            'Where it lives: IDENTITY_CORE (who you are; never decays), ACTIVE_CONTEXT (what you work with now), ' +
+              'LONG_TERM (default), ARCHIVE.',
+          ),
+        tags: labels('Topics, e.g. ["travel", "project-x"].'),
+        people: labels('People it involves.'),
+        emotions: labels('Emotions it carries.'),
+        metadata: z.record(z.string(), z.unknown()).optional().describe('Any JSON object kept with it.'),
+        occurredAt: z.string().optional().describe('When it happened (ISO-8601); default now.'),
+        id: z.string().optional().describe('A client id: a retry with the same id is a no-op.'),
+      },
+      outputSchema: out.rememberResult,
+      annotations: WRITE,
+    },
+    (args) =>
+      toolResult(async () => {
+        const [stored] = await ports.memory.store(
+          [
+            {
+              id: args.id ?? null,
+              store: ctx.storeOf(args.store),
+              content: args.content,
+              tier: args.tier ?? null,
+              tags: args.tags ?? null,
+              people: args.people ?? null,
+              emotions: args.emotions ?? null,
+              metadata: args.metadata ?? null,
+              occurredAt: parseTime(args.occurredAt, 'occurredAt'),
+            },
+          ],
+          caller,
+        );
+        const result = { memory: memory(stored!.memory), created: stored!.created };
+        return okResult(
+          result,
+          `${result.created ? 'Remembered' : 'Already remembered'} ${result.memory.id} (${result.memory.tier}).`,
+        );
+      }),
+  );
+
+  server.registerTool(
+    'claim',
+    {
+      title: 'Claim a memory',
+      description:
+        'Say "this matters to me" about a memory: claimed memories decay several times slower and strengthen their ' +
+        'links.',
+      inputSchema: { id: z.string().describe('The memory id.') },
+      outputSchema: out.memoryResult,
+      annotations: WRITE,
+    },
+    (args) => toolResult(async () => okResult({ memory: memory(await ports.memory.claim(args.id, caller)) })),
+  );
+
+  server.registerTool(
+    'reclassify',
+    {
+      title: 'Move a memory to another tier',
+      description:
+        'Your own tier change, with a reason kept in its history: IDENTITY_CORE (who you are, never decays), ' +
+        'ACTIVE_CONTEXT (now), LONG_TERM, ARCHIVE. Nothing is deleted.',
+      inputSchema: {
+        id: z.string(),
+        tier: z.enum(TIERS),
+        reason: z.string().describe('Why; kept in the audit trail.'),
+        metadata: z.record(z.string(), z.unknown()).optional(),
+      },
+      outputSchema: out.memoryResult,
+      annotations: WRITE,
+    },
+    (args) =>
+      toolResult(async () =>
+        okResult({
+          memory: memory(await ports.memory.reclassify(args.id, args.tier, args.reason, args.metadata ?? null, caller)),
+        }),
+      ),
+  );
+
+  server.registerTool(
+    'forget',
+    {
+      title: 'Forget a memory for good',
+      description:
+        'Removes a memory permanently (a tombstone stays in the audit trail). Only with explicit consent: confirmId ' +
+        'must repeat the id exactly, and a reason is required. Ask the user before you call it; prefer reclassify to ' +
+        'ARCHIVE when in doubt.',
+      inputSchema: {
+        id: z.string(),
+        confirmId: z.string().describe('The same id again: your explicit consent.'),
+        reason: z.string().describe('Why it must go; kept in the tombstone.'),
+      },
+      outputSchema: out.forgetResult,
+      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    },
+    (args) =>
+      toolResult(async () =>
+        okResult({ ...(await ports.memory.forget(args.id, args.confirmId, args.reason, caller)) }),
+      ),
+  );
+}
