@@ -42,7 +42,8 @@ interface Common {
   readonly shown?: string;
 }
 
-const blank = (raw: string | undefined): raw is undefined => raw === undefined || raw.trim() === '';
+/** Unset or empty: the default (a value of spaces is a value, and is refused when it does not fit). */
+const blank = (raw: string | undefined): raw is undefined => raw === undefined || raw === '';
 
 function refuse(env: string, key: string | undefined, accepts: string, raw: string): ConfigError {
   const named = key ? `${env} (${key})` : env;
@@ -171,6 +172,7 @@ export function text(env: string, options: Common & { readonly default: string }
     env,
     { ...options, accepts: 'text', fallback: fixed(options.default), shownDefault: options.default || 'unset' },
     z.string().min(1),
+    (raw) => raw, // as given: a password or a prefix keeps its spaces
   );
 }
 
@@ -203,6 +205,7 @@ export function path(
       .string()
       .min(1)
       .transform((raw) => resolve(raw)),
+    (raw) => raw,
   );
 }
 
