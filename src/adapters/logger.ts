@@ -31,8 +31,7 @@ export function createLogger(
   settings: LogSettings,
   streams: { out: NodeJS.WritableStream; err: NodeJS.WritableStream } = { out: process.stdout, err: process.stderr },
 ): Logger {
-  const destination =
-    settings.format === 'json' ? pino.destination({ dest: 1, sync: true }) : readable(streams.out, streams.err);
+  const destination = settings.format === 'json' ? streams.out : readable(streams.out, streams.err);
   const log = pino({ level: settings.level, base: { service: 'total-recall' } }, destination);
   return {
     debug: (message) => log.debug(message),
