@@ -17,7 +17,6 @@ import { loadConfig } from '../src/config.js';
 import { createApp } from '../src/app.js';
 import { buildGraphQLSchema, startGraphQLServer } from '../src/adapters/graphql/index.js';
 import { message, storeKeyOf } from '../src/domain/index.js';
-import type { SweepReport } from '../src/contexts/salience/index.js';
 import { markdownTable, summarise, type LatencySummary, writeResults } from './lib.js';
 import { startBench } from './conditions.js';
 
@@ -158,7 +157,7 @@ async function probe(
 }
 
 const sweep = async (now: number) => {
-  const report = await app.bus.ask<SweepReport>(message('DecaySweep', { store, now }, 'subconscious'));
+  const report = await app.bus.ask(message('SweepDecay', { store, now }, 'subconscious'));
   await app.bus.idle();
   return { ...report, perSecond: Math.round(report.scanned / (report.ms / 1000)) };
 };
@@ -223,7 +222,7 @@ const latencyRows = results.map((r: any) => [
 writeResults(
   'salience',
   { target: { sweepSecondsAt1M: 60 }, batch: config.salience.sweepBatch, results },
-  `Sweeps of one store (DecaySweep through the bus, batches of ${config.salience.sweepBatch.toLocaleString('en')}), memories seeded over ` +
+  `Sweeps of one store (SweepDecay through the bus, batches of ${config.salience.sweepBatch.toLocaleString('en')}), memories seeded over ` +
     'tiers and ages (2% IDENTITY_CORE, 8% ACTIVE_CONTEXT hours old, 60% LONG_TERM weeks, 30% ARCHIVE years; 10% claimed; 75% read 1–3 times). ' +
     'The seeded memories were never scored, so the first sweep writes every score (and asks for the promotions their claims and reads ' +
     'call for); a sweep 15 minutes later rewrites only the scores that moved by at least 0.001; a day later most scores moved and the ' +

@@ -1,5 +1,5 @@
 // `npm run sweep -- [--store S] [--now T]`: runs one decay sweep against the
-// configured Neo4j, as the background job will (DecaySweep on the bus), and
+// configured Neo4j, as the background job will (SweepDecay on the bus), and
 // prints the report. A sweep that crashed resumes when re-run with the same
 // --now (epoch ms or ISO time; printed at the start).
 import 'reflect-metadata';
@@ -7,7 +7,6 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/config.js';
 import { createApp } from '../src/app.js';
 import { message } from '../src/domain/index.js';
-import type { SweepReport } from '../src/contexts/salience/index.js';
 import { showProgress } from './progress-bars.js';
 
 const { values } = parseArgs({ options: { store: { type: 'string' }, now: { type: 'string' } } });
@@ -24,7 +23,7 @@ try {
   console.log(`sweeping ${scope} at ${new Date(now).toISOString()} (--now ${now} resumes it after a crash)`);
   const stopBars = showProgress(app.progress);
   const report = await app.bus
-    .ask<SweepReport>(message('DecaySweep', { store: values.store ?? null, now }, 'subconscious'))
+    .ask(message('SweepDecay', { store: values.store ?? null, now }, 'subconscious'))
     .finally(stopBars);
   const rate = report.ms > 0 ? Math.round((report.scanned / report.ms) * 1000) : report.scanned;
   console.log(JSON.stringify(report));

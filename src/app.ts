@@ -11,7 +11,7 @@ import type { Sessions } from './contexts/cortex/index.js';
 import type { ShutdownReport, Subconscious } from './contexts/subconscious/index.js';
 import type { BullJobs } from './adapters/bullmq/index.js';
 import type { ColdStorage } from './adapters/cold-storage/index.js';
-import type { Synapse } from './contexts/synapse/index.js';
+import { mechanicalStrength, type Synapse } from './contexts/synapse/index.js';
 import { Recall, type RecallDeps } from './contexts/recall/index.js';
 import { currentSalience, type Salience } from './contexts/salience/index.js';
 import type { Config } from './config.js';
@@ -103,6 +103,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     embedQuery: async (text) =>
       embedder.status().state === 'ready' ? ((await embedder.embed([text], 'query'))[0] ?? null) : null,
     vectors: { dimensions: config.embeddingDimensions },
+    // Reflect candidates' near-duplicates: the strength from which consolidation would merge them.
+    duplicateStrength: mechanicalStrength(config.subconscious.consolidationMinSimilarity),
     log: logger.warn,
   };
   const recall = new Recall(recallDeps).register();
@@ -120,7 +122,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     logger,
   });
   const { inbox, jobs, live, coldStorage, subconscious, protocol } = background;
-  const ports = buildPorts(config, { core, embeddings: embedding, background, recall, accepting, clock });
+  const ports = buildPorts(config, { core, embeddings: embedding, background, accepting, clock });
   const tokens = new TokenStore(graph, clock);
 
   const app: App = {

@@ -1,4 +1,4 @@
-// Tier changes asked for by Salience (TierPromoted / TierDemoted), already
+// Tier changes asked for by Salience (PromoteTier / DemoteTier), already
 // checked against the tier rules. A change whose `from` no longer holds is
 // skipped (the memory moved meanwhile). Each change records TierChanged. The
 // tier label follows the tier.

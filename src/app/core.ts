@@ -37,7 +37,7 @@ export interface Core {
 
 export function buildCore(config: Config, driver: Driver, clock: () => number, logger: Logger): Core {
   const graph = new Neo4jGraph(driver, config.neo4j.database);
-  const bus = new Bus();
+  const bus = new Bus({ clock });
   bus.onFailure((error, message, actor) => logger.error(`[${actor}] failed on ${message.type}:`, error));
   const progress = new ProgressBoard(clock);
   const hippocampus = new Hippocampus({

@@ -7,8 +7,6 @@ import { InvalidInputError, progressShare, UnavailableError, type Access } from 
 import { OUTAGE_RETRY_AFTER_MS } from '../adapters/outage.js';
 import { AssociationPort, LifecyclePort, MemoryPort, RecallPort, ReflectionPort } from '../contexts/cortex/index.js';
 import type { QueueStatus } from '../contexts/subconscious/index.js';
-import { mechanicalStrength } from '../contexts/synapse/index.js';
-import { ReflectionActions, type Recall } from '../contexts/recall/index.js';
 import { currentSalience } from '../contexts/salience/index.js';
 import type { HealthReport, Ports } from '../adapters/graphql/index.js';
 import { pingRedis } from '../adapters/redis.js';
@@ -47,31 +45,23 @@ export interface PortNeeds {
   readonly core: Core;
   readonly embeddings: Embeddings;
   readonly background: Background;
-  readonly recall: Recall;
   readonly accepting: () => boolean;
   readonly clock: () => number;
 }
 
 export function buildPorts(config: Config, needs: PortNeeds): Ports {
-  const { core, recall, accepting, clock } = needs;
-  const { bus, graph, hippocampus, sessions, synapse, progress } = core;
+  const { core, accepting, clock } = needs;
+  const { bus, graph, hippocampus, sessions, progress } = core;
   const { inbox, jobs, protocol } = needs.background;
   const { embedder } = needs.embeddings;
   const defaultStore = config.defaultStore;
-  const memory = new MemoryPort({ bus, hippocampus, sessions, defaultStore, accepting, clock });
-  const lifecycle = new LifecyclePort({ bus, sessions, inbox, hippocampus, defaultStore, accepting, clock });
-  // Reflect candidates' near-duplicates: the strength from which consolidation would merge them.
-  const actions = new ReflectionActions({
-    graph,
-    rank: (r) => recall.rankOnly(r),
-    duplicateStrength: mechanicalStrength(config.subconscious.consolidationMinSimilarity),
-  });
-  const recallPort = new RecallPort({ bus, recall, hippocampus, defaultStore, accepting, actions });
-  const associations = new AssociationPort({ bus, synapse, hippocampus, accepting });
+  const memory = new MemoryPort({ bus, sessions, defaultStore, accepting, clock });
+  const lifecycle = new LifecyclePort({ bus, sessions, inbox, defaultStore, accepting, clock });
+  const recallPort = new RecallPort({ bus, defaultStore, accepting });
+  const associations = new AssociationPort({ bus, accepting });
   const reflection = new ReflectionPort({
     bus,
     graph,
-    hippocampus,
     recall: recallPort,
     memory,
     associations,

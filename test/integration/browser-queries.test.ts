@@ -59,13 +59,21 @@ beforeAll(async () => {
   // Salience demotes one memory (the real write path: Hippocampus checks the rule and records TierChanged).
   await t.app.bus.ask(
     message(
-      'TierDemoted',
+      'TierChangeBatch',
       {
-        id: ids.faded,
-        from: 'ACTIVE_CONTEXT',
-        to: 'LONG_TERM',
-        salience: 0.2,
-        reason: 'salience 0.200 fell below the demotion threshold',
+        changes: [
+          message(
+            'DemoteTier',
+            {
+              id: ids.faded,
+              from: 'ACTIVE_CONTEXT',
+              to: 'LONG_TERM',
+              salience: 0.2,
+              reason: 'salience 0.200 fell below the demotion threshold',
+            },
+            'salience',
+          ),
+        ],
       },
       'salience',
     ),

@@ -346,20 +346,28 @@ describe('reclassify (invariant 2)', () => {
 
   it('refuses salience moves into or out of IDENTITY_CORE and records the ones it allows', async () => {
     const core = await remember('core value', { tier: 'IDENTITY_CORE' });
-    const ask = (type: 'TierDemoted' | 'TierPromoted', id: string, from: string, to: string) =>
+    const ask = (type: 'DemoteTier' | 'PromoteTier', id: string, from: string, to: string) =>
       t.app.bus.ask(
-        type === 'TierDemoted'
-          ? message(
-              'TierDemoted',
-              { id, from: from as never, to: to as never, salience: 0.01, reason: 'faded' },
-              'salience',
-            )
-          : message('TierPromoted', { id, from: from as never, to: to as never, salience: 0.99 }, 'salience'),
+        message(
+          'TierChangeBatch',
+          {
+            changes: [
+              type === 'DemoteTier'
+                ? message(
+                    'DemoteTier',
+                    { id, from: from as never, to: to as never, salience: 0.01, reason: 'faded' },
+                    'salience',
+                  )
+                : message('PromoteTier', { id, from: from as never, to: to as never, salience: 0.99 }, 'salience'),
+            ],
+          },
+          'salience',
+        ),
       );
-    await expect(ask('TierDemoted', core, 'IDENTITY_CORE', 'ACTIVE_CONTEXT')).rejects.toThrow(/IDENTITY_CORE/);
+    await expect(ask('DemoteTier', core, 'IDENTITY_CORE', 'ACTIVE_CONTEXT')).rejects.toThrow(/IDENTITY_CORE/);
     const plain = await remember('ordinary day');
-    await expect(ask('TierPromoted', plain, 'ACTIVE_CONTEXT', 'IDENTITY_CORE')).rejects.toThrow(/IDENTITY_CORE/);
-    await ask('TierDemoted', plain, 'LONG_TERM', 'ARCHIVE');
+    await expect(ask('PromoteTier', plain, 'ACTIVE_CONTEXT', 'IDENTITY_CORE')).rejects.toThrow(/IDENTITY_CORE/);
+    await ask('DemoteTier', plain, 'LONG_TERM', 'ARCHIVE');
     const rows = await t.cypher<{ tiers: string[] }>(
       'MATCH (m:Memory) WHERE m.id IN [$a, $b] RETURN collect(m.tier) AS tiers',
       { a: core, b: plain },

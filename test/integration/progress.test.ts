@@ -27,7 +27,7 @@ afterAll(async () => {
 
 describe('progress in health', () => {
   it('shows a finished sweep of a store with how many memories it scanned', async () => {
-    await t.app.bus.ask(message('DecaySweep', { store, now: Date.now() }, 'subconscious'));
+    await t.app.bus.ask(message('SweepDecay', { store, now: Date.now() }, 'subconscious'));
     const { health } = await t.ok<{ health: { progress: any[] } }>(HEALTH);
     const sweep = health.progress.find((p) => p.operation === 'sweep' && p.store === store);
     expect(sweep).toMatchObject({ done: 30, total: 30, share: 1, unit: 'memories scanned', failed: false });

@@ -24,13 +24,21 @@ beforeAll(async () => {
   faded = stored.storeMany[1]!.id;
   await t.app.bus.ask(
     message(
-      'TierDemoted',
+      'TierChangeBatch',
       {
-        id: faded,
-        from: 'ACTIVE_CONTEXT',
-        to: 'LONG_TERM',
-        salience: 0.3,
-        reason: 'salience 0.300 fell below the demotion threshold',
+        changes: [
+          message(
+            'DemoteTier',
+            {
+              id: faded,
+              from: 'ACTIVE_CONTEXT',
+              to: 'LONG_TERM',
+              salience: 0.3,
+              reason: 'salience 0.300 fell below the demotion threshold',
+            },
+            'salience',
+          ),
+        ],
       },
       'salience',
     ),

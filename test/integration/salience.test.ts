@@ -45,7 +45,7 @@ async function remember(store: string, content: string, extra: Record<string, un
 
 async function sweep(store: string, at: number): Promise<SweepReport> {
   now = at;
-  const report = await t.app.bus.ask<SweepReport>(message('DecaySweep', { store, now: at }, 'subconscious'));
+  const report = await t.app.bus.ask(message('SweepDecay', { store, now: at }, 'subconscious'));
   await t.app.bus.idle();
   return report;
 }
@@ -352,7 +352,7 @@ describe('batches in flight at once (sweepLanes)', () => {
         config: { ...C(), sweepLanes: [1, 3][i]! },
         clock: () => now,
       });
-      reports.push(await salience.sweep(message('DecaySweep', { store, now: at }, 'subconscious')));
+      reports.push(await salience.sweep(message('SweepDecay', { store, now: at }, 'subconscious')));
       await t.app.bus.idle();
     }
     const counts = reports.map(({ scanned, updated, promoted, demoted, batches }) => ({
@@ -405,7 +405,7 @@ describe('resuming a sweep that crashed', () => {
       transaction: (w) => crashAfter(where === 'transaction', () => real.transaction(w)),
     };
     const doomed = new Salience({ graph: dying, bus: t.app.bus, config: t.config.salience, clock: () => now });
-    await expect(doomed.sweep(message('DecaySweep', { store: crashed, now: at }, 'subconscious'))).rejects.toThrow(
+    await expect(doomed.sweep(message('SweepDecay', { store: crashed, now: at }, 'subconscious'))).rejects.toThrow(
       /crash/,
     );
     await t.app.bus.idle();
@@ -585,9 +585,9 @@ describe("the mind's tier changes", () => {
 
 describe('Hippocampus tier batches (TierChangeBatch)', () => {
   const ask = (changes: Parameters<typeof message<'TierChangeBatch'>>[1]['changes']) =>
-    t.app.bus.ask<unknown[]>(message('TierChangeBatch', { changes }, 'salience'));
+    t.app.bus.ask(message('TierChangeBatch', { changes }, 'salience'));
   const demote = (id: string, from: Tier, to: Tier) =>
-    message('TierDemoted', { id, from, to, salience: 0.1, reason: 'faded' }, 'salience');
+    message('DemoteTier', { id, from, to, salience: 0.1, reason: 'faded' }, 'salience');
 
   it('checks every change against the tier rules, refusing the whole batch for one bad change', async () => {
     const store = newStore();

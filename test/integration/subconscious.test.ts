@@ -57,7 +57,7 @@ describe('job schedulers', () => {
     const sweeps: number[] = [];
     const slots: number[] = [];
     const untap = t.app.bus.tap((m: AnyMessage) => {
-      if (m.type === 'DecaySweep' && m.data.store === store) sweeps.push(Date.now());
+      if (m.type === 'SweepDecay' && m.data.store === store) sweeps.push(Date.now());
     });
     // Scheduler jobs are named by their slot (repeat:decay-sweep:<ms>): one job per slot, slots one period apart.
     t.app.jobs.onRun((kind, run) => {

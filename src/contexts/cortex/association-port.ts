@@ -8,7 +8,6 @@ import { admit } from './admission.js';
 import {
   isStoreBound,
   mayReach,
-  message,
   requireWrite,
   type Access,
   type AssociationDirection,
@@ -16,8 +15,8 @@ import {
   type Bus,
   type MemoryRecord,
 } from '../../domain/index.js';
-import type { Hippocampus } from '../hippocampus/index.js';
-import type { AssociationRecord, AssociationsQuery, NeighbourhoodQuery, Synapse } from '../synapse/index.js';
+import { associationsOf, memoriesById, memoryById, neighbourhoodOf } from './memory-queries.js';
+import type { AssociationRecord, AssociationsQuery, NeighbourhoodQuery } from '../synapse/index.js';
 import { memoryNotFound, type Caller } from './memory-port.js';
 
 /** An association with the memory at its other end. */
@@ -33,8 +32,6 @@ export interface AssociateArgs {
 
 export interface AssociationPortDeps {
   readonly bus: Bus;
-  readonly synapse: Synapse;
-  readonly hippocampus: Hippocampus;
   readonly accepting: () => boolean;
 }
 
@@ -45,33 +42,33 @@ export class AssociationPort {
     admit(this.deps.accepting);
     requireWrite(caller.access);
     await this.checkReach([args.a, args.b], caller.access);
-    const command = message(
+    const command = this.deps.bus.message(
       'AssociateCommand',
       { a: args.a, b: args.b, type: args.type, direction: args.direction ?? 'CREATE', strength: args.strength ?? null },
       'cortex',
       { instanceId: caller.instanceId, sessionId: caller.sessionId, correlationId: caller.correlationId },
     );
-    const [view] = await this.withMemories([await this.deps.bus.ask<AssociationRecord>(command)]);
+    const [view] = await this.withMemories([await this.deps.bus.ask(command)]);
     return view as AssociationView;
   }
 
   async of(id: string, query: AssociationsQuery): Promise<AssociationView[]> {
-    return this.withMemories(await this.deps.synapse.associations(id, query));
+    return this.withMemories(await associationsOf(this.deps.bus, { id, ...query }));
   }
 
   /** A memory of a store the caller may not reach has no neighbourhood it can see. */
   async neighbourhood(id: string, query: NeighbourhoodQuery, caller?: Caller): Promise<AssociationView[]> {
     if (isStoreBound(caller?.access)) {
-      const [root] = await this.deps.hippocampus.getMany([id]);
+      const root = await memoryById(this.deps.bus, id);
       if (!root || !mayReach(caller?.access, root.store)) return [];
     }
-    return this.withMemories(await this.deps.synapse.neighbourhood(id, query));
+    return this.withMemories(await neighbourhoodOf(this.deps.bus, { id, ...query }));
   }
 
   /** Ids of stores the caller may not reach are refused as unknown. */
   private async checkReach(ids: readonly string[], access: Access | undefined): Promise<void> {
     if (!isStoreBound(access)) return;
-    for (const memory of await this.deps.hippocampus.getMany([...new Set(ids)])) {
+    for (const memory of await memoriesById(this.deps.bus, [...new Set(ids)])) {
       if (!mayReach(access, memory.store)) throw memoryNotFound(memory.id);
     }
   }
@@ -79,7 +76,7 @@ export class AssociationPort {
   /** A memory forgotten between the two reads simply drops out. */
   private async withMemories(records: readonly AssociationRecord[]): Promise<AssociationView[]> {
     const memories = new Map(
-      (await this.deps.hippocampus.getMany([...new Set(records.map((r) => r.other))])).map((m) => [m.id, m]),
+      (await memoriesById(this.deps.bus, [...new Set(records.map((r) => r.other))])).map((m) => [m.id, m]),
     );
     return records.flatMap((r) => {
       const other = memories.get(r.other);

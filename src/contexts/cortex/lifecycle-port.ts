@@ -9,7 +9,6 @@ import {
   ForbiddenError,
   isStoreBound,
   mayReach,
-  message,
   requireWrite,
   sortableId,
   storeFor,
@@ -18,7 +17,7 @@ import {
   type SessionEndCause,
   type WorkingMode,
 } from '../../domain/index.js';
-import type { Hippocampus } from '../hippocampus/index.js';
+import { memoriesById } from './memory-queries.js';
 import type { Caller } from './memory-port.js';
 import { noOpenSession, type Sessions } from './sessions.js';
 import type { NotificationInbox } from './notification-inbox.js';
@@ -61,7 +60,6 @@ export interface LifecyclePortDeps {
   readonly bus: Bus;
   readonly sessions: Sessions;
   readonly inbox: NotificationInbox;
-  readonly hippocampus: Hippocampus;
   readonly defaultStore: string;
   readonly accepting: () => boolean;
   readonly clock?: () => number;
@@ -117,7 +115,9 @@ export class LifecyclePort {
       task: optionalText(args.task, 'task'),
       project: optionalText(args.project, 'project'),
     };
-    return this.deps.bus.ask(message('SessionStart', data, 'cortex', this.init({ ...caller, instanceId }, sessionId)));
+    return this.deps.bus.ask(
+      this.deps.bus.message('SessionStart', data, 'cortex', this.init({ ...caller, instanceId }, sessionId)),
+    );
   }
 
   async transition(
@@ -131,7 +131,9 @@ export class LifecyclePort {
     const name = this.instance(instanceId, caller);
     await this.ownSession(name, caller);
     const data = { instanceId: name, mode, task: optionalText(task, 'task'), context: context ?? null };
-    return this.deps.bus.ask(message('StateTransition', data, 'cortex', this.init({ ...caller, instanceId: name })));
+    return this.deps.bus.ask(
+      this.deps.bus.message('StateTransition', data, 'cortex', this.init({ ...caller, instanceId: name })),
+    );
   }
 
   async logDecision(
@@ -150,7 +152,9 @@ export class LifecyclePort {
       text: requireText(text, 'text'),
       rationale: optionalText(rationale, 'rationale', 4000),
     };
-    return this.deps.bus.ask(message('LogDecision', data, 'cortex', this.init({ ...caller, instanceId: name })));
+    return this.deps.bus.ask(
+      this.deps.bus.message('LogDecision', data, 'cortex', this.init({ ...caller, instanceId: name })),
+    );
   }
 
   /** Ends the open session and answers with its audit: what will fade unless claimed. */
@@ -164,15 +168,16 @@ export class LifecyclePort {
     const name = this.instance(instanceId, caller);
     await this.ownSession(name, caller);
     const data = { instanceId: name, cause, reason: optionalText(reason, 'reason', 4000) };
-    const session = await this.deps.bus.ask<SessionRecord>(
-      message('SessionEnd', data, 'cortex', this.init({ ...caller, instanceId: name })),
+    const session = await this.deps.bus.ask(
+      this.deps.bus.message('SessionEnd', data, 'cortex', this.init({ ...caller, instanceId: name })),
     );
+    if (!session) throw noOpenSession(name); // only a guarded (timer) end answers null
     return this.audit(session);
   }
 
   async audit(session: SessionRecord): Promise<SessionAudit> {
     const { stored, unclaimedIds } = await this.deps.sessions.memories(session.id, DEFAULT_AUDIT_LIMIT);
-    const byId = new Map((await this.deps.hippocampus.getMany(unclaimedIds)).map((m) => [m.id, m]));
+    const byId = new Map((await memoriesById(this.deps.bus, unclaimedIds)).map((m) => [m.id, m]));
     const unclaimed = unclaimedIds.flatMap((id) => byId.get(id) ?? []);
     return { session, prompt: AUDIT_PROMPT, memoriesStored: stored, unclaimed };
   }
@@ -261,7 +266,7 @@ export class LifecyclePort {
     limit: number,
   ): Promise<MemoryRecord[]> {
     const ids = await this.deps.sessions.tierMemberIds(store, tier, limit);
-    const byId = new Map((await this.deps.hippocampus.getMany(ids)).map((m) => [m.id, m]));
+    const byId = new Map((await memoriesById(this.deps.bus, ids)).map((m) => [m.id, m]));
     return ids.flatMap((id) => byId.get(id) ?? []);
   }
 }

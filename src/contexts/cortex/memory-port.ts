@@ -8,8 +8,6 @@ import {
   InvalidInputError,
   isStoreBound,
   mayReach,
-  message,
-  newMeta,
   NotFoundError,
   requireWrite,
   storeFor,
@@ -20,7 +18,8 @@ import {
   type MergeStrategy,
   type StoreRequest,
 } from '../../domain/index.js';
-import type { Hippocampus, Stored, ForgetOutcome } from '../hippocampus/index.js';
+import { consolidatedFrom, memoriesById, memoryById, memoryEvents, memoryHistory } from './memory-queries.js';
+import type { Stored, ForgetOutcome } from '../hippocampus/index.js';
 
 /** Who is asking: carried into every message's envelope. */
 export interface Caller {
@@ -60,7 +59,6 @@ export class RequestScope {
 
 export interface MemoryPortDeps {
   readonly bus: Bus;
-  readonly hippocampus: Hippocampus;
   readonly defaultStore: string;
   readonly accepting: () => boolean;
   readonly clock?: () => number;
@@ -97,10 +95,10 @@ export class MemoryPort {
    * Refuses ids the caller may not reach as if they did not exist (a store-bound
    * caller learns nothing about other stores); unknown ids are left to the command.
    */
-  async checkReach(ids: readonly string[], access: Access | undefined): Promise<void> {
-    if (!isStoreBound(access) || ids.length === 0) return;
-    for (const memory of await this.deps.hippocampus.getMany([...new Set(ids)])) {
-      if (!mayReach(access, memory.store)) throw memoryNotFound(memory.id);
+  async checkReach(ids: readonly string[], caller: Caller): Promise<void> {
+    if (!isStoreBound(caller.access) || ids.length === 0) return;
+    for (const memory of await memoriesById(this.deps.bus, [...new Set(ids)], this.meta(caller))) {
+      if (!mayReach(caller.access, memory.store)) throw memoryNotFound(memory.id);
     }
   }
 
@@ -120,7 +118,7 @@ export class MemoryPort {
     });
     await this.checkSessions(stamped);
     return this.deps.bus.ask(
-      message(
+      this.deps.bus.message(
         'StoreCommand',
         { memories: stamped },
         'cortex',
@@ -150,12 +148,14 @@ export class MemoryPort {
 
   async claim(id: string, caller: Caller): Promise<MemoryRecord> {
     await this.writeTo([id], caller);
-    return this.deps.bus.ask(message('ClaimCommand', { id }, 'cortex', this.meta(caller)));
+    return this.deps.bus.ask(this.deps.bus.message('ClaimCommand', { id }, 'cortex', this.meta(caller)));
   }
 
   async reclassify(id: string, tier: string, reason: string, metadata: unknown, caller: Caller): Promise<MemoryRecord> {
     await this.writeTo([id], caller);
-    return this.deps.bus.ask(message('ReclassifyCommand', { id, tier, reason, metadata }, 'cortex', this.meta(caller)));
+    return this.deps.bus.ask(
+      this.deps.bus.message('ReclassifyCommand', { id, tier, reason, metadata }, 'cortex', this.meta(caller)),
+    );
   }
 
   async consolidate(
@@ -165,19 +165,23 @@ export class MemoryPort {
     caller: Caller,
   ): Promise<MemoryRecord> {
     await this.writeTo(ids, caller);
-    return this.deps.bus.ask(message('ConsolidateCommand', { ids, strategy, content }, 'cortex', this.meta(caller)));
+    return this.deps.bus.ask(
+      this.deps.bus.message('ConsolidateCommand', { ids, strategy, content }, 'cortex', this.meta(caller)),
+    );
   }
 
   async forget(id: string, confirmId: string, reason: string, caller: Caller): Promise<ForgetOutcome> {
     await this.writeTo([id], caller);
-    return this.deps.bus.ask(message('ForgetCommand', { id, confirmId, reason }, 'cortex', this.meta(caller)));
+    return this.deps.bus.ask(
+      this.deps.bus.message('ForgetCommand', { id, confirmId, reason }, 'cortex', this.meta(caller)),
+    );
   }
 
   /** The checks before a change by id: accepting, a token that may write, memories the caller may reach. */
   private async writeTo(ids: readonly string[], caller: Caller): Promise<void> {
     admit(this.deps.accepting);
     requireWrite(caller.access);
-    await this.checkReach(ids, caller.access);
+    await this.checkReach(ids, caller);
     await this.enter(caller);
   }
 
@@ -196,11 +200,16 @@ export class MemoryPort {
     return read;
   }
 
+  /** Records an access (a write: Hippocampus admits it only while it takes writes). */
+  private access(id: string, caller: Caller): Promise<MemoryRecord> {
+    return this.deps.bus.ask(this.deps.bus.message('AccessCommand', { id }, 'cortex', this.meta(caller)));
+  }
+
   private async readAndAccess(id: string, caller: Caller): Promise<MemoryRecord | null> {
     await this.enter(caller);
     try {
-      await this.checkReach([id], caller.access);
-      return await this.deps.hippocampus.access(id, newMeta('cortex', this.meta(caller)));
+      await this.checkReach([id], caller);
+      return await this.access(id, caller);
     } catch (error) {
       if (error instanceof NotFoundError) return null;
       throw error;
@@ -209,11 +218,11 @@ export class MemoryPort {
 
   private async readDeferred(id: string, caller: Caller, scope: RequestScope): Promise<MemoryRecord | null> {
     await this.enter(caller);
-    const memory = await this.deps.hippocampus.get(id);
+    const memory = await memoryById(this.deps.bus, id, this.meta(caller));
     if (!memory || !mayReach(caller.access, memory.store)) return null;
     const at = (this.deps.clock ?? Date.now)();
     scope.afterSuccess(() =>
-      this.deps.hippocampus.access(id, newMeta('cortex', this.meta(caller))).catch((error: unknown) => {
+      this.access(id, caller).catch((error: unknown) => {
         // Forgotten in between: nothing to count.
         if (!(error instanceof NotFoundError)) throw error;
       }),
@@ -228,14 +237,16 @@ export class MemoryPort {
     limit: number,
     caller?: Caller,
   ): Promise<MemoryEventRecord[]> {
-    return this.deps.hippocampus.events(this.storeName(store, caller?.access), after, limit);
+    const data = { store: this.storeName(store, caller?.access), after, limit };
+    return memoryEvents(this.deps.bus, data, caller ? this.meta(caller) : {});
   }
 
   async history(id: string, limit: number): Promise<MemoryEventRecord[]> {
-    return this.deps.hippocampus.history(id, limit);
+    return memoryHistory(this.deps.bus, id, limit);
   }
 
   async consolidatedFrom(id: string, caller?: Caller): Promise<MemoryRecord[]> {
-    return (await this.deps.hippocampus.consolidatedFrom(id)).filter((m) => mayReach(caller?.access, m.store));
+    const originals = await consolidatedFrom(this.deps.bus, id, caller ? this.meta(caller) : {});
+    return originals.filter((m) => mayReach(caller?.access, m.store));
   }
 }

@@ -1,33 +1,21 @@
 /**
  * The reading half of the Memory Port: search, context packing, reflection
- * and usefulness feedback, sent on to Recall.
+ * and usefulness feedback, sent on to Recall as queries and commands on the bus.
  */
 import { admit } from './admission.js';
 import {
   isReadOnly,
   isStoreBound,
-  mayReach,
-  message,
-  newMeta,
   requireWrite,
   storeFor,
+  type Access,
   type Bus,
   type OutcomeKind,
+  type Reach,
   type ReflectionScope,
   type SearchFilters,
 } from '../../domain/index.js';
-import type { Hippocampus } from '../hippocampus/index.js';
-import { frameLine } from '../recall/index.js';
-import type {
-  Pack,
-  Recall,
-  RecallResult,
-  ReflectCandidate,
-  ReflectCandidateWithActions,
-  ReflectionActions,
-  SearchRequest,
-  UseRecord,
-} from '../recall/index.js';
+import type { Pack, RecallResult, ReflectCandidateWithActions, UseRecord } from '../recall/index.js';
 import type { Caller } from './memory-port.js';
 
 export interface SearchArgs {
@@ -56,20 +44,12 @@ export interface ContextArgs {
 
 export interface RecallPortDeps {
   readonly bus: Bus;
-  readonly recall: Recall;
-  readonly hippocampus: Hippocampus;
   readonly defaultStore: string;
   readonly accepting: () => boolean;
-  /** Gives reflect candidates the actions that fit them (without it, none are offered). */
-  readonly actions?: ReflectionActions;
 }
 
-/**
- * The id a reader's recall gets: it is not recorded (no Recall node, no
- * MemoryRetrieved event), since a reader token writes nothing, and readers
- * may not markUsed anyway.
- */
-export const UNRECORDED_RECALL_ID = 'unrecorded';
+/** The stores a caller may reach, as Recall's commands take them (null: every store). */
+const reachOf = (access: Access | undefined): Reach => (isStoreBound(access) ? (access?.stores ?? null) : null);
 
 export class RecallPort {
   constructor(private readonly deps: RecallPortDeps) {}
@@ -85,7 +65,7 @@ export class RecallPort {
 
   async search(args: SearchArgs, caller: Caller): Promise<RecallResult> {
     admit(this.deps.accepting);
-    const request: SearchRequest = {
+    const request = {
       query: args.query,
       store: this.store(args.store, caller),
       limit: args.limit ?? 10,
@@ -99,20 +79,10 @@ export class RecallPort {
         people: args.people ?? null,
         sessionId: args.sessionId ?? null,
       },
+      // A reader's recall is answered but not recorded: a reader token writes nothing.
+      record: !isReadOnly(caller.access),
     };
-    if (isReadOnly(caller.access)) {
-      const hits = await this.deps.recall.rankOnly(request);
-      return {
-        id: UNRECORDED_RECALL_ID,
-        query: request.query,
-        hits,
-        frame: frameLine(
-          request.query,
-          hits.map((h) => h.confidence),
-        ),
-      };
-    }
-    return this.deps.bus.ask(message('SearchQuery', request, 'cortex', this.init(caller)));
+    return this.deps.bus.ask(this.deps.bus.message('SearchQuery', request, 'cortex', this.init(caller)));
   }
 
   async contextFor(args: ContextArgs, caller: Caller): Promise<Pack & { recallId: string }> {
@@ -130,14 +100,11 @@ export class RecallPort {
       maxItems: args.maxItems ?? 8,
       injectFloor: args.injectFloor ?? null,
       liveFloor: args.liveFloor ?? null,
+      record: !isReadOnly(caller.access),
     };
-    if (isReadOnly(caller.access)) return this.unrecordedPack(request);
-    return this.deps.recall.contextFor(request, newMeta('cortex', { ...this.init(caller), sessionId }));
-  }
-
-  /** Recall.contextFor's pack, without recording the recall (a reader's). */
-  private async unrecordedPack(request: Parameters<Recall['contextFor']>[0]): Promise<Pack & { recallId: string }> {
-    return { ...(await this.deps.recall.packOnly(request)), recallId: UNRECORDED_RECALL_ID };
+    return this.deps.bus.ask(
+      this.deps.bus.message('ContextQuery', request, 'cortex', { ...this.init(caller), sessionId }),
+    );
   }
 
   async reflect(
@@ -149,10 +116,9 @@ export class RecallPort {
   ): Promise<ReflectCandidateWithActions[]> {
     admit(this.deps.accepting);
     const name = this.store(store, caller);
-    const candidates = await this.deps.bus.ask<ReflectCandidate[]>(
-      message('ReflectQuery', { store: name, scope, timeSpanDays, limit }, 'cortex', this.init(caller)),
+    return this.deps.bus.ask(
+      this.deps.bus.message('ReflectQuery', { store: name, scope, timeSpanDays, limit }, 'cortex', this.init(caller)),
     );
-    return this.deps.actions ? this.deps.actions.of(name, candidates) : candidates.map((c) => ({ ...c, actions: [] }));
   }
 
   async markUsed(
@@ -164,15 +130,18 @@ export class RecallPort {
     admit(this.deps.accepting);
     requireWrite(caller.access);
     // Salience counts the use (MemoryUsed) like a read: it raises the score.
-    return this.deps.recall.markUsed(recallId, memoryIds, action, newMeta('cortex', this.init(caller)), (store) =>
-      mayReach(caller.access, store),
+    const reach = reachOf(caller.access);
+    return this.deps.bus.ask(
+      this.deps.bus.message('MarkUsedCommand', { recallId, memoryIds, action, reach }, 'cortex', this.init(caller)),
     );
   }
 
   async reportOutcome(useId: string, outcome: OutcomeKind, note: string | null, caller: Caller): Promise<UseRecord> {
     admit(this.deps.accepting);
     requireWrite(caller.access);
-    const reaches = isStoreBound(caller.access) ? (store: string) => mayReach(caller.access, store) : undefined;
-    return this.deps.recall.reportOutcome(useId, outcome, note, newMeta('cortex', this.init(caller)), reaches);
+    const reach = reachOf(caller.access);
+    return this.deps.bus.ask(
+      this.deps.bus.message('ReportOutcomeCommand', { useId, outcome, note, reach }, 'cortex', this.init(caller)),
+    );
   }
 }

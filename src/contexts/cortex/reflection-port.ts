@@ -11,7 +11,6 @@ import {
   InvalidInputError,
   NotFoundError,
   isTier,
-  message,
   sortableId,
   REFLECT_ACTION_KINDS,
   ASSOCIATION_TYPES,
@@ -20,8 +19,8 @@ import {
   type MemoryRecord,
   type ReflectionScope,
 } from '../../domain/index.js';
+import { memoriesById, memoryById } from './memory-queries.js';
 import type { GraphPort } from '../../adapters/neo4j/index.js';
-import type { Hippocampus } from '../hippocampus/index.js';
 import type { ReflectCandidateWithActions } from '../recall/index.js';
 import { Q } from './cypher.js';
 import type { Caller, MemoryPort } from './memory-port.js';
@@ -42,7 +41,6 @@ import {
 export interface ReflectionPortDeps {
   readonly bus: Bus;
   readonly graph: GraphPort;
-  readonly hippocampus: Hippocampus;
   readonly recall: RecallPort;
   readonly memory: MemoryPort;
   readonly associations: AssociationPort;
@@ -70,6 +68,13 @@ const invalid = (code: string, text: string, details?: Record<string, unknown>) 
 const notFound = (id: string) =>
   new NotFoundError('CORTEX.REFLECTION_NOT_FOUND', `no reflection with id ${id}`, { id });
 
+/** The caller, as the envelope of a query Cortex sends for it. */
+const envelope = (caller: Caller) => ({
+  instanceId: caller.instanceId,
+  sessionId: caller.sessionId,
+  correlationId: caller.correlationId,
+});
+
 export class ReflectionPort {
   private readonly clock: () => number;
   /** The answer being applied per reflection: the next one waits for it. */
@@ -79,7 +84,10 @@ export class ReflectionPort {
     this.clock = deps.clock ?? Date.now;
   }
 
-  /** Opens a reflection over the store's candidates (as `reflect` finds them) and returns it with its first candidate. */
+  /**
+   * Opens a reflection over the store's candidates (as `reflect` finds them)
+   * and returns it with its first candidate.
+   */
   async open(args: OpenReflectionArgs, caller: Caller): Promise<ReflectionView> {
     admit(this.deps.accepting);
     const store = args.store ?? this.deps.defaultStore;
@@ -94,10 +102,11 @@ export class ReflectionPort {
     const id = sortableId('rfl', now);
     const eventId = sortableId('evt', now);
     const memoryIds = candidates.map((c) => c.memory.id);
-    const meta = message('ReflectionStarted', { reflectionId: id, store, memoryIds }, 'cortex', {
+    const started = this.deps.bus.message('ReflectionStarted', { reflectionId: id, store, memoryIds }, 'cortex', {
       instanceId: caller.instanceId,
       sessionId: caller.sessionId,
       correlationId: caller.correlationId,
+      messageId: eventId,
     });
     await this.deps.graph.write(Q.openReflection, {
       id,
@@ -109,9 +118,9 @@ export class ReflectionPort {
       now,
       eventId,
       payload: JSON.stringify({ reflectionId: id, candidates: memoryIds.length }),
-      correlationId: meta.meta.correlationId,
+      correlationId: started.meta.correlationId,
     });
-    this.deps.bus.publish({ ...meta, meta: { ...meta.meta, messageId: eventId } });
+    this.deps.bus.publish(started);
     const view = await this.get(id, caller);
     if (!view) throw notFound(id);
     return view;
@@ -155,7 +164,7 @@ export class ReflectionPort {
         });
       return {
         answer: earlier,
-        memory: await this.deps.hippocampus.get(earlier.resultMemoryId ?? args.memoryId),
+        memory: await memoryById(this.deps.bus, earlier.resultMemoryId ?? args.memoryId, envelope(caller)),
         reflection: await this.view(record),
       };
     }
@@ -185,7 +194,7 @@ export class ReflectionPort {
       sessionId: caller.sessionId,
     });
     const answer = toAnswerRecord((rows[0] as { answer: Record<string, unknown> }).answer);
-    const event = message(
+    const event = this.deps.bus.message(
       'ReflectionAnswered',
       { reflectionId: record.id, store: record.store, memoryId: args.memoryId, action: args.action, why },
       'cortex',
@@ -193,9 +202,10 @@ export class ReflectionPort {
         instanceId: caller.instanceId,
         sessionId: caller.sessionId,
         correlationId: caller.correlationId,
+        messageId: eventId,
       },
     );
-    this.deps.bus.publish({ ...event, meta: { ...event.meta, messageId: eventId } });
+    this.deps.bus.publish(event);
     const after = (await this.record(record.id)) ?? record;
     return { answer, memory: result, reflection: await this.view(after) };
   }
@@ -206,7 +216,8 @@ export class ReflectionPort {
     if (!offered) {
       throw invalid(
         'ACTION_NOT_OFFERED',
-        `${args.action} does not fit memory ${candidate.memoryId}; offered: ${candidate.actions.map((a) => a.kind).join(', ')}`,
+        `${args.action} does not fit memory ${candidate.memoryId}; ` +
+          `offered: ${candidate.actions.map((a) => a.kind).join(', ')}`,
       );
     }
     const ids = (list: readonly string[] | null | undefined) =>
@@ -261,7 +272,7 @@ export class ReflectionPort {
   ): Promise<MemoryRecord | null> {
     switch (plan.action) {
       case 'KEEP':
-        return this.deps.hippocampus.get(id);
+        return memoryById(this.deps.bus, id, envelope(caller));
       case 'CLAIM':
         return this.deps.memory.claim(id, caller);
       case 'RECLASSIFY':
@@ -269,7 +280,7 @@ export class ReflectionPort {
       case 'ASSOCIATE':
         for (const link of plan.links)
           await this.deps.associations.associate({ a: id, b: link.b, type: link.type, direction: 'CREATE' }, caller);
-        return this.deps.hippocampus.get(id);
+        return memoryById(this.deps.bus, id, envelope(caller));
       case 'CONSOLIDATE':
         return this.deps.memory.consolidate([id, ...plan.with], plan.strategy, plan.content, caller);
       case 'FORGET':
@@ -278,10 +289,13 @@ export class ReflectionPort {
     }
   }
 
-  /** The other memories an answer names exist and belong to the reflection's store (checked before anything is written). */
+  /**
+   * The other memories an answer names exist and belong to the reflection's
+   * store (checked before anything is written).
+   */
   private async checkOthers(ids: readonly string[], store: string): Promise<void> {
     if (ids.length === 0) return;
-    const found = await this.deps.hippocampus.getMany(ids);
+    const found = await memoriesById(this.deps.bus, ids);
     const missing = ids.filter((id) => !found.some((m) => m.id === id));
     if (missing.length > 0)
       throw new NotFoundError('CORTEX.MEMORY_NOT_FOUND', `no memory with id ${missing.join(', ')}`, { ids: missing });
@@ -308,7 +322,7 @@ export class ReflectionPort {
   /** The offered candidates with their memories read again (no access is counted). */
   private async view(record: ReflectionRecord): Promise<ReflectionView> {
     const ids = new Set(record.offered.flatMap((c) => [c.memoryId, ...c.actions.flatMap((a) => a.memoryIds)]));
-    const byId = new Map((await this.deps.hippocampus.getMany([...ids])).map((m) => [m.id, m]));
+    const byId = new Map((await memoriesById(this.deps.bus, [...ids])).map((m) => [m.id, m]));
     const candidates: ReflectCandidateWithActions[] = record.offered.flatMap((c) => {
       const memory = byId.get(c.memoryId);
       if (!memory) return [];

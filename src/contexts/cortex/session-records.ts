@@ -1,32 +1,14 @@
 import { parseJsonText } from '../../domain/index.js';
 /** Session, decision and notification records as Cortex keeps them (times in epoch ms). */
-import type { NotificationKind, SessionEndCause, WorkingMode } from '../../domain/index.js';
+import type {
+  DecisionRecord,
+  NotificationKind,
+  SessionEndCause,
+  SessionRecord,
+  WorkingMode,
+} from '../../domain/index.js';
 
-export interface SessionRecord {
-  readonly id: string;
-  readonly store: string;
-  readonly instanceId: string;
-  readonly mindType: string;
-  readonly mode: WorkingMode;
-  /** When the current mode was entered (the break clock starts here). */
-  readonly modeSince: number;
-  readonly task: string | null;
-  readonly project: string | null;
-  readonly state: unknown;
-  readonly startedAt: number;
-  readonly lastActiveAt: number;
-  readonly endedAt: number | null;
-  readonly endCause: SessionEndCause | null;
-  readonly endReason: string | null;
-}
-
-export interface DecisionRecord {
-  readonly id: string;
-  readonly sessionId: string;
-  readonly text: string;
-  readonly rationale: string | null;
-  readonly at: number;
-}
+export type { DecisionRecord, SessionRecord } from '../../domain/index.js';
 
 export interface NotificationRecord {
   readonly id: string;

@@ -7,7 +7,6 @@
  */
 import {
   InvalidInputError,
-  message,
   sortableId,
   type Bus,
   type LogDecision,
@@ -114,11 +113,20 @@ export class Sessions {
     if (outcome.crashed) this.publishEnded(outcome.crashed, command.meta, crashEventId);
     if (outcome.created) {
       const s = outcome.session;
-      this.publish(message('SessionStarted', { sessionId, instanceId, store }, 'cortex', cause), startEventId);
       this.bus.publish(
-        message('ModeChanged', { sessionId, instanceId, from: 'IDLE', to: s.mode, at: s.modeSince }, 'cortex', cause),
+        this.bus.message('SessionStarted', { sessionId, instanceId, store }, 'cortex', {
+          ...cause,
+          messageId: startEventId,
+        }),
       );
-      this.publishState(s, command.meta);
+      this.bus.publish(
+        this.bus.message(
+          'ModeChanged',
+          { sessionId, instanceId, from: 'IDLE', to: s.mode, at: s.modeSince },
+          'cortex',
+          cause,
+        ),
+      );
     }
     return outcome.session;
   }
@@ -181,18 +189,17 @@ export class Sessions {
       return { session: toSessionRecord(rows[0].session), from: open.mode };
     });
     const cause = { cause: command.meta, sessionId: session.id };
-    this.publish(
-      message(
+    this.bus.publish(
+      this.bus.message(
         'StateTransitioned',
         { sessionId: session.id, instanceId, mode: session.mode, task: session.task },
         'cortex',
-        cause,
+        { ...cause, messageId: eventId },
       ),
-      eventId,
     );
     if (from !== null && from !== session.mode) {
       this.bus.publish(
-        message(
+        this.bus.message(
           'ModeChanged',
           { sessionId: session.id, instanceId, from, to: session.mode, at: session.modeSince },
           'cortex',
@@ -200,7 +207,6 @@ export class Sessions {
         ),
       );
     }
-    this.publishState(session, command.meta);
     return session;
   }
 
@@ -221,12 +227,17 @@ export class Sessions {
     const row = rows[0];
     if (!row) throw noOpenSession(instanceId);
     const session = toSessionRecord(row.session);
-    this.publish(
-      message('DecisionLogged', { sessionId: session.id, instanceId, store: session.store, decisionId }, 'cortex', {
-        cause: command.meta,
-        sessionId: session.id,
-      }),
-      eventId,
+    this.bus.publish(
+      this.bus.message(
+        'DecisionLogged',
+        { sessionId: session.id, instanceId, store: session.store, decisionId },
+        'cortex',
+        {
+          cause: command.meta,
+          sessionId: session.id,
+          messageId: eventId,
+        },
+      ),
     );
     return toDecisionRecord(row.decision);
   }
@@ -293,18 +304,8 @@ export class Sessions {
       store: session.store,
       cause: session.endCause ?? 'EXPLICIT',
     };
-    this.publish(message('SessionEnded', data, 'cortex', { cause, sessionId: session.id }), eventId);
-  }
-
-  private publishState(session: SessionRecord, cause: Meta): void {
-    const { id: sessionId, instanceId, mode, startedAt, lastActiveAt } = session;
     this.bus.publish(
-      message('SessionState', { sessionId, instanceId, mode, startedAt, lastActiveAt }, 'cortex', { cause, sessionId }),
+      this.bus.message('SessionEnded', data, 'cortex', { cause, sessionId: session.id, messageId: eventId }),
     );
-  }
-
-  /** Publishes an event under the id its audit node was stored with. */
-  private publish<E extends Parameters<Bus['publish']>[0]>(event: E, storedId: string): void {
-    this.bus.publish({ ...event, meta: { ...event.meta, messageId: storedId } });
   }
 }

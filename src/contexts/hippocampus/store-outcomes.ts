@@ -2,15 +2,11 @@
  * What store-memories.cypher takes and gives back, and each memory's outcome
  * read from its rows: stored, a retry that changed nothing, or ID_CONFLICT.
  */
-import { InvalidInputError, type MemoryRecord, type NewMemory } from '../../domain/index.js';
+import { InvalidInputError, type NewMemory, type Stored } from '../../domain/index.js';
 import { memoryFromValues } from './records.js';
 import { sameMemory } from './validation.js';
 
-export interface Stored {
-  readonly memory: MemoryRecord;
-  /** false when the id existed already: the store was a retry and changed nothing. */
-  readonly created: boolean;
-}
+export type { Stored } from '../../domain/index.js';
 
 /** One memory's parameters for store-memories.cypher. */
 export type StoreInput = Record<string, unknown>;

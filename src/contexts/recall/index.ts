@@ -1,13 +1,9 @@
-export { Recall, validateSearch } from './recall.js';
-export type {
-  Activate,
-  Activation,
-  RecallDeps,
-  SearchRequest,
-  RecallResult,
-  UseRecord,
-  ReflectCandidate,
-} from './recall.js';
+export { Recall, UNRECORDED_RECALL_ID } from './recall.js';
+export type { RecallDeps } from './recall.js';
+export { validateSearch } from './search-request.js';
+export type { Activate, Activation, SearchRequest, ContextRequest, RecallResult } from './search-request.js';
+export type { UseRecord } from './recall-log.js';
+export type { ReflectCandidate } from './reflection.js';
 export {
   rank,
   confidenceOf,

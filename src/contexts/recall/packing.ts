@@ -5,6 +5,7 @@
  * as recalled, with its date, so it is never mistaken for the conversation.
  */
 import { frameLine } from './frame.js';
+import type { Pack } from '../../domain/index.js';
 import type { RankedHit } from './scoring.js';
 
 /**
@@ -31,12 +32,7 @@ export interface PackOptions {
   readonly liveFloor: number;
 }
 
-export interface Pack {
-  readonly text: string;
-  readonly hits: RankedHit[];
-  readonly estimatedTokens: number;
-  readonly dropped: number;
-}
+export type { Pack } from '../../domain/index.js';
 
 export function memoryLine(hit: RankedHit): string {
   const date = new Date(hit.memory.occurredAt).toISOString().slice(0, 10);

@@ -3,24 +3,16 @@
  * candidates' ties (weak links, near-duplicates) and, for a memory linked to
  * almost nothing, the memories nearest to it by a recall of its own words.
  */
-import type { AssociationType, MemoryRecord } from '../../domain/index.js';
+import type { AssociationType, MemoryRecord, ReflectCandidateWithActions } from '../../domain/index.js';
 import type { GraphPort } from '../../adapters/neo4j/index.js';
 import { toMemoryRecord } from '../hippocampus/index.js';
 import { Q } from './cypher.js';
-import type { ReflectCandidate, SearchRequest } from './recall.js';
+import type { ReflectCandidate } from './reflection.js';
+import type { SearchRequest } from './search-request.js';
 import type { RankedHit } from './scoring.js';
-import {
-  WEAK_BELOW,
-  MOST_OFFERED,
-  fittingActions,
-  reflectKindOf,
-  type CandidateTies,
-  type ReflectAction,
-} from './reflection-rules.js';
+import { WEAK_BELOW, MOST_OFFERED, fittingActions, reflectKindOf, type CandidateTies } from './reflection-rules.js';
 
-export interface ReflectCandidateWithActions extends ReflectCandidate {
-  readonly actions: readonly ReflectAction[];
-}
+export type { ReflectCandidateWithActions } from '../../domain/index.js';
 
 export interface ReflectionActionsDeps {
   readonly graph: GraphPort;

@@ -3,7 +3,7 @@
  * database. Recall only proposes; the mind decides, and only Hippocampus and
  * Synapse change anything (through the commands the answer becomes).
  */
-import type { AssociationType, MemoryRecord, ReflectActionKind, Tier } from '../../domain/index.js';
+import type { AssociationType, MemoryRecord, Tier, ReflectAction } from '../../domain/index.js';
 
 /** Why a memory was surfaced (the scope that found it). */
 export type ReflectKind = 'STALE' | 'RECENT' | 'WEAK_ASSOCIATIONS';
@@ -24,19 +24,7 @@ export interface CandidateTies {
   readonly duplicates: readonly MemoryRecord[];
 }
 
-export interface ReflectAction {
-  readonly kind: ReflectActionKind;
-  /** One line for the mind: what answering this way would do. */
-  readonly description: string;
-  /** RECLASSIFY: the tier it would go to. */
-  readonly tier: Tier | null;
-  /** ASSOCIATE: the memories it is weakly tied to; CONSOLIDATE: its near-duplicates. */
-  readonly memories: readonly MemoryRecord[];
-  /** For ASSOCIATE: the type each of those memories would be linked by (its weak tie's, else THEMATIC). */
-  readonly associationTypes: readonly AssociationType[];
-  /** FORGET: only with the mind's explicit consent (confirmId repeating the id). */
-  readonly needsConsent: boolean;
-}
+export type { ReflectAction } from '../../domain/index.js';
 
 export const WEAK_BELOW = 0.3;
 /** Most memories offered for one ASSOCIATE or CONSOLIDATE. */

@@ -3,26 +3,10 @@
  * the tier changes asked of Hippocampus in one request (Salience never writes
  * a tier).
  */
-import {
-  message,
-  TIERS,
-  type Bus,
-  type Meta,
-  type Tier,
-  type TierDemoted,
-  type TierPromoted,
-} from '../../domain/index.js';
+import { TIERS, type Bus, type Meta, type DemoteTier, type PromoteTier, type TierMove } from '../../domain/index.js';
 import type { GraphPort } from '../../adapters/neo4j/index.js';
 import { Q } from './cypher.js';
 import type { BatchPlan, TierRequest } from './plan.js';
-
-/** What Hippocampus answers a TierChangeBatch with: the changes it applied. */
-interface Moved {
-  readonly id: string;
-  readonly store: string;
-  readonly from: Tier;
-  readonly to: Tier;
-}
 
 export interface Applied {
   /** Memories whose score or anchor was written. */
@@ -30,7 +14,7 @@ export interface Applied {
   readonly promoted: number;
   readonly demoted: number;
   /** The tier changes Hippocampus applied, with the score that caused each. */
-  readonly moved: readonly (Moved & { readonly salience: number })[];
+  readonly moved: readonly (TierMove & { readonly salience: number })[];
 }
 
 export async function applyPlan(
@@ -52,14 +36,14 @@ export async function applyPlan(
             : [];
           return (scores[0]?.written ?? 0) + (anchors[0]?.written ?? 0);
         });
-  const moved: (Moved & { readonly salience: number })[] = [];
+  const moved: (TierMove & { readonly salience: number })[] = [];
   // One request per step: a memory falling two tiers moves once in each, as the rules want.
   let applied = new Set(plan.moves.map((m) => m.id));
   for (let step = 0; ; step++) {
     const round = plan.moves.filter((m) => m.step === step && applied.has(m.id));
     if (round.length === 0) break;
-    const changes = round.map((move) => tierCommand(move, cause));
-    const done = await bus.ask<Moved[]>(message('TierChangeBatch', { changes }, 'salience', { cause }));
+    const changes = round.map((move) => tierCommand(bus, move, cause));
+    const done = await bus.ask(bus.message('TierChangeBatch', { changes }, 'salience', { cause }));
     const scores = new Map(round.map((r) => [r.id, r.salience]));
     for (const m of done) moved.push({ ...m, salience: scores.get(m.id) ?? 0 });
     applied = new Set(done.map((m) => m.id));
@@ -68,9 +52,9 @@ export async function applyPlan(
   return { updated, promoted, demoted: moved.length - promoted, moved };
 }
 
-function tierCommand(move: TierRequest, cause: Meta): TierPromoted | TierDemoted {
+function tierCommand(bus: Bus, move: TierRequest, cause: Meta): PromoteTier | DemoteTier {
   const { id, from, to, salience, reason } = move;
   return move.kind === 'PROMOTE'
-    ? message('TierPromoted', { id, from, to, salience }, 'salience', { cause })
-    : message('TierDemoted', { id, from, to, salience, reason }, 'salience', { cause });
+    ? bus.message('PromoteTier', { id, from, to, salience }, 'salience', { cause })
+    : bus.message('DemoteTier', { id, from, to, salience, reason }, 'salience', { cause });
 }

@@ -2,25 +2,22 @@
  * Salience, the actor: keeps each memory's score — its own `salience*`
  * properties, nothing else — and asks Hippocampus for tier changes. It rescores
  * a memory when something happens to it, demotes a session's working memory
- * when the session ends, and runs decay sweeps on request (DecaySweep).
+ * when the session ends, and runs decay sweeps on request (SweepDecay).
  */
-import {
-  message,
-  type Bus,
-  type DecaySweep,
-  type MemoryStored,
-  type MemoryUsed,
-  type OutcomeReported,
-  type Meta,
-  type SessionEnded,
-  type Tier,
-  type TierChanged,
+import type {
+  Bus,
+  SweepDecay,
+  MemoryUsed,
+  OutcomeReported,
+  Meta,
+  SessionEnded,
+  Tier,
+  TierChanged,
 } from '../../domain/index.js';
 import type { GraphPort } from '../../adapters/neo4j/index.js';
 import type { ProgressBoard } from '../../domain/index.js';
 import type { SalienceConfig } from './config.js';
 import { Q } from './cypher.js';
-import { currentSalience } from './model.js';
 import { planBatch, type PlanOptions } from './plan.js';
 import { applyPlan, type Applied } from './apply.js';
 import { toScoringRow, type ScoringRow } from './rows.js';
@@ -55,15 +52,9 @@ export class Salience {
     const bus = this.bus;
     bus.handle(
       'salience',
-      'DecaySweep',
+      'SweepDecay',
       (m) => this.sweep(m),
       (m) => `sweep:${m.data.store ?? '*'}`,
-    );
-    bus.subscribe(
-      'salience',
-      'MemoryStored',
-      async (e) => this.stored(e),
-      (e) => e.data.memory.id,
     );
     bus.subscribe(
       'salience',
@@ -104,21 +95,10 @@ export class Salience {
     return this;
   }
 
-  sweep(command: DecaySweep): Promise<SweepReport> {
+  sweep(command: SweepDecay): Promise<SweepReport> {
     return runSweep(
       { graph: this.graph, bus: this.bus, config: this.config, clock: this.clock, progress: this.progress },
       command,
-    );
-  }
-
-  /** The first score needs no write: it follows from the tier and createdAt. */
-  private stored(event: MemoryStored): void {
-    const { memory } = event.data;
-    const salience = currentSalience(memory, memory.createdAt, this.config);
-    this.bus.publish(
-      message('SalienceScored', { id: memory.id, store: memory.store, salience, at: memory.createdAt }, 'salience', {
-        cause: event.meta,
-      }),
     );
   }
 
@@ -170,13 +150,6 @@ export class Salience {
   private async apply(rows: readonly ScoringRow[], cause: Meta, options: PlanOptions): Promise<Applied> {
     const now = this.clock();
     const plan = planBatch(rows, now, this.config, { ...options, always: true });
-    const applied = await applyPlan(this.graph, this.bus, plan, now, cause);
-    for (const row of rows) {
-      const salience = plan.scored.get(row.id) ?? 0;
-      this.bus.publish(
-        message('SalienceScored', { id: row.id, store: row.store, salience, at: now }, 'salience', { cause }),
-      );
-    }
-    return applied;
+    return applyPlan(this.graph, this.bus, plan, now, cause);
   }
 }

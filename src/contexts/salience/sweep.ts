@@ -10,7 +10,7 @@
  * that crashed resumes after its last finished batch. Re-running a batch is
  * harmless: the score at `now` depends only on the node.
  */
-import { message, type Bus, type DecaySweep, type ProgressBoard } from '../../domain/index.js';
+import type { Bus, SweepDecay, SweepReport, ProgressBoard } from '../../domain/index.js';
 import type { GraphPort, Statement } from '../../adapters/neo4j/index.js';
 import type { SalienceConfig } from './config.js';
 import { Q } from './cypher.js';
@@ -19,19 +19,7 @@ import { planBatch } from './plan.js';
 import { applyPlan, type Applied } from './apply.js';
 import { toScoringRow } from './rows.js';
 
-export interface SweepReport {
-  readonly store: string | null;
-  readonly now: number;
-  readonly scanned: number;
-  /** Memories whose materialised score or anchor was written. */
-  readonly updated: number;
-  readonly promoted: number;
-  readonly demoted: number;
-  readonly batches: number;
-  /** This run took over from an earlier run of the same sweep that stopped part-way. */
-  readonly resumed: boolean;
-  readonly ms: number;
-}
+export type { SweepReport } from '../../domain/index.js';
 
 export interface SweepDeps {
   readonly graph: GraphPort;
@@ -134,7 +122,7 @@ async function* batchRanges(
   }
 }
 
-export async function runSweep(deps: SweepDeps, command: DecaySweep): Promise<SweepReport> {
+export async function runSweep(deps: SweepDeps, command: SweepDecay): Promise<SweepReport> {
   const started = performance.now();
   const { graph, bus, config } = deps;
   const { store, now } = command.data;
@@ -196,13 +184,6 @@ export async function runSweep(deps: SweepDeps, command: DecaySweep): Promise<Sw
       committed = (async () => {
         const { done, applied } = await work;
         await before;
-        for (const m of applied.moved) {
-          bus.publish(
-            message('SalienceScored', { id: m.id, store: m.store, salience: m.salience, at: now }, 'salience', {
-              cause: command.meta,
-            }),
-          );
-        }
         progress = {
           after: range.until,
           scanned: progress.scanned + done.scanned,

@@ -15,7 +15,7 @@ export const SUBCONSCIOUS_SETTINGS = {
   }),
   decaySweepMs: settings.integer('TOTAL_RECALL_DECAY_SWEEP_MS', {
     ...ms(15 * MINUTE, '15 min'),
-    description: 'period of the decay sweep (DecaySweep to Salience)',
+    description: 'period of the decay sweep (SweepDecay to Salience)',
   }),
   consolidationMs: settings.integer('TOTAL_RECALL_CONSOLIDATION_MS', {
     ...ms(60 * MINUTE, '1 h'),

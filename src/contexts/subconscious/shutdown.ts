@@ -5,7 +5,7 @@
  * step stops the protocol with ready = false. Run once: a second request
  * (SIGTERM after the mutation, say) gets the same report.
  */
-import { message, type Bus } from '../../domain/index.js';
+import type { Bus } from '../../domain/index.js';
 import type { JobPort } from './jobs.js';
 
 export interface ColdStorageWrite {
@@ -102,9 +102,7 @@ export class ShutdownProtocol {
       });
       await step('flush', async () => {
         for (const other of this.deps.flushes ?? []) await other.run();
-        const flushed = await bus.ask<{ inFlight: number; memories: number }>(
-          message('ShutdownCommand', { coldStorageDir: dir }, 'subconscious'),
-        );
+        const flushed = await bus.ask(bus.message('ShutdownCommand', { coldStorageDir: dir }, 'subconscious'));
         await bus.idle();
         memories = flushed.memories;
         const others = (this.deps.flushes ?? []).map((o) => `${o.name} flushed, `).join('');

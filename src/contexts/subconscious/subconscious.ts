@@ -1,7 +1,7 @@
 /**
  * The Subconscious: the internal clock. It arms timers from what Cortex
  * publishes (ModeChanged, SessionEnded), schedules the periodic sweeps, and
- * decides what each job does when it fires: DecaySweep to Salience,
+ * decides what each job does when it fires: SweepDecay to Salience,
  * ConsolidateCommand to Hippocampus, SessionEnd (TIMEOUT) to Cortex,
  * BreakNotification and SessionAuditPrompt through the Notification Port.
  * It reads the graph but never writes it: every change goes to its owner.
@@ -10,7 +10,6 @@ import {
   InvalidInputError,
   NotFoundError,
   assertNever,
-  message,
   type Bus,
   type ModeChanged,
   type Notification,
@@ -177,7 +176,8 @@ export class Subconscious {
   private async decaySweep(): Promise<{ stores: (string | null)[] }> {
     const stores = this.deps.settings.scopeStores ?? [null];
     const now = this.clock();
-    for (const store of stores) await this.deps.bus.ask(message('DecaySweep', { store, now }, 'subconscious'));
+    for (const store of stores)
+      await this.deps.bus.ask(this.deps.bus.message('SweepDecay', { store, now }, 'subconscious'));
     return { stores: [...stores] };
   }
 
@@ -225,7 +225,11 @@ export class Subconscious {
           if (consolidated >= s.consolidationMaxClusters) break;
           try {
             await this.deps.bus.ask(
-              message('ConsolidateCommand', { ids, strategy: 'KEEP_NEWEST', content: null }, 'subconscious'),
+              this.deps.bus.message(
+                'ConsolidateCommand',
+                { ids, strategy: 'KEEP_NEWEST', content: null },
+                'subconscious',
+              ),
             );
             consolidated++;
           } catch (error) {
@@ -270,7 +274,7 @@ export class Subconscious {
     for (const session of open) {
       if (session.lastActiveAt < cutoff) {
         const ended = await this.deps.bus.ask(
-          message(
+          this.deps.bus.message(
             'SessionEnd',
             {
               instanceId: session.instanceId,
@@ -332,7 +336,7 @@ export class Subconscious {
     const session = rows[0] ?? null;
     if (!session || !breakCheckApplies(session, check)) return { notified: false };
     const minutes = minutesInTask(check, this.deps.settings.breakAfterMs);
-    const notification = message(
+    const notification = this.deps.bus.message(
       'BreakNotification',
       {
         instanceId: session.instanceId,
@@ -341,12 +345,9 @@ export class Subconscious {
         message: breakMessage(minutes, session.task),
       },
       'subconscious',
-      { instanceId: session.instanceId, sessionId: session.id },
+      { instanceId: session.instanceId, sessionId: session.id, messageId: breakNotificationId(check) },
     );
-    await this.deps.notifications.deliver(
-      { ...notification, meta: { ...notification.meta, messageId: breakNotificationId(check) } },
-      session.store,
-    );
+    await this.deps.notifications.deliver(notification, session.store);
     await this.armBreak({ ...check, n: check.n + 1 });
     return { notified: true };
   }
@@ -362,16 +363,13 @@ export class Subconscious {
     );
     const row = rows[0];
     if (!row) return { unclaimed: 0 };
-    const notification = message(
+    const notification = this.deps.bus.message(
       'SessionAuditPrompt',
       { instanceId: row.instanceId, sessionId: audit.sessionId, prompt: AUDIT_PROMPT, unclaimedIds: row.unclaimed },
       'subconscious',
-      { instanceId: row.instanceId, sessionId: audit.sessionId },
+      { instanceId: row.instanceId, sessionId: audit.sessionId, messageId: auditNotificationId(audit.sessionId) },
     );
-    await this.deps.notifications.deliver(
-      { ...notification, meta: { ...notification.meta, messageId: auditNotificationId(audit.sessionId) } },
-      row.store,
-    );
+    await this.deps.notifications.deliver(notification, row.store);
     return { unclaimed: row.unclaimed.length };
   }
 }

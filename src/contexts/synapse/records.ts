@@ -1,19 +1,7 @@
 /** Associations as Synapse hands them out: seen from one end (times in epoch ms). */
-import type { AssociationOrigin, AssociationType } from '../../domain/index.js';
+import type { AssociationOrigin, AssociationRecord, AssociationType } from '../../domain/index.js';
 
-export interface AssociationRecord {
-  /** The memory it is seen from. */
-  readonly seenFrom: string;
-  /** The memory at the other end. */
-  readonly other: string;
-  readonly type: AssociationType;
-  readonly origin: AssociationOrigin;
-  readonly strength: number;
-  readonly createdAt: number;
-  readonly updatedAt: number;
-  /** 1 for a direct link; in a neighbourhood, the distance of the nearer end + 1. */
-  readonly hop: number;
-}
+export type { AssociationRecord } from '../../domain/index.js';
 
 const num = (v: unknown): number => (typeof v === 'number' ? v : 0);
 

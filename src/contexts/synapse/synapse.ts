@@ -10,8 +10,7 @@ import {
   InvalidInputError,
   NotFoundError,
   assertNever,
-  message,
-  newMeta,
+  concurrent,
   type AssociateCommand,
   type AssociationOrigin,
   type AssociationType,
@@ -85,7 +84,7 @@ export class Synapse {
       const first = tags[0] as LinkTag;
       this.found(store, links, first.cause);
       this.bus.publish(
-        message('MemoriesLinked', { store, ids: tags.map((t) => t.id) }, 'synapse', { cause: first.cause }),
+        this.bus.message('MemoriesLinked', { store, ids: tags.map((t) => t.id) }, 'synapse', { cause: first.cause }),
       );
     };
     this.linking = deps.linkingThread
@@ -121,6 +120,18 @@ export class Synapse {
         return `pair:${lo}:${hi}`;
       },
     );
+    bus.handle(
+      'synapse',
+      'AssociationsOfQuery',
+      ({ data: { id, ...query } }) => this.associations(id, query),
+      concurrent,
+    );
+    bus.handle(
+      'synapse',
+      'NeighbourhoodOfQuery',
+      ({ data: { id, ...query } }) => this.neighbourhood(id, query),
+      concurrent,
+    );
     return this;
   }
 
@@ -145,7 +156,7 @@ export class Synapse {
       limit: RELINK_PAGE,
       stores: stores ? [...stores] : null,
     });
-    const cause = newMeta('synapse');
+    const cause = this.bus.meta('synapse');
     const results = await Promise.allSettled(
       rows.map((row) => this.linking.link(linkSourceOf(row), this.clock(), { id: row.id, cause })),
     );
@@ -282,6 +293,6 @@ export class Synapse {
 
   private found(store: string, links: readonly Link[], cause: Meta): void {
     if (links.length === 0) return;
-    this.bus.publish(message('AssociationsFound', { store, links }, 'synapse', { cause }));
+    this.bus.publish(this.bus.message('AssociationsFound', { store, links }, 'synapse', { cause }));
   }
 }

@@ -1,0 +1,85 @@
+/**
+ * ConsolidateCommand: several memories of one store merged into a new one
+ * that keeps them as its originals (consolidation.ts decides the content).
+ */
+import {
+  InvalidInputError,
+  NotFoundError,
+  newMemoryId,
+  sortableId,
+  storeKeyOf,
+  type ConsolidateCommand,
+  type MemoryRecord,
+} from '../../domain/index.js';
+import { Q } from './cypher.js';
+import { toMemoryRecord } from './records.js';
+import { consolidate, consolidatedMetadata } from './consolidation.js';
+import { auditParams, json, type WriteContext } from './write-context.js';
+
+export async function consolidateMemories(ctx: WriteContext, command: ConsolidateCommand): Promise<MemoryRecord> {
+  const ids = [...new Set(command.data.ids)];
+  if (ids.length < 2)
+    throw new InvalidInputError(
+      'HIPPOCAMPUS.CONSOLIDATE_TOO_FEW',
+      'consolidation needs at least two distinct memories',
+    );
+  const now = ctx.clock();
+  const newId = newMemoryId();
+  const storedEventId = sortableId('evt', now);
+  const consolidatedEventId = sortableId('evt', now);
+  const memory = await ctx.graph.transaction(async (tx) => {
+    const found = (await tx.run<{ memory: Record<string, unknown> }>(Q.getMemories, { ids })).map((r) =>
+      toMemoryRecord(r.memory),
+    );
+    const missing = ids.filter((id) => !found.some((m) => m.id === id));
+    if (missing.length > 0)
+      throw new NotFoundError('HIPPOCAMPUS.MEMORY_NOT_FOUND', `no memory with id ${missing.join(', ')}`, {
+        ids: missing,
+      });
+    const stores = new Set(found.map((m) => m.store));
+    if (stores.size > 1)
+      throw new InvalidInputError('HIPPOCAMPUS.CROSS_STORE', 'all memories to consolidate must belong to one store', {
+        stores: [...stores],
+      });
+    const merged = consolidate(found, command.data.strategy, command.data.content);
+    if (Buffer.byteLength(merged.content, 'utf8') > ctx.limits.maxContentBytes) {
+      throw new InvalidInputError(
+        'HIPPOCAMPUS.CONTENT_TOO_LARGE',
+        `the consolidated content is over ${ctx.limits.maxContentBytes} bytes; use SUMMARIZE`,
+      );
+    }
+    const store = (found[0] as MemoryRecord).store;
+    const rows = await tx.run<{ memory: Record<string, unknown> }>(Q.createConsolidated, {
+      memory: {
+        id: newId,
+        store,
+        storeKey: storeKeyOf(store),
+        metadata: json(
+          consolidatedMetadata(
+            ids.map((id) => found.find((m) => m.id === id)!),
+            command.data.strategy,
+          ),
+        ),
+        ...merged,
+      },
+      linking: ctx.linking,
+      from: ids,
+      now,
+      storedEventId,
+      consolidatedEventId,
+      payload: json({ from: ids, strategy: command.data.strategy }),
+      sessionId: command.meta.sessionId,
+      ...auditParams(command.meta),
+    });
+    return toMemoryRecord((rows[0] as { memory: Record<string, unknown> }).memory);
+  });
+  const cause = { cause: command.meta };
+  ctx.bus.publish(ctx.bus.message('MemoryStored', { memory }, 'hippocampus', { ...cause, messageId: storedEventId }));
+  ctx.bus.publish(
+    ctx.bus.message('MemoryConsolidated', { memory, from: ids, strategy: command.data.strategy }, 'hippocampus', {
+      ...cause,
+      messageId: consolidatedEventId,
+    }),
+  );
+  return memory;
+}

@@ -1,0 +1,28 @@
+/** Sessions and decisions as Cortex keeps them and answers its lifecycle commands with (times in epoch ms). */
+import type { SessionEndCause, WorkingMode } from './tiers.js';
+
+export interface SessionRecord {
+  readonly id: string;
+  readonly store: string;
+  readonly instanceId: string;
+  readonly mindType: string;
+  readonly mode: WorkingMode;
+  /** When the current mode was entered (the break clock starts here). */
+  readonly modeSince: number;
+  readonly task: string | null;
+  readonly project: string | null;
+  readonly state: unknown;
+  readonly startedAt: number;
+  readonly lastActiveAt: number;
+  readonly endedAt: number | null;
+  readonly endCause: SessionEndCause | null;
+  readonly endReason: string | null;
+}
+
+export interface DecisionRecord {
+  readonly id: string;
+  readonly sessionId: string;
+  readonly text: string;
+  readonly rationale: string | null;
+  readonly at: number;
+}
