@@ -39,6 +39,13 @@ export function buildCore(config: Config, driver: Driver, clock: () => number, l
   const graph = new Neo4jGraph(driver, config.neo4j.database);
   const bus = new Bus({ clock });
   bus.onFailure((error, message, actor) => logger.error(`[${actor}] failed on ${message.type}:`, error));
+  // The bus trail at debug level: every message, with its id and cause, as it passes (the audit events no
+  // context subscribes to are published for this).
+  if (config.log.level === 'debug') {
+    bus.tap(({ type, meta }) =>
+      logger.debug(`bus: ${type} ${meta.messageId} from ${meta.sourceContext} cause ${meta.causationId ?? '-'}`),
+    );
+  }
   const progress = new ProgressBoard(clock);
   const hippocampus = new Hippocampus({
     graph,
