@@ -16,3 +16,7 @@ export { storeKeyOf } from './store-key.js';
 export { parseJsonText } from './json.js';
 export * from './access.js';
 export * from './progress.js';
+export * as settings from './settings.js';
+export type { Setting, Schema, SettingsOf, SettingsContext } from './settings.js';
+export { lineLogger } from './logger.js';
+export type { Logger } from './logger.js';

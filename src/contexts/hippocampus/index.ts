@@ -10,3 +10,5 @@ export { toMemoryRecord, toEventRecord, memoryFromValues, MEMORY_RECORD_PROPERTI
 export type { EmbeddingWork, MemoryVector } from './hippocampus.js';
 export type { GroupCommitSettings } from './group-commit.js';
 export { embeddingText, CONTEXT_MAX_CHARS } from './embedding-text.js';
+export { HIPPOCAMPUS_SETTINGS, hippocampusSettingsFromEnv } from './settings.js';
+export type { HippocampusSettings } from './settings.js';
