@@ -23,16 +23,19 @@ describe('the bus trail in the debug log', () => {
     return { lines };
   }
 
-  it('logs every message with its id and source at debug level, including audit events nobody subscribes to', async () => {
-    const { lines } = await storeWith('debug');
-    const command = lines.find((l) => /^bus: StoreCommand \S+ from cortex /.test(l));
-    expect(command).toBeDefined();
-    const commandId = command!.split(' ')[2];
-    // The event names the command that caused it.
-    expect(lines).toContainEqual(
-      expect.stringMatching(new RegExp(`^bus: MemoryStored \\S+ from hippocampus cause ${commandId}$`)),
-    );
-  });
+  it(
+    'logs every message with its id and source at debug level, including audit events ' + 'nobody subscribes to',
+    async () => {
+      const { lines } = await storeWith('debug');
+      const command = lines.find((l) => /^bus: StoreCommand \S+ from cortex /.test(l));
+      expect(command).toBeDefined();
+      const commandId = command!.split(' ')[2];
+      // The event names the command that caused it.
+      expect(lines).toContainEqual(
+        expect.stringMatching(new RegExp(`^bus: MemoryStored \\S+ from hippocampus cause ${commandId}$`)),
+      );
+    },
+  );
 
   it('logs no bus trail at the default level', async () => {
     const { lines } = await storeWith('info');
