@@ -175,7 +175,8 @@ export class EmbeddingQueue {
     } catch (error) {
       // The memories stay PENDING; the next backfill picks them up.
       this.log(
-        `embeddings: could not enqueue ${ids.length} memories (${(error as Error).message}); the backfill will embed them`,
+        `embeddings: could not enqueue ${ids.length} memories (${(error as Error).message}); the backfill will embed ` +
+          `them`,
       );
     }
   }

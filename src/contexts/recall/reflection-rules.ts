@@ -92,7 +92,10 @@ export function fittingActions(memory: MemoryRecord, kind: ReflectKind, ties: Ca
       kind: 'ASSOCIATE',
       memories: [...weak.map((t) => t.memory), ...near],
       associationTypes: [...weak.map((t) => t.type), ...near.map(() => 'THEMATIC' as const)],
-      description: `associate it with what it is only weakly tied to: ${[...weak.map((t) => `${quote(t.memory)} (${t.type} ${t.strength.toFixed(2)})`), ...near.map((m) => `${quote(m)} (not linked)`)].join(', ')}`,
+      description: `associate it with what it is only weakly tied to: ${[
+        ...weak.map((t) => `${quote(t.memory)} (${t.type} ${t.strength.toFixed(2)})`),
+        ...near.map((m) => `${quote(m)} (not linked)`),
+      ].join(', ')}`,
     });
   }
   const duplicates = ties.duplicates.slice(0, MOST_OFFERED);
@@ -101,7 +104,8 @@ export function fittingActions(memory: MemoryRecord, kind: ReflectKind, ties: Ca
       ...base,
       kind: 'CONSOLIDATE',
       memories: duplicates,
-      description: `consolidate it with its near-duplicates ${duplicates.map(quote).join(', ')} (the originals are kept)`,
+      description:
+        `consolidate it with its near-duplicates ${duplicates.map(quote).join(', ')} (the originals are ` + `kept)`,
     });
   }
   if (!memory.claimed && !core) {
@@ -110,7 +114,8 @@ export function fittingActions(memory: MemoryRecord, kind: ReflectKind, ties: Ca
       kind: 'FORGET',
       needsConsent: true,
       description:
-        'forget it for good: only with your explicit consent (confirmId repeats its id); a tombstone stays in the trail',
+        'forget it for good: only with your explicit consent (confirmId repeats its id); a tombstone stays in the ' +
+        'trail',
     });
   }
   actions.push({ ...base, kind: 'KEEP', description: 'leave it as it is (your answer is still recorded)' });
