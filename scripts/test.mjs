@@ -22,7 +22,7 @@ const run = (cmd, args) => spawnSync(cmd, args, { cwd: projectRoot, env, stdio: 
 let status = run('npx', ['biome', 'check', '--error-on-warnings', '.']);
 if (status !== 0) console.error('error: lint or format check failed (biome); `npx biome check --write .` fixes most');
 else status = run('node', ['scripts/check-line-width.mjs']);
-else {
+if (status === 0) {
   status = run('npx', ['tsc', '-p', '.']);
   if (status !== 0) console.error('error: type check failed (tsc)');
   else status = run('npx', ['vitest', 'run', ...process.argv.slice(2)]);
