@@ -6,6 +6,8 @@
 import type { AssociationType, MemoryRecord, Tier, ReflectAction } from '../../domain/index.js';
 
 /** Why a memory was surfaced (the scope that found it). */
+const KEPT = '(the originals are kept)';
+
 export type ReflectKind = 'STALE' | 'RECENT' | 'WEAK_ASSOCIATIONS';
 
 export interface WeakTie {
@@ -104,8 +106,7 @@ export function fittingActions(memory: MemoryRecord, kind: ReflectKind, ties: Ca
       ...base,
       kind: 'CONSOLIDATE',
       memories: duplicates,
-      description:
-        `consolidate it with its near-duplicates ${duplicates.map(quote).join(', ')} (the originals are ` + `kept)`,
+      description: `consolidate it with its near-duplicates ${duplicates.map(quote).join(', ')} ${KEPT}`,
     });
   }
   if (!memory.claimed && !core) {
