@@ -173,7 +173,10 @@ writeResults(
   'background',
   { memories: MEMORIES, thinkMs: THINK_MS, results },
   [
-    `${MEMORIES} memories (conversation turns, sessions of 50) stored while the model was off, then embedded by the service's backfill (its model threads; while requests run, memories use one of them) while one client, in the benchmark's process, sends a search and every fourth request a store, ${THINK_MS} ms apart. "After" is the same client for as many requests once the backfill is done (the idle figure). p50 / p95 in ms.`,
+    `${MEMORIES} memories (conversation turns, sessions of 50) stored while the model was off, then embedded by the ` +
+      `service's backfill (its model threads; while requests run, memories use one of them) while one client, in ` +
+      `the benchmark's process, sends a search and every fourth request a store, ${THINK_MS} ms apart. "After" is ` +
+      `the same client for as many requests once the backfill is done (the idle figure). p50 / p95 in ms.`,
     '',
     markdownTable(
       [

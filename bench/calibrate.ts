@@ -12,7 +12,9 @@ export interface Example {
 
 const sigmoid = (x: number) => 1 / (1 + Math.exp(-x));
 
-/** [bias, ...weights] maximising the log-likelihood with an L2 penalty on the weights; `weight` per example (default 1). */
+/**
+ * [bias, ...weights] maximising the log-likelihood with an L2 penalty on the weights; `weight` per example (default 1).
+ */
 export function fitLogistic(
   examples: readonly Example[],
   l2 = 1e-3,
@@ -137,7 +139,8 @@ export function reliabilitySvg(series: readonly { name: string; bins: readonly B
   const y = (v: number) => size - pad - v * (size - 2 * pad);
   const colours = ['#1f77b4', '#ff7f0e', '#2ca02c', '#d62728', '#9467bd', '#8c564b'];
   const parts = [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${size + 170}" height="${size}" viewBox="0 0 ${size + 170} ${size}" font-family="sans-serif" font-size="11">`,
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${size + 170}" height="${size}" viewBox="0 0 ${size + 170} ` +
+      `${size}" font-family="sans-serif" font-size="11">`,
     `<rect width="100%" height="100%" fill="white"/>`,
     `<line x1="${x(0)}" y1="${y(0)}" x2="${x(1)}" y2="${y(1)}" stroke="#999" stroke-dasharray="4 3"/>`,
     `<line x1="${x(0)}" y1="${y(0)}" x2="${x(1)}" y2="${y(0)}" stroke="black"/>`,
@@ -151,20 +154,24 @@ export function reliabilitySvg(series: readonly { name: string; bins: readonly B
     `<text x="${size / 2}" y="${size - 8}" text-anchor="middle">predicted confidence (mean per decile)</text>`,
   );
   parts.push(
-    `<text x="12" y="${size / 2}" text-anchor="middle" transform="rotate(-90 12 ${size / 2})">observed share that answers</text>`,
+    `<text x="12" y="${size / 2}" text-anchor="middle" transform="rotate(-90 12 ${size / 2})">observed ` +
+      `share that answers</text>`,
   );
   series.forEach((s, i) => {
     const colour = colours[i % colours.length];
     const pts = s.bins.filter((b) => b.count > 0);
     parts.push(
-      `<polyline fill="none" stroke="${colour}" stroke-width="1.5" points="${pts.map((b) => `${x(b.predicted).toFixed(1)},${y(b.observed).toFixed(1)}`).join(' ')}"/>`,
+      `<polyline fill="none" stroke="${colour}" stroke-width="1.5" ` +
+        `points="${pts.map((b) => `${x(b.predicted).toFixed(1)},${y(b.observed).toFixed(1)}`).join(' ')}"/>`,
     );
     for (const b of pts)
       parts.push(
-        `<circle cx="${x(b.predicted).toFixed(1)}" cy="${y(b.observed).toFixed(1)}" r="${Math.min(6, 1.5 + Math.log10(b.count + 1))}" fill="${colour}"/>`,
+        `<circle cx="${x(b.predicted).toFixed(1)}" cy="${y(b.observed).toFixed(1)}" ` +
+          `r="${Math.min(6, 1.5 + Math.log10(b.count + 1))}" fill="${colour}"/>`,
       );
     parts.push(
-      `<rect x="${size - 20}" y="${pad + i * 18 - 8}" width="10" height="10" fill="${colour}"/><text x="${size - 4}" y="${pad + i * 18 + 1}">${s.name}</text>`,
+      `<rect x="${size - 20}" y="${pad + i * 18 - 8}" width="10" height="10" fill="${colour}"/><text x="${size - 4}" ` +
+        `y="${pad + i * 18 + 1}">${s.name}</text>`,
     );
   });
   parts.push('</svg>');

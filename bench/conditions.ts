@@ -84,7 +84,8 @@ export async function startBench(): Promise<BenchConditions> {
   console.log(`conditions: ${describeConditions(recorded)}`);
   if (busy && !busyAllowed) {
     console.error(
-      'the machine is busy (load average above 1.5, or background jobs waiting): wait until it is quiet, or set BENCH_BUSY_OK=1 to measure anyway',
+      'the machine is busy (load average above 1.5, or background jobs waiting): wait until it is quiet, or set ' +
+        'BENCH_BUSY_OK=1 to measure anyway',
     );
     process.exit(2);
   }
@@ -98,5 +99,9 @@ export function describeConditions(c: BenchConditions): string {
     : c.busyAllowed
       ? '**busy** (measured anyway, BENCH_BUSY_OK=1: the figures are noisy)'
       : '**busy**';
-  return `at the start (${c.at}) the machine was ${state}: load average ${c.loadAverage.join(' ')}, idle \`RETURN 1\` p50 ${c.roundTrip.p50} ms and p95 ${c.roundTrip.p95} ms (200 in a row), ${c.queuedJobs} background jobs waiting or running.`;
+  return (
+    `at the start (${c.at}) the machine was ${state}: load average ${c.loadAverage.join(' ')}, ` +
+    `idle \`RETURN 1\` p50 ${c.roundTrip.p50} ms and p95 ${c.roundTrip.p95} ms (200 in a row), ` +
+    `${c.queuedJobs} background jobs waiting or running.`
+  );
 }

@@ -131,7 +131,9 @@ export function syntheticMemories(
     const person = zipfPick(PEOPLE, random);
     const tags = [...new Set([zipfPick(TAGS, random), zipfPick(TAGS, random)])];
     return {
-      content: `${person} and I ${pick(VERBS)} ${pick(OBJECTS)} ${pick(WHEN)}; ${pick(VERBS)} ${pick(OBJECTS)} too (#${i}).`,
+      content:
+        `${person} and I ${pick(VERBS)} ${pick(OBJECTS)} ${pick(WHEN)}; ${pick(VERBS)} ` +
+        `${pick(OBJECTS)} too (#${i}).`,
       tags,
       people: random() < 0.3 ? [person, zipfPick(PEOPLE, random)] : [person],
       emotions: random() < 0.5 ? [pick(EMOTIONS)] : [],

@@ -95,7 +95,8 @@ for (const threads of [1, 2]) {
       };
       rows.push(row);
       console.log(
-        `${name} (${row.tokens} tokens) threads ${threads} batch ${batch}: ${perSecond} sentences/s, batch p50 ${row.batchMs.p50} ms p95 ${row.batchMs.p95} ms`,
+        `${name} (${row.tokens} tokens) threads ${threads} batch ${batch}: ${perSecond} sentences/s, batch p50 ` +
+          `${row.batchMs.p50} ms p95 ${row.batchMs.p95} ms`,
       );
     }
   }
@@ -169,7 +170,8 @@ async function servicePath(
     const done = performance.now();
     const [count] = (
       await app.driver.executeQuery(
-        "MATCH (m:Memory {store: $store}) WHERE m.embeddingStatus = 'DONE' AND size(m.embedding) = 384 RETURN count(m) AS n",
+        "MATCH (m:Memory {store: $store}) WHERE m.embeddingStatus = 'DONE' AND size(m.embedding) = 384 " +
+          'RETURN count(m) AS n',
         { store },
         { database: config.neo4j.database },
       )
@@ -200,7 +202,8 @@ for (let round = 0; round < PIPELINE_ROUNDS; round++) {
     const result = await servicePath(variant);
     runs.set(key, [...(runs.get(key) ?? []), result]);
     console.log(
-      `service path, ${variant.workers} model thread(s), jobs of ${variant.batch}: ${PIPELINE} memories stored in ${result.storeSeconds} s, all embedded at ${result.embeddedPerSecond} memories/s`,
+      `service path, ${variant.workers} model thread(s), jobs of ${variant.batch}: ${PIPELINE} memories stored in ` +
+        `${result.storeSeconds} s, all embedded at ${result.embeddedPerSecond} memories/s`,
     );
   }
 }
@@ -228,14 +231,20 @@ writeResults(
     servicePath: pipeline,
   },
   [
-    `e5-small-v2 (int8 ONNX, "passage: " prefix) with onnxruntime-node on the CPU, texts sorted by length and padded per sub-batch of 16. Sentences/s is the median of ${ROUNDS} rounds over ${SENTENCES} memory-sized texts (or ${SENTENCES / 4} long ones); batch times over all rounds. Load average at start: ${loadBefore.join(', ')} (the two cores are shared with Neo4j and anything else running).`,
+    `e5-small-v2 (int8 ONNX, "passage: " prefix) with onnxruntime-node on the CPU, texts sorted by length and padded ` +
+      `per sub-batch of 16. Sentences/s is the median of ${ROUNDS} rounds over ${SENTENCES} memory-sized texts (or ` +
+      `${SENTENCES / 4} long ones); batch times over all rounds. Load average at start: ${loadBefore.join(', ')} ` +
+      `(the two cores are shared with Neo4j and anything else running).`,
     '',
     markdownTable(
       ['texts', 'mean tokens', 'threads', 'batch', 'sentences/s', 'batch p50 ms', 'batch p95 ms'],
       rows.map((r) => [r.texts, r.tokens, r.threads, r.batch, r.sentencesPerSecond, r.batchMs.p50, r.batchMs.p95]),
     ),
     '',
-    `Service path: GraphQL storeMany of 100 (${PIPELINE} memories, sessions of 20, each memory embedded in context) → MemoryStored → one \`embeddings\` job per batch → model threads (${config.embeddings.threads} inference thread each; while requests run, memories use one model thread) → vectors attached in Neo4j. Memories/s from the first store to the last vector attached; variants interleaved over ${PIPELINE_ROUNDS} rounds.`,
+    `Service path: GraphQL storeMany of 100 (${PIPELINE} memories, sessions of 20, each memory embedded in context) ` +
+      `→ MemoryStored → one \`embeddings\` job per batch → model threads (${config.embeddings.threads} inference ` +
+      `thread each; while requests run, memories use one model thread) → vectors attached in Neo4j. Memories/s ` +
+      `from the first store to the last vector attached; variants interleaved over ${PIPELINE_ROUNDS} rounds.`,
     '',
     markdownTable(
       [

@@ -1,4 +1,7 @@
-/** The everyday-scenario suite (test/fixtures/everyday/scenarios.json): small stores, paraphrased questions, questions nothing answers. */
+/**
+ * The everyday-scenario suite (test/fixtures/everyday/scenarios.json): small stores, paraphrased questions, questions
+ * nothing answers.
+ */
 import { readFileSync } from 'node:fs';
 
 export interface EverydayMemory {

@@ -113,7 +113,8 @@ writeResults(
   'hippocampus',
   { targets: { storeP95Ms: 10, storeManyPerSecond: 5000 }, results },
   `Client and server in one Node process over loopback HTTP; each \`store\` is one GraphQL request, sequential. ` +
-    `Mechanical linking ${process.env.TOTAL_RECALL_SYNAPSE_MECHANICAL}, embeddings ${process.env.TOTAL_RECALL_EMBEDDINGS} (see bench/results/synapse.md for linking).\n\n` +
+    `Mechanical linking ${process.env.TOTAL_RECALL_SYNAPSE_MECHANICAL}, embeddings ` +
+    `${process.env.TOTAL_RECALL_EMBEDDINGS} (see bench/results/synapse.md for linking).\n\n` +
     markdownTable(
       ['memories in store', 'store p50 ms', 'store p95 ms', 'storeMany/s batch 1', 'batch 100', 'batch 1000'],
       rows,

@@ -98,7 +98,10 @@ export function writeResults(name: string, json: Record<string, unknown>, markdo
   const conditions = benchConditions();
   writeFileSync(new URL(`${name}.json`, dir), `${JSON.stringify({ machine: info, conditions, ...json }, null, 2)}\n`);
   const started = conditions ? ` Conditions: ${describeConditions(conditions)}` : '';
-  const header = `# ${name}\n\nMachine: ${info.cores} cores (${info.cpu}), ${info.memoryGiB} GiB, Node ${info.node}, Neo4j ${info.neo4j}. Date: ${info.date}. Speed: an empty JavaScript loop of 10⁹ steps took ${info.loopSecondsPerBillion} s when the results were written.${started}\n\n`;
+  const header =
+    `# ${name}\n\nMachine: ${info.cores} cores (${info.cpu}), ${info.memoryGiB} GiB, Node ${info.node}, ` +
+    `Neo4j ${info.neo4j}. Date: ${info.date}. Speed: an empty JavaScript loop of 10⁹ steps took ` +
+    `${info.loopSecondsPerBillion} s when the results were written.${started}\n\n`;
   writeFileSync(new URL(`${name}.md`, dir), `${header + markdownBody}\n`);
   console.log(`results written to bench/results/${name}.{json,md}`);
 }

@@ -28,7 +28,10 @@ const store = `bench-load-${run}`;
 const prefix = `bench-load-${run}`;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** The serving process of a curve: tokens off (loopback), so the clients share the process-wide limits only; the per-token share is bench:fuzz's subject. */
+/**
+ * The serving process of a curve: tokens off (loopback), so the clients share the process-wide limits only; the
+ * per-token share is bench:fuzz's subject.
+ */
 const serve = (extra: Record<string, string>) =>
   serveApiOnly({ ...process.env, TOTAL_RECALL_QUEUE_PREFIX: prefix, TOTAL_RECALL_AUTH: 'off', ...extra });
 
@@ -130,7 +133,8 @@ function svg(curves: { name: string; colour: string; levels: Level[] }[]): strin
   const yOps = (v: number) => H - pad.b - ((H - pad.t - pad.b) * v) / maxOps;
   const yP95 = (v: number) => H - pad.b - ((H - pad.t - pad.b) * v) / maxP95;
   const line = (pts: [number, number][], colour: string, dash: string) =>
-    `<polyline fill="none" stroke="${colour}" stroke-width="2" ${dash ? `stroke-dasharray="${dash}"` : ''} points="${pts.map(([x, y]) => `${x.toFixed(1)},${y.toFixed(1)}`).join(' ')}"/>`;
+    `<polyline fill="none" stroke="${colour}" stroke-width="2" ${dash ? `stroke-dasharray="${dash}"` : ''} ` +
+    `points="${pts.map(([x, y]) => `${x.toFixed(1)},${y.toFixed(1)}`).join(' ')}"/>`;
   const parts = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" font-family="sans-serif" font-size="11">`,
     `<rect width="${W}" height="${H}" fill="white"/>`,
@@ -221,12 +225,21 @@ async function main(): Promise<void> {
     );
   const la = (l: number[]) => l.map((x) => x.toFixed(2)).join(' ');
   const md = [
-    `Each client is a closed loop of stores (70 %) and searches (30 %) in one store, ${SECONDS} s per level, against one \`npm run serve -- --api-only\` process (tokens off, so the clients share only the process-wide limits; embeddings on for queries; the store's embedding jobs wait in Redis, no worker). A BUSY answer is counted apart and the client waits its retry-after hint (at most 1 s); latencies are of admitted work only.`,
-    `Idle \`RETURN 1\` round trip (median of 50): ${roundTripMs} ms. Load average before: ${la(loadBefore)}; after: ${la(loadAfter)}.${loadBefore[0]! > 1.5 ? ' **The machine was busy before the run (load average above 1.5 on 2 cores): the figures are noisy.**' : ' The machine was quiet before the run.'}`,
+    `Each client is a closed loop of stores (70 %) and searches (30 %) in one store, ${SECONDS} s per level, against ` +
+      `one \`npm run serve -- --api-only\` process (tokens off, so the clients share only the process-wide limits; ` +
+      `embeddings on for queries; the store's embedding jobs wait in Redis, no worker). A BUSY answer is counted ` +
+      `apart and the client waits its retry-after hint (at most 1 s); latencies are of admitted work only.`,
+    `Idle \`RETURN 1\` round trip (median of 50): ${roundTripMs} ms. Load average before: ${la(loadBefore)}; after: ` +
+      `${la(loadAfter)}.${
+        loadBefore[0]! > 1.5
+          ? ' **The machine was busy before the run (load average above 1.5 on 2 cores): the figures are noisy.**'
+          : ' The machine was quiet before the run.'
+      }`,
     '',
     '![throughput and p95 against clients](load.svg)',
     '',
-    `## Admission on (defaults: TOTAL_RECALL_MAX_CONCURRENT=${a.maxConcurrent}, TOTAL_RECALL_MAX_QUEUED=${a.maxQueued}, TOTAL_RECALL_MAX_QUEUE_WAIT_MS=${a.maxWaitMs})`,
+    `## Admission on (defaults: TOTAL_RECALL_MAX_CONCURRENT=${a.maxConcurrent}, ` +
+      `TOTAL_RECALL_MAX_QUEUED=${a.maxQueued}, TOTAL_RECALL_MAX_QUEUE_WAIT_MS=${a.maxWaitMs})`,
     '',
     table(on),
     '',

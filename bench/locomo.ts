@@ -241,9 +241,12 @@ await dropBenchStores(stores.values(), app, server, config);
 const latency = summarise(latencies);
 const o = fullScore.overall as Record<string, number>;
 const md = [
-  `Data: ${conversations.length} conversations from ${dir.replace(/.*\/shared\//, '../shared/')}, ${ingested} turns, ${questions.length} questions (category 5 left out).`,
-  `Ingest through GraphQL storeMany (one call per session): ${Math.round(ingested / ingestSeconds)} memories/s including mechanical linking.`,
-  `Embedding by the background job afterwards: ${ingested} turns in ${embedSeconds.toFixed(1)} s (${Math.round(ingested / embedSeconds)} memories/s, ${MODEL_NAME} on one CPU thread).`,
+  `Data: ${conversations.length} conversations from ${dir.replace(/.*\/shared\//, '../shared/')}, ${ingested} turns, ` +
+    `${questions.length} questions (category 5 left out).`,
+  `Ingest through GraphQL storeMany (one call per session): ${Math.round(ingested / ingestSeconds)} memories/s ` +
+    `including mechanical linking.`,
+  `Embedding by the background job afterwards: ${ingested} turns in ${embedSeconds.toFixed(1)} s ` +
+    `(${Math.round(ingested / embedSeconds)} memories/s, ${MODEL_NAME} on one CPU thread).`,
   '',
   '## Recall through GraphQL `search` (all signals)',
   markdownTable(
@@ -288,12 +291,16 @@ const md = [
     ]),
   ),
   '',
-  'Usefulness is neutral here (LoCoMo records no outcomes), so it is on in the rows with activation and changes nothing.',
+  'Usefulness is neutral here (LoCoMo records no outcomes), so it is on in the rows with activation ' +
+    'and changes nothing.',
   '',
-  'Confidence is calibrated and checked across store sizes by `npm run bench:calibration` (bench/results/calibration.md).',
+  'Confidence is calibrated and checked across store sizes by `npm run bench:calibration` ' +
+    '(bench/results/calibration.md).',
   '',
-  'Baselines (rank_bm25 over `speaker: text`, from the data README): plain BM25 0.578; stemming + stop words 0.686; + same-session neighbour bonus 0.793.',
-  "Turns here carry a shared photo's caption too (tuning run, all signals: recall_any@10 0.823 with captions, 0.820 without).",
+  'Baselines (rank_bm25 over `speaker: text`, from the data README): plain BM25 0.578; stemming + stop words 0.686; ' +
+    '+ same-session neighbour bonus 0.793.',
+  "Turns here carry a shared photo's caption too (tuning run, all signals: recall_any@10 0.823 with " +
+    'captions, 0.820 without).',
 ].join('\n');
 writeResults(
   'locomo',

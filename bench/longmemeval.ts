@@ -180,7 +180,8 @@ await dropBenchStores(stores, app, server, config);
 
 const latency = summarise(latencies);
 const md = [
-  `Data: ${items.length} questions of ../shared/data/longmemeval/dev-sample.json, ${refOf.size} turns (one store per question); stored and embedded in ${seconds.toFixed(0)} s. The machine was shared with other work.`,
+  `Data: ${items.length} questions of ../shared/data/longmemeval/dev-sample.json, ${refOf.size} turns (one store per ` +
+    `question); stored and embedded in ${seconds.toFixed(0)} s. The machine was shared with other work.`,
   '',
   markdownTable(
     ['ranking', 'turn @1', '@5', '@10', '@20', 'session @1', '@5', '@10', '@20'],

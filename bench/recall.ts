@@ -113,7 +113,8 @@ const FORMS = [
 const asked = conversationalQuestions(conversations);
 const question = () => (CORPUS === 'conversational' ? pick(asked) : pick(FORMS)(pick(PEOPLE), pick(THINGS)));
 const SEARCH =
-  'query ($input: SearchInput!) { search(input: $input) { frame hits { confidence activation memory { id content } } } }';
+  'query ($input: SearchInput!) { search(input: $input) { frame hits { confidence activation memory ' +
+  '{ id content } } } }';
 const results: Record<string, unknown> = {};
 async function measure(name: string, run: (query: string) => Promise<unknown>): Promise<void> {
   for (let i = 0; i < 20; i++) await run(question()); // warm-up
@@ -203,13 +204,20 @@ writeResults(
     target: { searchP95Ms: 30 },
     results,
   },
-  `Store of ${SIZE.toLocaleString('en')} memories, corpus ${CORPUS} (bench/corpus.ts), every one embedded by the service's embedding job ` +
-    `(${withVectors.toLocaleString('en')} vectors; ${reused ? 'seeded and embedded by an earlier run and reused (BENCH_RECALL_STORE)' : `stored in ${seedSeconds.toFixed(0)} s, all embedded after ${embeddedSeconds.toFixed(0)} s`}). ` +
-    `A store this large is searched through the Neo4j vector index (docs/recall.md)${segments === null ? '' : `, here in ${segments} Lucene segments`}. ${SAMPLES} searches per row, limit 10, ` +
+  `Store of ${SIZE.toLocaleString('en')} memories, corpus ${CORPUS} (bench/corpus.ts), every one embedded by the ` +
+    `service's embedding job (${withVectors.toLocaleString('en')} vectors; ` +
+    (reused
+      ? 'seeded and embedded by an earlier run and reused (BENCH_RECALL_STORE)'
+      : `stored in ${seedSeconds.toFixed(0)} s, all embedded after ${embeddedSeconds.toFixed(0)} s`) +
+    '). A store this large is searched through the Neo4j vector index ' +
+    `(docs/recall.md)${segments === null ? '' : `, here in ${segments} Lucene segments`}. ` +
+    `${SAMPLES} searches per row, limit 10, ` +
     (CORPUS === 'conversational'
-      ? `memories recombined from the ${conversations.length} LoCoMo conversations' turns (one turn each, four in ten with a sentence of another turn), questions drawn from their ${asked.length} non-adversarial questions`
+      ? `memories recombined from the ${conversations.length} LoCoMo conversations' turns (one turn each, four in ` +
+        `ten with a sentence of another turn), questions drawn from their ${asked.length} non-adversarial questions`
       : 'questions generated from 5 forms × 10 people × 15 topics (750 distinct)') +
-    ' (a repeat hits the query-vector cache, as a repeated question would in service); GraphQL rows over loopback HTTP with the client (node:http, connections kept alive) in the same process.\n\n' +
+    ' (a repeat hits the query-vector cache, as a repeated question would in service); GraphQL rows over loopback ' +
+    'HTTP with the client (node:http, connections kept alive) in the same process.\n\n' +
     markdownTable(
       ['query', 'n', 'p50 ms', 'p95 ms', 'p99 ms'],
       Object.entries(results).map(([k, v]: [string, any]) => [k, v.n, v.p50, v.p95, v.p99]),

@@ -47,16 +47,19 @@ const OBJECTS = [
   'the roof',
 ];
 
-// Tiers by a hash of i: 2% IDENTITY_CORE, 8% ACTIVE_CONTEXT (0–3 h old), 60% LONG_TERM (0–60 days), 30% ARCHIVE (0–3 years);
-// 10% claimed; 0–3 reads each.
+// Tiers by a hash of i: 2% IDENTITY_CORE, 8% ACTIVE_CONTEXT (0–3 h old), 60% LONG_TERM (0–60 days),
+// 30% ARCHIVE (0–3 years); 10% claimed; 0–3 reads each.
 const SEED = `
 UNWIND range($from, $to - 1) AS i
 WITH i, (i * 2654435761) % 1000 AS h, toFloat((i * 40503) % 100000) / 100000.0 AS u, (i * 48271) % 40 AS k
-WITH i, h, k, CASE WHEN h < 20 THEN 'IDENTITY_CORE' WHEN h < 100 THEN 'ACTIVE_CONTEXT' WHEN h < 700 THEN 'LONG_TERM' ELSE 'ARCHIVE' END AS tier, u
-WITH i, k, tier, $now - toInteger(u * CASE tier WHEN 'ACTIVE_CONTEXT' THEN 3 * 3600000 WHEN 'LONG_TERM' THEN 60 * $day WHEN 'ARCHIVE' THEN 1095 * $day ELSE 1095 * $day END) AS created
+WITH i, h, k, CASE WHEN h < 20 THEN 'IDENTITY_CORE' WHEN h < 100 THEN 'ACTIVE_CONTEXT'
+                   WHEN h < 700 THEN 'LONG_TERM' ELSE 'ARCHIVE' END AS tier, u
+WITH i, k, tier, $now - toInteger(u * CASE tier WHEN 'ACTIVE_CONTEXT' THEN 3 * 3600000 WHEN 'LONG_TERM' THEN 60 * $day
+                                                WHEN 'ARCHIVE' THEN 1095 * $day ELSE 1095 * $day END) AS created
 CREATE (m:Memory {
   id: 'mem_' + randomUUID(), store: $store, storeKey: $storeKey,
-  content: $people[i % size($people)] + ' and I ' + $verbs[(i / 7) % size($verbs)] + ' ' + $objects[(i / 3) % size($objects)] + ' (#' + toString(i) + ')',
+  content: $people[i % size($people)] + ' and I ' + $verbs[(i / 7) % size($verbs)] + ' '
+           + $objects[(i / 3) % size($objects)] + ' (#' + toString(i) + ')',
   tier: tier, claimed: k % 10 = 0, tags: [], people: [$people[i % size($people)]], emotions: [],
   sessionId: 'bench-session-' + toString(i % 1000),
   occurredAt: datetime({epochMillis: created}), createdAt: datetime({epochMillis: created}),
@@ -173,7 +176,8 @@ try {
     const now = Date.now();
     const first = await sweep(now);
     console.log(
-      `first sweep: ${first.scanned} in ${first.ms} ms = ${first.perSecond}/s (${first.updated} written, ${first.promoted}↑ ${first.demoted}↓)`,
+      `first sweep: ${first.scanned} in ${first.ms} ms = ${first.perSecond}/s (${first.updated} written, ` +
+        `${first.promoted}↑ ${first.demoted}↓)`,
     );
     const cadence = await sweep(now + 15 * MINUTE);
     console.log(
@@ -183,7 +187,8 @@ try {
     const during = await probe(running);
     const later = await running;
     console.log(
-      `a day later, under load: ${later.perSecond}/s (${later.updated} written, ${later.promoted}↑ ${later.demoted}↓); store p95 ${during.store.p95} ms, search p95 ${during.search?.p95 ?? '–'} ms`,
+      `a day later, under load: ${later.perSecond}/s (${later.updated} written, ${later.promoted}↑ ` +
+        `${later.demoted}↓); store p95 ${during.store.p95} ms, search p95 ${during.search?.p95 ?? '–'} ms`,
     );
     const again = await sweep(now + DAY);
     console.log(`same sweep again (idempotent, writes ${again.updated}): ${again.perSecond}/s`);
@@ -199,7 +204,8 @@ try {
 
 const ms = (s: LatencySummary | null | undefined, key: 'p50' | 'p95') => (s ? s[key] : '–');
 const sweepCell = (r: any) =>
-  `${r.perSecond.toLocaleString('en')}/s, ${(r.ms / 1000).toFixed(1)} s (${r.updated.toLocaleString('en')} written, ${(r.promoted + r.demoted).toLocaleString('en')} moves)`;
+  `${r.perSecond.toLocaleString('en')}/s, ${(r.ms / 1000).toFixed(1)} s (${r.updated.toLocaleString('en')} written, ` +
+  `${(r.promoted + r.demoted).toLocaleString('en')} moves)`;
 const sweepRows = results.flatMap((r: any) => [
   [
     r.memories.toLocaleString('en'),
@@ -222,14 +228,16 @@ const latencyRows = results.map((r: any) => [
 writeResults(
   'salience',
   { target: { sweepSecondsAt1M: 60 }, batch: config.salience.sweepBatch, results },
-  `Sweeps of one store (SweepDecay through the bus, batches of ${config.salience.sweepBatch.toLocaleString('en')}), memories seeded over ` +
-    'tiers and ages (2% IDENTITY_CORE, 8% ACTIVE_CONTEXT hours old, 60% LONG_TERM weeks, 30% ARCHIVE years; 10% claimed; 75% read 1–3 times). ' +
-    'The seeded memories were never scored, so the first sweep writes every score (and asks for the promotions their claims and reads ' +
-    'call for); a sweep 15 minutes later rewrites only the scores that moved by at least 0.001; a day later most scores moved and the ' +
-    "day's working memory falls to LONG_TERM and ARCHIVE; the same sweep again folds the previous run's tier changes into anchors " +
-    'and changes no score. The machine is shared with other work (see the load average).\n\n' +
+  `Sweeps of one store (SweepDecay through the bus, batches of ${config.salience.sweepBatch.toLocaleString('en')}), ` +
+    'memories seeded over tiers and ages (2% IDENTITY_CORE, 8% ACTIVE_CONTEXT hours old, 60% LONG_TERM weeks, ' +
+    '30% ARCHIVE years; 10% claimed; 75% read 1–3 times). The seeded memories were never scored, so the first ' +
+    'sweep writes every score (and asks for the promotions their claims and reads call for); a sweep 15 minutes ' +
+    'later rewrites only the scores that moved by at least 0.001; a day later most scores moved and the ' +
+    "day's working memory falls to LONG_TERM and ARCHIVE; the same sweep again folds the previous run's tier " +
+    'changes into anchors and changes no score. The machine is shared with other work (see the load average).\n\n' +
     markdownTable(['memories', 'sweep', 'throughput, time', 'load average (1 min) before → after'], sweepRows) +
-    '\n\nLatency of sequential GraphQL requests (client, API and sweep share one Node process, as `serve` runs them), idle and while the "a day later" sweep runs:\n\n' +
+    '\n\nLatency of sequential GraphQL requests (client, API and sweep share one Node process, as `serve` runs ' +
+    'them), idle and while the "a day later" sweep runs:\n\n' +
     markdownTable(
       [
         'memories',

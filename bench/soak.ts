@@ -23,7 +23,9 @@ await startBench();
 const SECONDS = Number(process.env.BENCH_SOAK_SECONDS ?? 180);
 const SESSIONS = Number(process.env.BENCH_SOAK_SESSIONS ?? 6);
 const STORES = Math.max(1, Math.ceil(SESSIONS / 2));
-/** Each store works for ACTIVE_MS, then rests for REST_MS (consolidation waits for quiet stores); stores are staggered. */
+/**
+ * Each store works for ACTIVE_MS, then rests for REST_MS (consolidation waits for quiet stores); stores are staggered.
+ */
 const ACTIVE_MS = 20_000;
 const REST_MS = 10_000;
 
@@ -191,7 +193,8 @@ async function session(k: number): Promise<{ instanceId: string; stored: number 
 }
 
 console.log(
-  `soak: ${SESSIONS} sessions in ${STORES} stores for ${SECONDS} s; recall by ${hasSearch ? 'search' : 'memory(id) (no search in the schema)'}`,
+  `soak: ${SESSIONS} sessions in ${STORES} stores for ${SECONDS} s; recall by ` +
+    `${hasSearch ? 'search' : 'memory(id) (no search in the schema)'}`,
 );
 const finished = await Promise.all(Array.from({ length: SESSIONS }, (_, k) => session(k)));
 
@@ -243,8 +246,10 @@ const result = {
 console.log(JSON.stringify(result, null, 2));
 
 const md = [
-  `${SESSIONS} concurrent sessions in ${STORES} stores for ${SECONDS} s over GraphQL (each store works ${ACTIVE_MS / 1000} s, rests ${REST_MS / 1000} s), ` +
-    `while the background runs on BullMQ: decay sweep every 10 s, consolidation every 15 s (quiet 5 s), session sweep every 5 s, break after 30 s of TASK mode, an audit per session end. ` +
+  `${SESSIONS} concurrent sessions in ${STORES} stores for ${SECONDS} s over GraphQL (each store works ` +
+    `${ACTIVE_MS / 1000} s, rests ${REST_MS / 1000} s), ` +
+    `while the background runs on BullMQ: decay sweep every 10 s, consolidation every 15 s (quiet 5 s), session ` +
+    `sweep every 5 s, break after 30 s of TASK mode, an audit per session end. ` +
     `Recall: ${result.recall}. Embeddings: ${result.embeddings}.`,
   '',
   '### Operations (ms)',

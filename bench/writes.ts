@@ -130,7 +130,8 @@ async function main(): Promise<void> {
       for (const kind of ['grouped', 'alone'] as const) {
         const l = await level(kind === 'grouped' ? grouped.url : alone.url, stores[kind], clients);
         console.log(
-          `${kind}: ${clients} clients: ${l.storesPerS} stores/s, p50 ${l.p50} ms, p95 ${l.p95} ms (pending links before ${l.pendingBefore}, load ${l.loadBefore})`,
+          `${kind}: ${clients} clients: ${l.storesPerS} stores/s, p50 ${l.p50} ms, p95 ${l.p95} ms (pending links ` +
+            `before ${l.pendingBefore}, load ${l.loadBefore})`,
         );
         results[kind].push(l);
       }
@@ -181,8 +182,14 @@ async function main(): Promise<void> {
     ];
   });
   const md = [
-    `Each client is a closed loop of single \`store\` calls through GraphQL into one fresh store, ${SECONDS} s per level, levels interleaved: grouped, then alone, at each level. Two serving processes (\`npm run serve -- --api-only\`), one with group commit (TOTAL_RECALL_STORE_GROUP_MAX=${config.storeGroupMax}, the default) and one without (=1). Mechanical linking on; embedding jobs wait in Redis (no worker runs); tokens off and admission lifted, so that the write path, not the front door, is measured. Before each level the store's pending links were waited for (at most 60 s): the "links pending" column says how many were still waiting.`,
-    `Load average before the servers started: ${la(loadStart)}; at the end: ${la(loadEnd)} (the run's own load). Memories stored: ${memories.grouped} grouped, ${memories.alone} alone.`,
+    `Each client is a closed loop of single \`store\` calls through GraphQL into one fresh store, ${SECONDS} s per ` +
+      `level, levels interleaved: grouped, then alone, at each level. Two serving processes (\`npm run serve -- ` +
+      `--api-only\`), one with group commit (TOTAL_RECALL_STORE_GROUP_MAX=${config.storeGroupMax}, the default) ` +
+      `and one without (=1). Mechanical linking on; embedding jobs wait in Redis (no worker runs); tokens off and ` +
+      `admission lifted, so that the write path, not the front door, is measured. Before each level the store's ` +
+      `pending links were waited for (at most 60 s): the "links pending" column says how many were still waiting.`,
+    `Load average before the servers started: ${la(loadStart)}; at the end: ${la(loadEnd)} (the run's own load). ` +
+      `Memories stored: ${memories.grouped} grouped, ${memories.alone} alone.`,
     '',
     markdownTable(
       [
@@ -202,7 +209,8 @@ async function main(): Promise<void> {
       rows,
     ),
     '',
-    'Targets (issue 24, with linking and embeddings on): single store p95 < 10 ms paced at 20/s; ≥ 1,000 stores/s with 32 clients at p95 < 50 ms.',
+    'Targets (issue 24, with linking and embeddings on): single store p95 < 10 ms paced at 20/s; ≥ 1,000 stores/s ' +
+      'with 32 clients at p95 < 50 ms.',
   ].join('\n');
   writeResults(
     'writes',

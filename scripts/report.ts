@@ -20,7 +20,8 @@ try {
   );
   await writeFile(out, await reportHtml(data));
   console.log(
-    `wrote ${out}: ${data.tierWeeks.reduce((n, r) => n + r.memories, 0)} memories of store "${store}", ${data.faded.length} faded this week`,
+    `wrote ${out}: ${data.tierWeeks.reduce((n, r) => n + r.memories, 0)} memories of store "${store}", ` +
+      `${data.faded.length} faded this week`,
   );
 } catch (error) {
   console.error(`error: ${(error as Error).message}`);

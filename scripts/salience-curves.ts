@@ -51,7 +51,8 @@ function frame(top: number, title: string): { svg: string[]; y: (score: number) 
   ];
   for (const [s, label] of lines) {
     svg.push(
-      `<line x1="${M.left}" x2="${M.left + plotW}" y1="${f(y(s))}" y2="${f(y(s))}" stroke="#999" stroke-dasharray="2 3"/>`,
+      `<line x1="${M.left}" x2="${M.left + plotW}" y1="${f(y(s))}" y2="${f(y(s))}" stroke="#999" ` +
+        `stroke-dasharray="2 3"/>`,
     );
     svg.push(`<text x="${M.left + plotW + 6}" y="${f(y(s) + 3)}" font-size="10" fill="#555">${esc(label)}</text>`);
   }
@@ -92,7 +93,8 @@ function decayPanel(top: number): string[] {
     svg.push(`<text x="${f(x(dt))}" y="${f(y(0) + 16)}" font-size="11" text-anchor="middle">${label}</text>`);
   }
   svg.push(
-    `<text x="${M.left + plotW / 2}" y="${f(y(0) + 34)}" font-size="12" text-anchor="middle">time since stored, unused (log scale)</text>`,
+    `<text x="${M.left + plotW / 2}" y="${f(y(0) + 34)}" font-size="12" text-anchor="middle">time since stored, ` +
+      `unused (log scale)</text>`,
   );
   const samples = Array.from({ length: 241 }, (_, i) => 10 ** (from + ((to - from) * i) / 240));
   let legend = 0;
@@ -102,12 +104,14 @@ function decayPanel(top: number): string[] {
         .map((dt) => `${f(x(dt))},${f(y(currentSalience(input(tier, claimed), T0 + dt, C)))}`)
         .join(' ');
       svg.push(
-        `<polyline points="${points}" fill="none" stroke="${COLOURS[tier]}" stroke-width="2"${claimed || tier === 'IDENTITY_CORE' ? '' : ' stroke-dasharray="6 4"'}/>`,
+        `<polyline points="${points}" fill="none" stroke="${COLOURS[tier]}" ` +
+          `stroke-width="2"${claimed || tier === 'IDENTITY_CORE' ? '' : ' stroke-dasharray="6 4"'}/>`,
       );
     }
     const ly = y(0.42) + legend++ * 15;
     svg.push(
-      `<line x1="${M.left + 12}" x2="${M.left + 32}" y1="${f(ly)}" y2="${f(ly)}" stroke="${COLOURS[tier]}" stroke-width="2"/>`,
+      `<line x1="${M.left + 12}" x2="${M.left + 32}" y1="${f(ly)}" y2="${f(ly)}" ` +
+        `stroke="${COLOURS[tier]}" stroke-width="2"/>`,
     );
     svg.push(`<text x="${M.left + 36}" y="${f(ly + 4)}" font-size="10">${tier}</text>`);
   }
@@ -164,7 +168,8 @@ function lifePanel(top: number): string[] {
   segments.push({ from: segmentStart, to: T0 + span, tier });
   for (const s of segments) {
     svg.push(
-      `<rect x="${f(x(s.from))}" y="${f(y(0) + 2)}" width="${f(Math.max(1, x(s.to) - x(s.from)))}" height="5" fill="${COLOURS[s.tier]}"/>`,
+      `<rect x="${f(x(s.from))}" y="${f(y(0) + 2)}" width="${f(Math.max(1, x(s.to) - x(s.from)))}" height="5" ` +
+        `fill="${COLOURS[s.tier]}"/>`,
     );
   }
   svg.push(`<polyline points="${points.join(' ')}" fill="none" stroke="#222" stroke-width="1.6"/>`);
@@ -172,10 +177,12 @@ function lifePanel(top: number): string[] {
     svg.push(`<text x="${f(x(r))}" y="${f(y(1) - 4)}" font-size="9" text-anchor="middle" fill="#222">▲</text>`);
   changes.forEach((c, i) => {
     svg.push(
-      `<line x1="${f(x(c.at))}" x2="${f(x(c.at))}" y1="${f(y(1))}" y2="${f(y(0))}" stroke="${COLOURS[c.to]}" stroke-width="1"/>`,
+      `<line x1="${f(x(c.at))}" x2="${f(x(c.at))}" y1="${f(y(1))}" y2="${f(y(0))}" ` +
+        `stroke="${COLOURS[c.to]}" stroke-width="1"/>`,
     );
     svg.push(
-      `<text x="${f(x(c.at) + 4)}" y="${f(y(0.97) + (i % 3) * 13)}" font-size="10" fill="${COLOURS[c.to]}">→ ${c.to}</text>`,
+      `<text x="${f(x(c.at) + 4)}" y="${f(y(0.97) + (i % 3) * 13)}" font-size="10" ` +
+        `fill="${COLOURS[c.to]}">→ ${c.to}</text>`,
     );
   });
   svg.push(`<text x="${M.left + plotW + 6}" y="${f(y(0) + 24)}" font-size="10">bar: tier over time</text>`);
@@ -184,7 +191,8 @@ function lifePanel(top: number): string[] {
 
 const height = 2 * PANEL + 20;
 const svg = [
-  `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${height}" viewBox="0 0 ${W} ${height}" font-family="Helvetica, Arial, sans-serif">`,
+  `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${height}" viewBox="0 0 ${W} ${height}" ` +
+    `font-family="Helvetica, Arial, sans-serif">`,
   `<rect width="${W}" height="${height}" fill="white"/>`,
   ...decayPanel(0),
   ...lifePanel(PANEL + 20),

@@ -24,7 +24,7 @@ const server = spawn(
 );
 server.stdout.on('data', (chunk) => {
   process.stdout.write(chunk);
-  const ready = /GraphQL ready at (\S+)/.exec(String(chunk));
+  const ready = /GraphQL ready at ([^\s"]+)/.exec(String(chunk)); // a readable line or a JSON one
   if (ready) {
     const seconds = ((Date.now() - t0) / 1000).toFixed(1);
     console.log(`\nTotal Recall is up in ${seconds} s`);

@@ -28,7 +28,8 @@ try {
   const rate = report.ms > 0 ? Math.round((report.scanned / report.ms) * 1000) : report.scanned;
   console.log(JSON.stringify(report));
   console.log(
-    `${report.scanned} memories in ${(report.ms / 1000).toFixed(1)} s (${rate}/s): ${report.updated} written, ${report.promoted} promoted, ${report.demoted} demoted${report.resumed ? ', resumed' : ''}`,
+    `${report.scanned} memories in ${(report.ms / 1000).toFixed(1)} s (${rate}/s): ${report.updated} written, ` +
+      `${report.promoted} promoted, ${report.demoted} demoted${report.resumed ? ', resumed' : ''}`,
   );
 } finally {
   await app.close();

@@ -18,9 +18,11 @@ try {
 }
 const run = (cmd, args) => spawnSync(cmd, args, { cwd: projectRoot, env, stdio: 'inherit' }).status ?? 1;
 
+// Lint and format (biome), then lines of at most 120 columns (biome does not wrap comments or strings).
 let status = run('npx', ['biome', 'check', '--error-on-warnings', '.']);
 if (status !== 0) console.error('error: lint or format check failed (biome); `npx biome check --write .` fixes most');
-else {
+else status = run('node', ['scripts/check-line-width.mjs']);
+if (status === 0) {
   status = run('npx', ['tsc', '-p', '.']);
   if (status !== 0) console.error('error: type check failed (tsc)');
   else status = run('npx', ['vitest', 'run', ...process.argv.slice(2)]);

@@ -1,15 +1,21 @@
 /**
- * Every setting, read once from the environment (documented in the README).
- * Without NEO4J_URI / REDIS_URL the project's own local servers are used.
+ * Every setting, read once from the environment. Each context declares its own
+ * (name, default, unit, bounds, meaning: a settings.ts in the context, src/settings/);
+ * this file puts them together. The README's table is generated from the same
+ * declarations (`npm run docs:config`). Without NEO4J_URI / REDIS_URL the
+ * project's own local servers are used.
  */
-import { availableParallelism } from 'node:os';
 import { readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { ConfigError, settings, type SettingsContext } from './domain/index.js';
 import { salienceConfigFromEnv, type SalienceConfig } from './contexts/salience/index.js';
-import type { SynapseSettings } from './contexts/synapse/index.js';
+import { synapseSettingsFromEnv, type SynapseSettings } from './contexts/synapse/index.js';
+import { subconsciousSettingsFromEnv } from './contexts/subconscious/index.js';
+import { hippocampusSettingsFromEnv } from './contexts/hippocampus/index.js';
 import { checkNeo4jUri, type Neo4jSettings } from './adapters/neo4j/index.js';
 import type { AuthSetting } from './adapters/auth/index.js';
+import { CONNECTION_SETTINGS } from './settings/connections.js';
+import { EMBEDDING_SETTINGS, SERVER_SETTINGS } from './settings/server.js';
 
 export interface Config {
   readonly neo4j: Neo4jSettings;
@@ -67,7 +73,12 @@ export interface Config {
     readonly workers: number;
     /** How often a missing model is looked for again (ms). */
     readonly retryMs: number;
+    /** Tries of one embedding job, and the first delay between them (ms, then doubling). */
+    readonly jobAttempts: number;
+    readonly jobBackoffMs: number;
   };
+  /** The one logger's least severe level, and JSON lines or readable ones. */
+  readonly log: { readonly level: LogLevel; readonly format: 'json' | 'pretty' };
   /** Associations: mechanical linking rules, claim boost, activation (docs/synapse.md). */
   readonly synapse: SynapseSettings;
   /** Where the local servers and the operator token live (TOTAL_RECALL_DATA). */
@@ -83,6 +94,8 @@ export interface Config {
     readonly maxPerCaller: number;
   };
 }
+
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
 
 export interface SecuritySettings {
   /** on: every request needs a token; off: none does (loopback only); auto: on when any token exists at start. */
@@ -113,25 +126,8 @@ export interface RequestLimits {
   readonly allowedHosts: readonly string[];
 }
 
-export const DEFAULT_LIMITS: RequestLimits = {
-  maxBodyBytes: 32 * 1024 * 1024,
-  maxDepth: 8,
-  maxAliases: 15,
-  maxTokens: 2000,
-  maxCost: 5000,
-  maxDirectives: 20,
-  requestConcurrency: 4,
-  introspection: false,
-  fieldSuggestions: false,
-  allowedHosts: [],
-};
-
-function authSetting(env: NodeJS.ProcessEnv): AuthSetting {
-  const raw = (env.TOTAL_RECALL_AUTH ?? '').trim().toLowerCase();
-  if (raw === '') return 'auto';
-  if (raw === 'on' || raw === 'off' || raw === 'auto') return raw;
-  throw new Error(`TOTAL_RECALL_AUTH must be on, off or auto, got "${env.TOTAL_RECALL_AUTH}"`);
-}
+/** What one request may ask for when no setting says otherwise. */
+export const DEFAULT_LIMITS: RequestLimits = requestLimits(settings.readSettings(SERVER_SETTINGS, {}));
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
 export const isLoopback = (host: string): boolean =>
@@ -140,72 +136,46 @@ export const isLoopback = (host: string): boolean =>
 /** TOTAL_RECALL_AUTH=off serves anyone who can connect: refused unless only this machine can. */
 export function checkAuthPosture(config: Pick<Config, 'host' | 'security'>): void {
   if (config.security.auth === 'off' && !isLoopback(config.host)) {
-    throw new Error(
-      `TOTAL_RECALL_AUTH=off is refused when serving on ${config.host}: without tokens anyone who reaches the port could read and write every store. Serve on 127.0.0.1, or use tokens (npm run token -- create).`,
+    throw new ConfigError(
+      'CONFIG.TOTAL_RECALL_AUTH',
+      `TOTAL_RECALL_AUTH=off is refused when serving on ${config.host}: without tokens anyone who reaches the ` +
+        'port could read and write every store. Serve on 127.0.0.1, or use tokens (npm run token -- create).',
     );
   }
 }
 
-function int(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive integer, got "${raw}"`);
-  return value;
-}
+type Server = settings.SettingsOf<typeof SERVER_SETTINGS>;
 
-function admissionSettings(env: NodeJS.ProcessEnv): Config['admission'] {
-  const maxConcurrent = int(env, 'TOTAL_RECALL_MAX_CONCURRENT', 8);
-  const maxPerCaller = int(env, 'TOTAL_RECALL_MAX_CONCURRENT_PER_TOKEN', Math.max(1, Math.floor(maxConcurrent / 4)));
-  if (maxPerCaller > maxConcurrent) {
-    throw new Error(
-      `TOTAL_RECALL_MAX_CONCURRENT_PER_TOKEN (${maxPerCaller}) cannot exceed TOTAL_RECALL_MAX_CONCURRENT (${maxConcurrent})`,
-    );
-  }
+function requestLimits(s: Server): RequestLimits {
   return {
-    maxConcurrent,
-    maxQueued: int(env, 'TOTAL_RECALL_MAX_QUEUED', 16),
-    maxWaitMs: int(env, 'TOTAL_RECALL_MAX_QUEUE_WAIT_MS', 1000),
-    maxPerCaller,
+    maxBodyBytes: s.maxBodyBytes,
+    maxDepth: s.maxDepth,
+    maxAliases: s.maxAliases,
+    maxTokens: s.maxTokens,
+    maxCost: s.maxCost,
+    maxDirectives: s.maxDirectives,
+    requestConcurrency: s.requestConcurrency,
+    introspection: s.introspection,
+    fieldSuggestions: s.nodeEnv === 'development',
+    allowedHosts: s.allowedHosts ?? [],
   };
 }
 
-/** A TCP port; 0 asks the system for a free one (tests do; `GraphQL ready at …` names the one taken). */
-function tcpPort(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0 || value > 65535)
-    throw new Error(`${name} must be a port number from 0 to 65535, got "${raw}"`);
-  return value;
+function admission(s: Server): Config['admission'] {
+  if (s.maxPerCaller > s.maxConcurrent) {
+    throw new ConfigError(
+      'CONFIG.TOTAL_RECALL_MAX_CONCURRENT_PER_TOKEN',
+      `TOTAL_RECALL_MAX_CONCURRENT_PER_TOKEN (${s.maxPerCaller}) cannot exceed TOTAL_RECALL_MAX_CONCURRENT ` +
+        `(${s.maxConcurrent})`,
+    );
+  }
+  return {
+    maxConcurrent: s.maxConcurrent,
+    maxQueued: s.maxQueued,
+    maxWaitMs: s.maxWaitMs,
+    maxPerCaller: s.maxPerCaller,
+  };
 }
-
-function fraction(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isFinite(value) || value <= 0 || value > 1)
-    throw new Error(`${name} must be a number in (0,1], got "${raw}"`);
-  return value;
-}
-
-function list(env: NodeJS.ProcessEnv, name: string): string[] | null {
-  const items = (env[name] ?? '')
-    .split(',')
-    .map((s) => s.trim())
-    .filter((s) => s !== '');
-  return items.length > 0 ? items : null;
-}
-
-function flag(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
-  const raw = (env[name] ?? '').trim().toLowerCase();
-  if (raw === '') return fallback;
-  if (['on', 'true', '1', 'yes'].includes(raw)) return true;
-  if (['off', 'false', '0', 'no'].includes(raw)) return false;
-  throw new Error(`${name} must be on or off, got "${env[name]}"`);
-}
-
-const MINUTE = 60_000;
 
 /** A secret the local service scripts generated (mode 0600), or empty when there is none. */
 function localSecret(file: string): string {
@@ -217,7 +187,7 @@ function localSecret(file: string): string {
 }
 
 /** The local Redis, with the password its conf was started with (scripts/services/redis.mjs). */
-function localRedisUrl(dataDir: string, port: string): string {
+function localRedisUrl(dataDir: string, port: number): string {
   let password = '';
   try {
     password =
@@ -227,96 +197,50 @@ function localRedisUrl(dataDir: string, port: string): string {
   }
   return password ? `redis://:${encodeURIComponent(password)}@127.0.0.1:${port}` : `redis://127.0.0.1:${port}`;
 }
-/** The repository root (src/ is one level below it): the default data folder lives there. */
-const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 export const VERSION = '0.1.0';
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const dataDir = env.TOTAL_RECALL_DATA ? resolve(env.TOTAL_RECALL_DATA) : join(PROJECT_ROOT, '.data');
-  const development = env.NODE_ENV === 'development';
+  // The data folder first: every other path's default lies under it.
+  const dataDir = CONNECTION_SETTINGS.dataDir.read(env.TOTAL_RECALL_DATA, { dataDir: '', env }, 'dataDir');
+  const context: SettingsContext = { dataDir, env };
+  const c = settings.readSettings(CONNECTION_SETTINGS, env, context);
+  const server = settings.readSettings(SERVER_SETTINGS, env, context);
+  const emb = settings.readSettings(EMBEDDING_SETTINGS, env, context);
+  const { defaultStore, ...memories } = hippocampusSettingsFromEnv(env);
+  const { scopeStores, sessionIdleMs, ...subconscious } = subconsciousSettingsFromEnv(env);
   return {
     neo4j: {
       // bolt:// for one server; neo4j:// or neo4j+s:// for a cluster or Aura (docs/deployment.md).
-      uri: checkNeo4jUri(env.NEO4J_URI || `bolt://127.0.0.1:${env.TOTAL_RECALL_NEO4J_BOLT_PORT || 7687}`),
-      user: env.NEO4J_USER || env.NEO4J_USERNAME || 'neo4j',
+      uri: checkNeo4jUri(c.neo4jUri || `bolt://127.0.0.1:${c.neo4jBoltPort}`),
+      user: c.neo4jUser || c.neo4jUsername || 'neo4j',
       // The local server's generated password (scripts/services/neo4j.mjs); an external one brings its own.
-      password: env.NEO4J_PASSWORD || (env.NEO4J_URI ? '' : localSecret(join(dataDir, 'neo4j', 'password'))),
-      database: env.NEO4J_DATABASE || 'neo4j',
+      password: c.neo4jPassword || (c.neo4jUri ? '' : localSecret(join(dataDir, 'neo4j', 'password'))),
+      database: c.neo4jDatabase,
     },
-    redisUrl: env.REDIS_URL || localRedisUrl(dataDir, env.TOTAL_RECALL_REDIS_PORT || '6380'),
-    connectWaitMs: int(env, 'TOTAL_RECALL_CONNECT_WAIT_MS', 120_000),
-    host: env.HOST || '127.0.0.1',
-    port: tcpPort(env, 'PORT', 4000),
-    defaultStore: env.TOTAL_RECALL_DEFAULT_STORE || 'default',
-    maxContentBytes: int(env, 'TOTAL_RECALL_MAX_CONTENT_BYTES', 64 * 1024),
-    maxBatch: int(env, 'TOTAL_RECALL_MAX_BATCH', 1000),
-    storeGroupMax: int(env, 'TOTAL_RECALL_STORE_GROUP_MAX', 64),
-    embeddingDimensions: int(env, 'TOTAL_RECALL_EMBEDDING_DIMENSIONS', 384),
+    redisUrl: c.redisUrl || localRedisUrl(dataDir, c.redisPort),
+    connectWaitMs: c.connectWaitMs,
+    host: server.host,
+    port: server.port,
+    defaultStore,
+    ...memories,
     version: VERSION,
     salience: salienceConfigFromEnv(env),
-    subconscious: {
-      queuePrefix: env.TOTAL_RECALL_QUEUE_PREFIX || 'total-recall',
-      decaySweepMs: int(env, 'TOTAL_RECALL_DECAY_SWEEP_MS', 15 * MINUTE),
-      consolidationMs: int(env, 'TOTAL_RECALL_CONSOLIDATION_MS', 60 * MINUTE),
-      quietMs: int(env, 'TOTAL_RECALL_QUIET_MS', 10 * MINUTE),
-      consolidationMinSimilarity: fraction(env, 'TOTAL_RECALL_CONSOLIDATION_MIN_SIMILARITY', 0.9),
-      consolidationMaxClusters: int(env, 'TOTAL_RECALL_CONSOLIDATION_MAX_CLUSTERS', 50),
-      breakAfterMs: int(env, 'TOTAL_RECALL_BREAK_AFTER_MS', 90 * MINUTE),
-      sessionSweepMs: int(env, 'TOTAL_RECALL_SESSION_SWEEP_MS', MINUTE),
-      reconcileMs: int(env, 'TOTAL_RECALL_RECONCILE_MS', MINUTE),
-      reconcileGraceMs: int(env, 'TOTAL_RECALL_RECONCILE_GRACE_MS', 30_000),
-      jobAttempts: int(env, 'TOTAL_RECALL_JOB_ATTEMPTS', 5),
-      jobBackoffMs: int(env, 'TOTAL_RECALL_JOB_BACKOFF_MS', 1000),
-      jobLockMs: int(env, 'TOTAL_RECALL_JOB_LOCK_MS', 30_000),
-      stalledIntervalMs: int(env, 'TOTAL_RECALL_STALLED_INTERVAL_MS', 30_000),
-      drainTimeoutMs: int(env, 'TOTAL_RECALL_DRAIN_TIMEOUT_MS', 30_000),
-    },
-    sessionIdleMs: int(env, 'TOTAL_RECALL_SESSION_IDLE_MS', 60 * MINUTE),
-    coldStorageDir: resolve(
-      env.TOTAL_RECALL_COLD_STORAGE_DIR || join(env.TOTAL_RECALL_DATA || '.data', 'cold-storage'),
-    ),
-    scopeStores: list(env, 'TOTAL_RECALL_SCOPE_STORES'),
-    embeddings: {
-      enabled: flag(env, 'TOTAL_RECALL_EMBEDDINGS', true),
-      modelDir: resolve(env.TOTAL_RECALL_MODEL_DIR || join(dataDir, 'models', 'e5-small-v2-q')),
-      batchSize: int(env, 'TOTAL_RECALL_EMBEDDING_BATCH', 64),
-      threads: int(env, 'TOTAL_RECALL_EMBEDDING_THREADS', 1),
-      workers: int(env, 'TOTAL_RECALL_EMBEDDING_WORKERS', Math.min(2, availableParallelism())),
-      retryMs: int(env, 'TOTAL_RECALL_MODEL_RETRY_MS', MINUTE),
-    },
+    subconscious,
+    sessionIdleMs,
+    coldStorageDir: c.coldStorageDir,
+    scopeStores,
+    embeddings: emb,
+    log: { level: c.logLevel, format: c.logFormat },
     dataDir,
     security: {
-      auth: authSetting(env),
-      operatorTokenFile: resolve(env.TOTAL_RECALL_OPERATOR_TOKEN_FILE || join(dataDir, 'operator.token')),
-      rateLimitPerMinute: int(env, 'TOTAL_RECALL_RATE_LIMIT_PER_MINUTE', 6000),
-      poolAcquisitionMs: int(env, 'TOTAL_RECALL_POOL_ACQUISITION_MS', 1000),
-      limits: {
-        maxBodyBytes: int(env, 'TOTAL_RECALL_MAX_BODY_BYTES', DEFAULT_LIMITS.maxBodyBytes),
-        maxDepth: int(env, 'TOTAL_RECALL_MAX_DEPTH', DEFAULT_LIMITS.maxDepth),
-        maxAliases: int(env, 'TOTAL_RECALL_MAX_ALIASES', DEFAULT_LIMITS.maxAliases),
-        maxTokens: int(env, 'TOTAL_RECALL_MAX_TOKENS', DEFAULT_LIMITS.maxTokens),
-        maxCost: int(env, 'TOTAL_RECALL_MAX_COST', DEFAULT_LIMITS.maxCost),
-        maxDirectives: int(env, 'TOTAL_RECALL_MAX_DIRECTIVES', DEFAULT_LIMITS.maxDirectives),
-        requestConcurrency: int(env, 'TOTAL_RECALL_REQUEST_CONCURRENCY', DEFAULT_LIMITS.requestConcurrency),
-        introspection: flag(env, 'TOTAL_RECALL_INTROSPECTION', development),
-        fieldSuggestions: development,
-        allowedHosts: list(env, 'TOTAL_RECALL_ALLOWED_HOSTS') ?? [],
-      },
+      auth: server.auth,
+      operatorTokenFile: server.operatorTokenFile,
+      rateLimitPerMinute: server.rateLimitPerMinute,
+      poolAcquisitionMs: server.poolAcquisitionMs,
+      limits: requestLimits(server),
     },
-    synapse: {
-      mechanicalLinking: flag(env, 'TOTAL_RECALL_SYNAPSE_MECHANICAL', true),
-      linkingThread: flag(env, 'TOTAL_RECALL_SYNAPSE_THREAD', true),
-      temporalWindowMs: int(env, 'TOTAL_RECALL_SYNAPSE_TEMPORAL_WINDOW_MS', 30 * MINUTE),
-      linksPerType: int(env, 'TOTAL_RECALL_SYNAPSE_LINKS_PER_TYPE', 5),
-      maxDegree: int(env, 'TOTAL_RECALL_SYNAPSE_MAX_DEGREE', 50),
-      thematicThreshold: fraction(env, 'TOTAL_RECALL_SYNAPSE_THEMATIC_THRESHOLD', 0.2),
-      linkWriteMs: int(env, 'TOTAL_RECALL_SYNAPSE_LINK_WRITE_MS', 50),
-      recentWindow: int(env, 'TOTAL_RECALL_SYNAPSE_RECENT_WINDOW', 100),
-      claimBoost: fraction(env, 'TOTAL_RECALL_SYNAPSE_CLAIM_BOOST', 0.1),
-      hopDecay: fraction(env, 'TOTAL_RECALL_SYNAPSE_HOP_DECAY', 0.5),
-      maxActivatedNodes: int(env, 'TOTAL_RECALL_SYNAPSE_MAX_NODES', 500),
-    },
-    admission: admissionSettings(env),
+    synapse: synapseSettingsFromEnv(env),
+    admission: admission(server),
   };
 }

@@ -15,6 +15,7 @@ import { signalReader } from './signals.js';
 import { createMcpHandler } from './adapters/mcp/index.js';
 import { workerName } from './adapters/bullmq/index.js';
 import type { Embedder } from './adapters/embeddings/index.js';
+import { createLogger } from './adapters/logger.js';
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
@@ -23,14 +24,16 @@ async function main(): Promise<void> {
   if (apiOnly && workerOnly) throw new Error('choose one of --api-only and --worker-only (or neither, for both)');
   const config = loadConfig();
   checkAuthPosture(config);
-  const app = await createApp(config, { workers: !apiOnly, log: (line) => console.log(line) });
+  const logger = createLogger(config.log);
+  const say = logger.info;
+  const app = await createApp(config, { workers: !apiOnly, logger });
 
   let finishing = false;
   let server: GraphQLServer | null = null;
   const finish = async (report: ShutdownReport) => {
     if (finishing) return;
     finishing = true;
-    console.log(
+    say(
       report.ready
         ? `ready: cold storage verified at ${report.coldStoragePath}`
         : 'shutdown protocol did not complete; see the steps above',
@@ -53,9 +56,8 @@ async function main(): Promise<void> {
     const file = config.security.operatorTokenFile;
     if (config.security.auth !== 'off') {
       const { created } = await ensureOperatorToken(app.tokens, file);
-      console.log(
-        `${created ? 'Operator token created' : 'Operator token'}: ${file} (mode 0600; send it as "Authorization: Bearer <token>")`,
-      );
+      const made = created ? 'Operator token created' : 'Operator token';
+      say(`${made}: ${file} (mode 0600; send it as "Authorization: Bearer <token>")`);
     }
     const options = await app.serverOptions();
     // MCP (Streamable HTTP) on the same server and port, over the same ports, admitted like GraphQL.
@@ -66,27 +68,27 @@ async function main(): Promise<void> {
       routes: { '/mcp': mcp },
       defaultStore: config.defaultStore,
     });
-    console.log(
-      `Authentication ${options.authenticator.mode}${options.authenticator.mode === 'off' ? ' (TOTAL_RECALL_AUTH=off: every caller reaches every store)' : ''}`,
-    );
-    console.log(`GraphQL ready at ${server.url}${apiOnly ? ' (API only: no background worker)' : ''}`);
-    console.log(`MCP (Streamable HTTP) ready at ${server.url.replace(/\/graphql$/, '/mcp')}`);
+    const off =
+      options.authenticator.mode === 'off' ? ' (TOTAL_RECALL_AUTH=off: every caller reaches every store)' : '';
+    say(`Authentication ${options.authenticator.mode}${off}`);
+    say(`GraphQL ready at ${server.url}${apiOnly ? ' (API only: no background worker)' : ''}`);
+    say(`MCP (Streamable HTTP) ready at ${server.url.replace(/\/graphql$/, '/mcp')}`);
   }
   // The name its jobs record as processedBy: which worker process ran what.
   if (!apiOnly) {
-    console.log(`Background worker ready (queues under "${config.subconscious.queuePrefix}", worker ${workerName()})`);
+    say(`Background worker ready (queues under "${config.subconscious.queuePrefix}", worker ${workerName()})`);
   }
-  onceReady(app.embedder, () => console.log(`Embedding model ready (${app.embedder.model})`));
+  onceReady(app.embedder, () => say(`Embedding model ready (${app.embedder.model})`));
   if (!workerOnly) app.synapse.warmUp();
 
   const readSignal = signalReader(1000);
   const onSignal = (signal: string) => {
     const action = readSignal();
     if (action === 'shut down') {
-      console.log(`${signal}: shutdown protocol (send it again a second later to exit without it)`);
+      say(`${signal}: shutdown protocol (send it again a second later to exit without it)`);
       void app.shutdown().then(finish);
     } else if (action === 'exit now') {
-      console.log(`${signal} again: exiting without finishing the shutdown protocol`);
+      say(`${signal} again: exiting without finishing the shutdown protocol`);
       process.exit(130);
     }
   };
@@ -109,6 +111,7 @@ function onceReady(embedder: Embedder, then: () => void): void {
 
 main().catch((error: unknown) => {
   // A typed start-up error (ConfigError) names its code, so a supervisor's log says which setting to fix.
+  // Written directly: a bad setting can stop the start before the logger exists.
   const code = (error as { code?: unknown }).code;
   const named = typeof code === 'string' && code.startsWith('CONFIG.') ? `${code}: ` : '';
   console.error(`error: ${named}${(error as Error).message}`);

@@ -21,12 +21,14 @@ export async function populate(t: TestApp, store: string): Promise<{ sessionId: 
     { in: { instanceId: i, mindType: 'claude', store, task: 'remember Lisbon', project: 'travel' } },
   );
   await gql(
-    'mutation ($i: String!) { transition(instanceId: $i, mode: CONVERSATION, context: {step: 2, note: "ünïcödé ✓"}) { id } }',
+    'mutation ($i: String!) { transition(instanceId: $i, mode: CONVERSATION, context: {step: 2, note: ' +
+      '"ünïcödé ✓"}) { id } }',
     { i },
     as,
   );
   await gql(
-    'mutation ($i: String!) { logDecision(instanceId: $i, text: "book the train", rationale: "cheaper than flying") { id } }',
+    'mutation ($i: String!) { logDecision(instanceId: $i, text: "book the train", rationale: "cheaper ' +
+      'than flying") { id } }',
     { i },
     as,
   );
@@ -50,7 +52,8 @@ export async function populate(t: TestApp, store: string): Promise<{ sessionId: 
   await gql('mutation ($id: ID!) { claim(id: $id) { id } }', { id: ids[0] });
   await gql('mutation ($id: ID!) { memory(id: $id) { id } }'.replace('mutation', 'query'), { id: ids[1] });
   await t.cypher(
-    'MATCH (a:Memory {id: $a}), (b:Memory {id: $b}) MERGE (a)-[r:THEMATIC]-(b) ON CREATE SET r.strength = 0.55, r.origin = "SEMANTIC"',
+    'MATCH (a:Memory {id: $a}), (b:Memory {id: $b}) MERGE (a)-[r:THEMATIC]-(b) ON CREATE SET r.strength = 0.55, ' +
+      'r.origin = "SEMANTIC"',
     { a: ids[0], b: ids[1] },
   );
   await gql('mutation ($ids: [ID!]!) { consolidate(ids: $ids, strategy: COMBINE) { id } }', { ids: [ids[0], ids[1]] });

@@ -100,4 +100,6 @@ export async function startTestApp(options: AppOptions = {}, env: NodeJS.Process
   };
 }
 
-export const MEMORY_FIELDS = `id store content tier claimed tags people emotions metadata occurredAt createdAt lastAccessedAt accessCount salience sessionId`;
+export const MEMORY_FIELDS =
+  `id store content tier claimed tags people emotions metadata occurredAt createdAt ` +
+  `lastAccessedAt accessCount salience sessionId`;

@@ -2,7 +2,8 @@
 // With a guard (a timer's TIMEOUT) only that session, and only while it has had
 // no activity since $idleBefore. Returns nothing when no session matched (the
 // caller then checks whether a replay of this very transaction ended it).
-// params: $instanceId, $guardSessionId, $idleBefore, $cause, $reason, $now, $eventId, $payload, $commandId, $correlationId
+// params: $instanceId, $guardSessionId, $idleBefore, $cause, $reason, $now, $eventId, $payload, $commandId,
+//   $correlationId
 // returns: session
 MATCH (s:Session {openInstance: $instanceId})
 WHERE ($guardSessionId IS NULL OR s.id = $guardSessionId)

@@ -10,7 +10,8 @@
 // returns: id, store
 UNWIND $vectors AS v
 MATCH (m:Memory {id: v.id})
-WHERE (m.embedding IS NULL OR (m.embeddingModel IS NOT NULL AND m.embeddingModel <> $model AND m.embeddingModel <> 'client'))
+WHERE (m.embedding IS NULL
+  OR (m.embeddingModel IS NOT NULL AND m.embeddingModel <> $model AND m.embeddingModel <> 'client'))
   AND (v.contextId IS NULL OR EXISTS { MATCH (:Memory {id: v.contextId}) })
 SET m.embedding = v.embedding,
     m.embeddingStatus = 'DONE',

@@ -1,7 +1,8 @@
 // Creates the memory that consolidates several originals. The originals are
 // kept and linked from it (CONSOLIDATED_FROM); MemoryStored is recorded for the
 // new memory and MemoryConsolidated about it and each original.
-// params: $memory, $linking, $from, $now, $storedEventId, $consolidatedEventId, $payload, $commandId, $correlationId, $sessionId
+// params: $memory, $linking, $from, $now, $storedEventId, $consolidatedEventId, $payload, $commandId, $correlationId,
+//   $sessionId
 // returns: memory
 MERGE (n:Memory {id: $memory.id})
   ON CREATE SET

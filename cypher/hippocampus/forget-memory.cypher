@@ -25,7 +25,8 @@ WITH m, m.store AS store
 CALL (m) {
   MATCH (n:Memory)
   WHERE m.sessionId IS NOT NULL AND n.sessionId = m.sessionId AND n.store = m.store AND n.embeddingContextId = m.id
-  SET n.embedding = null, n.embeddingStatus = 'PENDING', n.embeddingModel = null, n.embeddedAt = null, n.embeddingContextId = null
+  SET n.embedding = null, n.embeddingStatus = 'PENDING', n.embeddingModel = null, n.embeddedAt = null,
+    n.embeddingContextId = null
   RETURN collect(n.id) AS embeddedWith
 }
 DETACH DELETE m

@@ -8,7 +8,8 @@
 // params: $ids, $model
 // returns: id, content, before, beforeId
 MATCH (m:Memory)
-WHERE m.id IN $ids AND (m.embedding IS NULL OR (m.embeddingModel IS NOT NULL AND m.embeddingModel <> $model AND m.embeddingModel <> 'client'))
+WHERE m.id IN $ids AND (m.embedding IS NULL
+  OR (m.embeddingModel IS NOT NULL AND m.embeddingModel <> $model AND m.embeddingModel <> 'client'))
 WITH m, COLLECT {
   MATCH (p:Memory)
   WHERE m.sessionId IS NOT NULL AND p.sessionId = m.sessionId AND p.occurredAt < m.occurredAt AND p.store = m.store

@@ -6,7 +6,9 @@
 // params: $after, $limit, $stores, $model
 // returns: id
 MATCH (m:Memory)
-WHERE m.id > $after AND (m.embedding IS NULL OR (m.embeddingModel IS NOT NULL AND m.embeddingModel <> $model AND m.embeddingModel <> 'client')) AND ($stores IS NULL OR m.store IN $stores)
+WHERE m.id > $after AND (m.embedding IS NULL
+  OR (m.embeddingModel IS NOT NULL AND m.embeddingModel <> $model AND m.embeddingModel <> 'client'))
+  AND ($stores IS NULL OR m.store IN $stores)
 RETURN m.id AS id
 ORDER BY m.id
 LIMIT $limit

@@ -4,7 +4,8 @@
 // params: $before, $limit, $stores
 // returns: id
 MATCH (m:Memory)
-WHERE m.embeddingStatus = 'PENDING' AND m.createdAt < datetime({epochMillis: $before}) AND ($stores IS NULL OR m.store IN $stores)
+WHERE m.embeddingStatus = 'PENDING' AND m.createdAt < datetime({epochMillis: $before})
+  AND ($stores IS NULL OR m.store IN $stores)
 RETURN m.id AS id
 ORDER BY m.createdAt
 LIMIT $limit

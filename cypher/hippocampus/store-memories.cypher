@@ -53,4 +53,8 @@ WITH m, input, created
 OPTIONAL MATCH (s:Session {id: input.sessionId})
 WHERE s.store = input.store
 FOREACH (_ IN CASE WHEN created AND s IS NOT NULL THEN [1] ELSE [] END | MERGE (m)-[:STORED_IN]->(s))
-RETURN [m.id, m.store, m.content, m.tier, m.claimed, m.tags, m.people, m.emotions, m.metadata, m.occurredAt.epochMillis, m.createdAt.epochMillis, m.lastAccessedAt.epochMillis, m.accessCount, m.sessionId, m.claimedAt.epochMillis, m.tierChangedAt.epochMillis, m.salience, m.salienceAt.epochMillis, m.salienceAnchor, m.salienceAnchorAt.epochMillis, m.salienceAnchorTier, m.salienceAnchorUses, m.salienceAnchorClaimed, m.salienceUses, m.salienceUsedAt.epochMillis, m.usefulness] AS memory, created, input.index AS index
+RETURN [m.id, m.store, m.content, m.tier, m.claimed, m.tags, m.people, m.emotions, m.metadata, m.occurredAt.epochMillis,
+  m.createdAt.epochMillis, m.lastAccessedAt.epochMillis, m.accessCount, m.sessionId, m.claimedAt.epochMillis,
+  m.tierChangedAt.epochMillis, m.salience, m.salienceAt.epochMillis, m.salienceAnchor, m.salienceAnchorAt.epochMillis,
+  m.salienceAnchorTier, m.salienceAnchorUses, m.salienceAnchorClaimed, m.salienceUses, m.salienceUsedAt.epochMillis,
+  m.usefulness] AS memory, created, input.index AS index

@@ -20,4 +20,9 @@ WHERE node.store = $store
 WITH DISTINCT node
 ORDER BY node.occurredAt DESC, node.id
 LIMIT $limit
-RETURN [node.id, node.store, node.content, node.tier, node.claimed, node.tags, node.people, node.emotions, node.metadata, node.occurredAt.epochMillis, node.createdAt.epochMillis, node.lastAccessedAt.epochMillis, node.accessCount, node.sessionId, node.claimedAt.epochMillis, node.tierChangedAt.epochMillis, node.salience, node.salienceAt.epochMillis, node.salienceAnchor, node.salienceAnchorAt.epochMillis, node.salienceAnchorTier, node.salienceAnchorUses, node.salienceAnchorClaimed, node.salienceUses, node.salienceUsedAt.epochMillis, node.usefulness] AS memory
+RETURN [node.id, node.store, node.content, node.tier, node.claimed, node.tags, node.people, node.emotions,
+  node.metadata, node.occurredAt.epochMillis, node.createdAt.epochMillis, node.lastAccessedAt.epochMillis,
+  node.accessCount, node.sessionId, node.claimedAt.epochMillis, node.tierChangedAt.epochMillis, node.salience,
+  node.salienceAt.epochMillis, node.salienceAnchor, node.salienceAnchorAt.epochMillis, node.salienceAnchorTier,
+  node.salienceAnchorUses, node.salienceAnchorClaimed, node.salienceUses, node.salienceUsedAt.epochMillis,
+  node.usefulness] AS memory

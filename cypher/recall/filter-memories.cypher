@@ -11,4 +11,9 @@ WHERE node.id IN $ids
   AND ($tags IS NULL OR any(tag IN $tags WHERE tag IN node.tags))
   AND ($people IS NULL OR any(person IN $people WHERE person IN node.people))
   AND ($sessionId IS NULL OR node.sessionId = $sessionId)
-RETURN [node.id, node.store, node.content, node.tier, node.claimed, node.tags, node.people, node.emotions, node.metadata, node.occurredAt.epochMillis, node.createdAt.epochMillis, node.lastAccessedAt.epochMillis, node.accessCount, node.sessionId, node.claimedAt.epochMillis, node.tierChangedAt.epochMillis, node.salience, node.salienceAt.epochMillis, node.salienceAnchor, node.salienceAnchorAt.epochMillis, node.salienceAnchorTier, node.salienceAnchorUses, node.salienceAnchorClaimed, node.salienceUses, node.salienceUsedAt.epochMillis, node.usefulness] AS memory
+RETURN [node.id, node.store, node.content, node.tier, node.claimed, node.tags, node.people, node.emotions,
+  node.metadata, node.occurredAt.epochMillis, node.createdAt.epochMillis, node.lastAccessedAt.epochMillis,
+  node.accessCount, node.sessionId, node.claimedAt.epochMillis, node.tierChangedAt.epochMillis, node.salience,
+  node.salienceAt.epochMillis, node.salienceAnchor, node.salienceAnchorAt.epochMillis, node.salienceAnchorTier,
+  node.salienceAnchorUses, node.salienceAnchorClaimed, node.salienceUses, node.salienceUsedAt.epochMillis,
+  node.usefulness] AS memory

@@ -10,9 +10,11 @@ CALL {
   WITH m
   OPTIONAL MATCH (m)-[r:TEMPORAL|CAUSAL|THEMATIC|EMOTIONAL|PERSON]-(o:Memory)
   RETURN
-    collect(CASE WHEN r.strength < $weakBelow THEN {type: type(r), strength: r.strength, memory: o {.*, embedding: null}} END) AS weak,
+    collect(CASE WHEN r.strength < $weakBelow
+      THEN {type: type(r), strength: r.strength, memory: o {.*, embedding: null}} END) AS weak,
     collect(CASE WHEN type(r) = 'THEMATIC' AND r.origin = 'MECHANICAL' AND r.strength >= $duplicateStrength
-                   AND NOT EXISTS { (:Memory)-[:CONSOLIDATED_FROM]->(o) } AND NOT EXISTS { (:Memory)-[:CONSOLIDATED_FROM]->(m) }
+                   AND NOT EXISTS { (:Memory)-[:CONSOLIDATED_FROM]->(o) }
+                   AND NOT EXISTS { (:Memory)-[:CONSOLIDATED_FROM]->(m) }
                  THEN o {.*, embedding: null} END) AS duplicates,
     collect(DISTINCT o.id) AS linked
 }

@@ -15,4 +15,9 @@ WHERE node.store = $store
   AND ($people IS NULL OR any(person IN $people WHERE person IN node.people))
   AND ($sessionId IS NULL OR node.sessionId = $sessionId)
 WITH node, score ORDER BY score DESC, node.id LIMIT $limit
-RETURN [node.id, node.store, node.content, node.tier, node.claimed, node.tags, node.people, node.emotions, node.metadata, node.occurredAt.epochMillis, node.createdAt.epochMillis, node.lastAccessedAt.epochMillis, node.accessCount, node.sessionId, node.claimedAt.epochMillis, node.tierChangedAt.epochMillis, node.salience, node.salienceAt.epochMillis, node.salienceAnchor, node.salienceAnchorAt.epochMillis, node.salienceAnchorTier, node.salienceAnchorUses, node.salienceAnchorClaimed, node.salienceUses, node.salienceUsedAt.epochMillis, node.usefulness] AS memory, 2 * score - 1 AS similarity
+RETURN [node.id, node.store, node.content, node.tier, node.claimed, node.tags, node.people, node.emotions,
+  node.metadata, node.occurredAt.epochMillis, node.createdAt.epochMillis, node.lastAccessedAt.epochMillis,
+  node.accessCount, node.sessionId, node.claimedAt.epochMillis, node.tierChangedAt.epochMillis, node.salience,
+  node.salienceAt.epochMillis, node.salienceAnchor, node.salienceAnchorAt.epochMillis, node.salienceAnchorTier,
+  node.salienceAnchorUses, node.salienceAnchorClaimed, node.salienceUses, node.salienceUsedAt.epochMillis,
+  node.usefulness] AS memory, 2 * score - 1 AS similarity

@@ -1,7 +1,8 @@
 // What the score of some memories depends on (after an access, a claim, a use
 // or the mind's tier change), times as epoch ms.
 // params: $ids
-// returns: id, store, tier, createdAt, lastAccessedAt, accessCount, claimed, claimedAt, tierChangedAt, salience, salienceAt, anchorLevel, anchorAt, anchorTier, anchorUses, anchorClaimed, marked, markedAt
+// returns: id, store, tier, createdAt, lastAccessedAt, accessCount, claimed, claimedAt, tierChangedAt, salience,
+//   salienceAt, anchorLevel, anchorAt, anchorTier, anchorUses, anchorClaimed, marked, markedAt
 MATCH (m:Memory)
 WHERE m.id IN $ids
 RETURN m.id AS id, m.store AS store, m.tier AS tier, m.createdAt.epochMillis AS createdAt,

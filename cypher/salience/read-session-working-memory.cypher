@@ -1,7 +1,8 @@
 // A session's working memory: its ACTIVE_CONTEXT memories, which move down
 // when the session ends unless claimed.
 // params: $store, $sessionId
-// returns: id, store, tier, createdAt, lastAccessedAt, accessCount, claimed, claimedAt, tierChangedAt, salience, salienceAt, anchorLevel, anchorAt, anchorTier, anchorUses, anchorClaimed, marked, markedAt
+// returns: id, store, tier, createdAt, lastAccessedAt, accessCount, claimed, claimedAt, tierChangedAt, salience,
+//   salienceAt, anchorLevel, anchorAt, anchorTier, anchorUses, anchorClaimed, marked, markedAt
 MATCH (m:Memory)
 WHERE m.store = $store AND m.sessionId = $sessionId AND m.tier = 'ACTIVE_CONTEXT'
 RETURN m.id AS id, m.store AS store, m.tier AS tier, m.createdAt.epochMillis AS createdAt,

@@ -6,7 +6,8 @@
 WITH datetime({epochMillis: $now}) AS at
 UNWIND $rows AS r
 MATCH (m:Memory {id: r.id})
-WHERE m.tier = r.tier AND m.claimed = r.claimed AND m.accessCount = r.accessCount AND coalesce(m.salienceUses, 0) = r.marked
+WHERE m.tier = r.tier AND m.claimed = r.claimed AND m.accessCount = r.accessCount
+  AND coalesce(m.salienceUses, 0) = r.marked
 SET m.salience = toFloat(r.salience), m.salienceAt = at,
     m.salienceAnchor = toFloat(r.level), m.salienceAnchorAt = datetime({epochMillis: r.anchorAt}),
     m.salienceAnchorTier = r.anchorTier, m.salienceAnchorUses = r.anchorUses, m.salienceAnchorClaimed = r.anchorClaimed

@@ -7,6 +7,7 @@
 WITH datetime({epochMillis: $now}) AS at
 UNWIND $rows AS r
 MATCH (m:Memory {id: r.id})
-WHERE m.tier = r.tier AND m.claimed = r.claimed AND m.accessCount = r.accessCount AND coalesce(m.salienceUses, 0) = r.marked
+WHERE m.tier = r.tier AND m.claimed = r.claimed AND m.accessCount = r.accessCount
+  AND coalesce(m.salienceUses, 0) = r.marked
 SET m.salience = toFloat(r.salience), m.salienceAt = at
 RETURN count(m) AS written

@@ -2,4 +2,5 @@
 // params: $lo, $hi, $type
 // returns: origin, strength, createdAt, updatedAt, changeId
 MATCH (:Memory {id: $lo})-[r:$($type)]->(:Memory {id: $hi})
-RETURN r.origin AS origin, r.strength AS strength, r.createdAt AS createdAt, r.updatedAt AS updatedAt, r.changeId AS changeId
+RETURN r.origin AS origin, r.strength AS strength, r.createdAt AS createdAt, r.updatedAt AS updatedAt,
+  r.changeId AS changeId

@@ -31,8 +31,16 @@ const SOCKET_CODES = new Set([
   'ENETUNREACH',
   'ENOTCONN',
 ]);
-const REDIS_MESSAGES =
-  /Connection is closed|Stream isn't writeable|Reached the max retries per request limit|connect ECONNREFUSED|read ECONNRESET/i;
+const REDIS_MESSAGES = new RegExp(
+  [
+    'Connection is closed',
+    "Stream isn't writeable",
+    'Reached the max retries per request limit',
+    'connect ECONNREFUSED',
+    'read ECONNRESET',
+  ].join('|'),
+  'i',
+);
 
 /** Which service's outage this error is (or null: it is some other failure). */
 export function outageOf(error: unknown): BackingService | null {

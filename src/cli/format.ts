@@ -43,10 +43,12 @@ export function hitLines(frame: string, hits: readonly HitLike[]): string[] {
 }
 
 export function memoryLine(m: MemoryLike): string {
-  return `  ${day(m.occurredAt)}  ${m.id}  ${oneLine(m.content)}  (salience ${m.salience.toFixed(2)}${m.claimed ? ', claimed' : ''})`;
+  const claimed = m.claimed ? ', claimed' : '';
+  return `  ${day(m.occurredAt)}  ${m.id}  ${oneLine(m.content)}  (salience ${m.salience.toFixed(2)}${claimed})`;
 }
 
 export function sessionLine(s: SessionLike): string {
   const ended = s.endedAt ? `ended ${s.endedAt.slice(0, 16).replace('T', ' ')} (${s.endCause})` : 'open';
-  return `${s.id}  ${s.instanceId}  ${s.mode}${s.task ? ` "${oneLine(s.task)}"` : ''}  started ${s.startedAt.slice(0, 16).replace('T', ' ')}  ${ended}`;
+  const task = s.task ? ` "${oneLine(s.task)}"` : '';
+  return `${s.id}  ${s.instanceId}  ${s.mode}${task}  started ${s.startedAt.slice(0, 16).replace('T', ' ')}  ${ended}`;
 }

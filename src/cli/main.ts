@@ -263,8 +263,15 @@ export async function run(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: 
       case 'status': {
         const data = await tool<Record<string, unknown>>('status', {});
         print({ ...data, url: service.url, storeSource: where.source }, () => [
-          `service ${service.url}: version ${String(data.version)}, ${data.accepting ? 'accepting' : 'shutting down'}, neo4j ${data.neo4j ? 'up' : 'DOWN'}, redis ${data.redis ? 'up' : 'DOWN'}, embeddings ${String(data.embeddings)}, ${String(data.memories)} memories`,
-          `this directory: ${where.source === 'default' ? `${describeStore(where, cwd)}: "${String(data.store)}"` : describeStore(where, cwd)}`,
+          `service ${service.url}: version ${String(data.version)}, ` +
+            `${data.accepting ? 'accepting' : 'shutting down'}, neo4j ${data.neo4j ? 'up' : 'DOWN'}, ` +
+            `redis ${data.redis ? 'up' : 'DOWN'}, embeddings ${String(data.embeddings)}, ${String(data.memories)} ` +
+            `memories`,
+          `this directory: ${
+            where.source === 'default'
+              ? `${describeStore(where, cwd)}: "${String(data.store)}"`
+              : describeStore(where, cwd)
+          }`,
         ]);
         return EXIT.ok;
       }

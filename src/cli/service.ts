@@ -7,6 +7,14 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ERROR_META_KEY, STORE_HEADER } from '../adapters/mcp/protocol.js';
 
+/** Network errors that mean "no service there" rather than a failed call. */
+const UNREACHABLE_CODES = new Set(
+  (
+    'ECONNREFUSED ECONNRESET ENOTFOUND EAI_AGAIN EHOSTUNREACH ENETUNREACH ETIMEDOUT ' +
+    'UND_ERR_CONNECT_TIMEOUT UND_ERR_SOCKET'
+  ).split(' '),
+);
+
 export const DEFAULT_URL = 'http://127.0.0.1:4000';
 
 export interface ServiceOptions {
@@ -37,7 +45,8 @@ export class ServiceUnreachable extends Error {
     detail: string,
   ) {
     super(
-      `Total Recall is not reachable at ${url} (${detail}). Start it with \`npm start\` in its checkout, or set TOTAL_RECALL_URL.`,
+      `Total Recall is not reachable at ${url} (${detail}). Start it with \`npm start\` in its checkout, or set ` +
+        `TOTAL_RECALL_URL.`,
     );
   }
 }
@@ -56,13 +65,7 @@ export class ToolFailure extends Error {
 export function isNetworkError(error: unknown): boolean {
   for (let e: unknown = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
     const code = (e as { code?: unknown }).code;
-    if (
-      typeof code === 'string' &&
-      /^(ECONNREFUSED|ECONNRESET|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|ETIMEDOUT|UND_ERR_CONNECT_TIMEOUT|UND_ERR_SOCKET)$/.test(
-        code,
-      )
-    )
-      return true;
+    if (typeof code === 'string' && UNREACHABLE_CODES.has(code)) return true;
     if (e instanceof TypeError && /fetch failed/.test(e.message)) return true;
   }
   return false;

@@ -70,7 +70,9 @@ export function derivedStoreName(name: string, realPath: string): string {
   return `${readable.slice(0, 80)}-${createHash('sha256').update(realPath).digest('hex').slice(0, 8)}`;
 }
 
-/** The store a marker names: its first line that is neither empty nor a # comment; an empty marker names its directory. */
+/**
+ * The store a marker names: its first line that is neither empty nor a # comment; an empty marker names its directory.
+ */
 export function markerStore(markerPath: string): string {
   const text = readFileSync(markerPath, 'utf8');
   const line = text
@@ -81,7 +83,10 @@ export function markerStore(markerPath: string): string {
   return line ?? derivedStoreName(basename(dir), real(dir));
 }
 
-/** The common git directory of a checkout whose `.git` (a directory, or a file `gitdir: …` in a worktree or submodule) is at `dotGit`. */
+/**
+ * The common git directory of a checkout whose `.git` (a directory, or a file `gitdir: …` in a worktree or submodule)
+ * is at `dotGit`.
+ */
 export function commonGitDir(dotGit: string): string | null {
   let gitDir: string;
   if (isFile(dotGit)) {
@@ -130,7 +135,10 @@ export function resolveStore(o: ResolveOptions): StoreResolution {
   return { store: null, source: 'default', path: null };
 }
 
-/** The store `total-recall init` writes into a new marker when none is named: the checkout's, else one for the directory. */
+/**
+ * The store `total-recall init` writes into a new marker when none is named: the checkout's, else one for the
+ * directory.
+ */
 export function initialStore(cwd: string, home: string | null, tmp: string): string {
   const found = resolveStore({ cwd, home, tmp });
   return found.source === 'git' && found.store ? found.store : derivedStoreName(basename(real(cwd)), real(cwd));

@@ -18,3 +18,7 @@ export * from './access.js';
 export * from './progress.js';
 export * from './memory-record.js';
 export * from './ports/index.js';
+export * as settings from './settings.js';
+export type { Setting, Schema, SettingsOf, SettingsContext } from './settings.js';
+export { lineLogger } from './logger.js';
+export type { Logger } from './logger.js';

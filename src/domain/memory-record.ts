@@ -57,7 +57,8 @@ export const MEMORY_RECORD_PROPERTIES = [
 export function memoryFromValues(values: unknown): MemoryRecord {
   if (!Array.isArray(values) || values.length !== MEMORY_RECORD_PROPERTIES.length) {
     throw new Error(
-      `a memory needs ${MEMORY_RECORD_PROPERTIES.length} values, got ${Array.isArray(values) ? values.length : typeof values}`,
+      `a memory needs ${MEMORY_RECORD_PROPERTIES.length} values, got ` +
+        `${Array.isArray(values) ? values.length : typeof values}`,
     );
   }
   const row: Record<string, unknown> = {};

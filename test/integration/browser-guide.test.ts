@@ -39,7 +39,8 @@ async function allowedServerUrl(): Promise<string> {
   const url = new URL(t.server.url);
   if (!hosts.includes(url.hostname)) {
     console.log(
-      `browser check: this Neo4j does not allow ${url.hostname} (restart it with the project's settings); using localhost`,
+      `browser check: this Neo4j does not allow ${url.hostname} (restart it with the project's ` +
+        `settings); using localhost`,
     );
     url.hostname = 'localhost';
   }
@@ -106,39 +107,44 @@ afterAll(async () => {
 });
 
 describe('the guide and the style over HTTP', () => {
-  it('serves the guide (one runnable query per slide, this store) and the style to another origin, preflight included', async () => {
-    const base = new URL(t.server.url);
-    const preflight = await fetch(new URL(GUIDE_PATH, base), {
-      method: 'OPTIONS',
-      headers: { origin: 'http://127.0.0.1:7474', 'access-control-request-headers': 'pragma,cache-control' },
-    });
-    expect(preflight.status).toBe(204);
-    expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
-    expect(preflight.headers.get('access-control-allow-headers')).toMatch(/pragma/);
-    const guide = await fetch(new URL(`${GUIDE_PATH}?store=${encodeURIComponent(store)}`, base));
-    expect(guide.status).toBe(200);
-    const html = await guide.text();
-    expect(html.match(/<slide/g)).toHaveLength(8);
-    expect(html.match(/<pre class="code runnable"/g)).toHaveLength(8);
-    expect(html).toContain(`WITH &quot;${store}&quot; AS store`);
-    expect(html).toContain(`data-exec="style http://${base.host}${STYLE_PATH}"`);
-    const style = await (await fetch(new URL(STYLE_PATH, base))).text();
-    for (const rule of [
-      'node.IDENTITY_CORE',
-      'node.ACTIVE_CONTEXT',
-      'node.LONG_TERM',
-      'node.ARCHIVE',
-      'node.Event',
-      'relationship.CAUSAL',
-    ])
-      expect(style).toContain(rule);
-    expect(style).toContain('caption: "{content}"');
-    expect(style).toContain('caption: "CAUSAL {strength}"');
-  });
+  it(
+    'serves the guide (one runnable query per slide, this store) and the style to another ' +
+      'origin, preflight included',
+    async () => {
+      const base = new URL(t.server.url);
+      const preflight = await fetch(new URL(GUIDE_PATH, base), {
+        method: 'OPTIONS',
+        headers: { origin: 'http://127.0.0.1:7474', 'access-control-request-headers': 'pragma,cache-control' },
+      });
+      expect(preflight.status).toBe(204);
+      expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
+      expect(preflight.headers.get('access-control-allow-headers')).toMatch(/pragma/);
+      const guide = await fetch(new URL(`${GUIDE_PATH}?store=${encodeURIComponent(store)}`, base));
+      expect(guide.status).toBe(200);
+      const html = await guide.text();
+      expect(html.match(/<slide/g)).toHaveLength(8);
+      expect(html.match(/<pre class="code runnable"/g)).toHaveLength(8);
+      expect(html).toContain(`WITH &quot;${store}&quot; AS store`);
+      expect(html).toContain(`data-exec="style http://${base.host}${STYLE_PATH}"`);
+      const style = await (await fetch(new URL(STYLE_PATH, base))).text();
+      for (const rule of [
+        'node.IDENTITY_CORE',
+        'node.ACTIVE_CONTEXT',
+        'node.LONG_TERM',
+        'node.ARCHIVE',
+        'node.Event',
+        'relationship.CAUSAL',
+      ])
+        expect(style).toContain(rule);
+      expect(style).toContain('caption: "{content}"');
+      expect(style).toContain('caption: "CAUSAL {strength}"');
+    },
+  );
 });
 
 describe('Neo4j Browser', () => {
-  it('connects, opens the guide, applies its style, runs its first query and renders memories by tier with typed links', {
+  it('connects, opens the guide, applies its style, runs its first query and renders memories by ' +
+    'tier with typed links', {
     timeout: 180_000,
   }, async () => {
     // The connect form comes prefilled with the test's server, signing in as the app does (the

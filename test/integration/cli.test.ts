@@ -152,9 +152,11 @@ describe('total-recall CLI', () => {
       expect(run.code).toBe(1);
       const outside = await cli(mkdtempSync(join(tmpdir(), 'tr-cli-plain-')), ['status']);
       expect(outside.code).toBe(0);
-      expect(outside.stdout).toMatch(
-        /this directory: the service's default store \(no \.total-recall marker and no git checkout above .*\): "default"/,
+      const defaultStore = new RegExp(
+        String.raw`this directory: the service's default store \(no \.total-recall marker and no git checkout ` +
+          String.raw`above .*\): "default"`,
       );
+      expect(outside.stdout).toMatch(defaultStore);
     },
     MANY_PROCESSES,
   );

@@ -18,7 +18,8 @@ function requireModel(): void {
   const missing = missingModelFiles(MODEL_DIR);
   if (missing.length > 0) {
     throw new Error(
-      `the embedding model is missing (${missing.join(', ')} in ${MODEL_DIR}): run \`node scripts/services/model.mjs\` (npm test does it first)`,
+      `the embedding model is missing (${missing.join(', ')} in ${MODEL_DIR}): run \`node ` +
+        `scripts/services/model.mjs\` (npm test does it first)`,
     );
   }
 }
@@ -178,7 +179,8 @@ describe('ThreadedEmbedder (the model on a worker thread)', () => {
 
   it('spreads memories over two model threads and gives the vectors one thread gives, each in its place', async () => {
     requireModel();
-    // The same sub-batches on one thread and on two: the int8 model quantises each batch as a whole, so only equal batches give equal vectors.
+    // The same sub-batches on one thread and on two: the int8 model quantises each batch as a whole, so only equal
+    // batches give equal vectors.
     const one = new ThreadedEmbedder({ dir: MODEL_DIR, dimensions: 384, subBatch: 4, log: () => {} });
     const two = new ThreadedEmbedder({ dir: MODEL_DIR, dimensions: 384, workers: 2, subBatch: 4, log: () => {} });
     try {

@@ -1,24 +1,8 @@
-/**
- * Embeddings end to end on the real Neo4j, Redis and model: stores never wait
- * for the model, the `embeddings` job attaches vectors through Hippocampus, the
- * vector index finds paraphrases, client vectors stay as sent, the backfill
- * catches up, and a missing model leaves the service running and saying so.
- */
-import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomStore, startTestApp, type TestApp } from '../helpers.js';
 import { dropQueues, queuePrefix, startBackgroundApp } from '../background.js';
-import type { ThreadedEmbedder, Embedder } from '../../src/adapters/embeddings/index.js';
-import {
-  MODEL_FILE,
-  MODEL_NAME,
-  TOKENIZER_FILE,
-  cosine,
-  missingModelFiles,
-} from '../../src/adapters/embeddings/testing.js';
-import { EmbeddingQueue } from '../../src/adapters/bullmq/index.js';
+import type { ThreadedEmbedder } from '../../src/adapters/embeddings/index.js';
+import { MODEL_NAME, cosine, missingModelFiles } from '../../src/adapters/embeddings/testing.js';
 import { loadConfig } from '../../src/config.js';
 import { embeddingText } from '../../src/contexts/hippocampus/testing.js';
 
@@ -63,7 +47,8 @@ interface Row {
 async function rows(t: TestApp, store: string): Promise<Row[]> {
   return t.cypher<Row>(
     `MATCH (m:Memory {store: $store})
-     RETURN m.id AS id, m.content AS content, size(m.embedding) AS dims, m.embeddingStatus AS status, m.embeddingModel AS model
+     RETURN m.id AS id, m.content AS content, size(m.embedding) AS dims,
+            m.embeddingStatus AS status, m.embeddingModel AS model
      ORDER BY m.id`,
     { store },
   );
@@ -74,21 +59,13 @@ async function embeddingOf(t: TestApp, id: string): Promise<number[]> {
   return row?.e ?? [];
 }
 
-async function waitFor<T>(probe: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (done(value) || Date.now() > end) return value;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 let t: TestApp;
 
 beforeAll(async () => {
   if (missingModelFiles(MODEL_DIR).length > 0) {
     throw new Error(
-      `the embedding model is missing in ${MODEL_DIR}: run \`node scripts/services/model.mjs\` (npm test does it first)`,
+      `the embedding model is missing in ${MODEL_DIR}: run \`node scripts/services/model.mjs\` ` +
+        `(npm test does it first)`,
     );
   }
   t = await startEmbeddingApp();
@@ -102,40 +79,44 @@ afterAll(async () => {
 });
 
 describe('embedding job', () => {
-  it('gives memories stored without embeddings a 384-dimensional vector (status DONE) that the vector index finds', async () => {
-    const contents = [
-      'A man is playing a guitar on stage.',
-      'The stock market fell sharply on Tuesday.',
-      'I forgot my login password and need to change it.',
-      'We planted tomatoes in the garden this spring.',
-      'The cat is sleeping on the sofa.',
-    ];
-    const { storeMany } = await t.ok<{ storeMany: { id: string }[] }>(STORE_MANY, {
-      inputs: contents.map((content) => ({ store: stores.fresh, content })),
-    });
-    expect(storeMany).toHaveLength(5);
+  it(
+    'gives memories stored without embeddings a 384-dimensional vector (status DONE) that ' + 'the vector index finds',
+    async () => {
+      const contents = [
+        'A man is playing a guitar on stage.',
+        'The stock market fell sharply on Tuesday.',
+        'I forgot my login password and need to change it.',
+        'We planted tomatoes in the garden this spring.',
+        'The cat is sleeping on the sofa.',
+      ];
+      const { storeMany } = await t.ok<{ storeMany: { id: string }[] }>(STORE_MANY, {
+        inputs: contents.map((content) => ({ store: stores.fresh, content })),
+      });
+      expect(storeMany).toHaveLength(5);
 
-    await t.app.embeddings!.idle();
-    const after = await rows(t, stores.fresh);
-    expect(after).toHaveLength(5);
-    for (const row of after) expect(row).toMatchObject({ dims: 384, status: 'DONE', model: MODEL_NAME });
+      await t.app.embeddings!.idle();
+      const after = await rows(t, stores.fresh);
+      expect(after).toHaveLength(5);
+      for (const row of after) expect(row).toMatchObject({ dims: 384, status: 'DONE', model: MODEL_NAME });
 
-    // The stored vector is the model's embedding of the content.
-    const guitar = after.find((r) => r.content.includes('guitar')) as Row;
-    const [own] = await t.app.embedder.embed([guitar.content]);
-    expect(cosine(await embeddingOf(t, guitar.id), own as Float32Array)).toBeGreaterThan(0.99); // int8 scales follow the batch
+      // The stored vector is the model's embedding of the content.
+      const guitar = after.find((r) => r.content.includes('guitar')) as Row;
+      const [own] = await t.app.embedder.embed([guitar.content]);
+      // int8 scales follow the batch
+      expect(cosine(await embeddingOf(t, guitar.id), own as Float32Array)).toBeGreaterThan(0.99);
 
-    // A paraphrase that shares almost no words finds it through the vector index.
-    const [query] = await t.app.embedder.embed(['Someone performs music with a guitar in front of an audience.']);
-    const hits = await t.cypher<{ content: string; score: number }>(
-      `CALL db.index.vector.queryNodes('memory_embedding', 100, $vector) YIELD node, score
+      // A paraphrase that shares almost no words finds it through the vector index.
+      const [query] = await t.app.embedder.embed(['Someone performs music with a guitar in front of an audience.']);
+      const hits = await t.cypher<{ content: string; score: number }>(
+        `CALL db.index.vector.queryNodes('memory_embedding', 100, $vector) YIELD node, score
        WHERE node.store = $store
        RETURN node.content AS content, score ORDER BY score DESC`,
-      { vector: Array.from(query as Float32Array), store: stores.fresh },
-    );
-    expect(hits[0]?.content).toBe('A man is playing a guitar on stage.');
-    expect((hits[0]?.score ?? 0) - (hits[1]?.score ?? 0)).toBeGreaterThan(0.1);
-  });
+        { vector: Array.from(query as Float32Array), store: stores.fresh },
+      );
+      expect(hits[0]?.content).toBe('A man is playing a guitar on stage.');
+      expect((hits[0]?.score ?? 0) - (hits[1]?.score ?? 0)).toBeGreaterThan(0.1);
+    },
+  );
 
   it('stores a client-supplied embedding as it is, and no job recomputes it', async () => {
     const vector = Array.from({ length: 384 }, (_, i) => Math.sin(i + 1));
@@ -193,64 +174,69 @@ describe('embedding job', () => {
 });
 
 describe('embedding in context', () => {
-  it('embeds a memory after the one before it in its session; forgetting that one re-embeds it without the forgotten words', async () => {
-    const session = `${stores.context}:chat`;
-    const turns = [
-      'Did you ever finish the pottery class?',
-      'I signed up for a trip to Norway instead.',
-      'Yes! I made a blue vase last week.',
-    ];
-    const { storeMany } = await t.ok<{ storeMany: { id: string }[] }>(STORE_MANY, {
-      inputs: [
-        ...turns.map((content, i) => ({
-          store: stores.context,
-          content,
-          sessionId: session,
-          occurredAt: new Date(Date.UTC(2025, 0, 1, 10, i)).toISOString(),
-        })),
-        { store: stores.context, content: 'A note with no session.' },
-      ],
-    });
-    const [question, norway, vase, alone] = storeMany.map((m) => m.id) as [string, string, string, string];
-    await t.app.bus.idle();
-    await t.app.embeddings!.idle();
-    const similarity = async (id: string, text: string) =>
-      cosine(await embeddingOf(t, id), (await t.app.embedder.embed([text]))[0] as Float32Array);
-    expect(await similarity(question, turns[0]!)).toBeGreaterThan(0.99); // first of its session: no context
-    expect(await similarity(norway, embeddingText(turns[1]!, turns[0]!))).toBeGreaterThan(0.99);
-    expect(await similarity(vase, embeddingText(turns[2]!, turns[1]!))).toBeGreaterThan(0.99);
-    expect(await similarity(alone, 'A note with no session.')).toBeGreaterThan(0.99);
+  it(
+    'embeds a memory after the one before it in its session; forgetting that one re-embeds it ' +
+      'without the forgotten words',
+    async () => {
+      const session = `${stores.context}:chat`;
+      const turns = [
+        'Did you ever finish the pottery class?',
+        'I signed up for a trip to Norway instead.',
+        'Yes! I made a blue vase last week.',
+      ];
+      const { storeMany } = await t.ok<{ storeMany: { id: string }[] }>(STORE_MANY, {
+        inputs: [
+          ...turns.map((content, i) => ({
+            store: stores.context,
+            content,
+            sessionId: session,
+            occurredAt: new Date(Date.UTC(2025, 0, 1, 10, i)).toISOString(),
+          })),
+          { store: stores.context, content: 'A note with no session.' },
+        ],
+      });
+      const [question, norway, vase, alone] = storeMany.map((m) => m.id) as [string, string, string, string];
+      await t.app.bus.idle();
+      await t.app.embeddings!.idle();
+      const similarity = async (id: string, text: string) =>
+        cosine(await embeddingOf(t, id), (await t.app.embedder.embed([text]))[0] as Float32Array);
+      expect(await similarity(question, turns[0]!)).toBeGreaterThan(0.99); // first of its session: no context
+      expect(await similarity(norway, embeddingText(turns[1]!, turns[0]!))).toBeGreaterThan(0.99);
+      expect(await similarity(vase, embeddingText(turns[2]!, turns[1]!))).toBeGreaterThan(0.99);
+      expect(await similarity(alone, 'A note with no session.')).toBeGreaterThan(0.99);
 
-    await t.ok('mutation ($input: ForgetInput!) { forget(input: $input) { id } }', {
-      input: { id: norway, confirmId: norway, reason: 'test of forgetting a context' },
-    });
-    await t.app.bus.idle();
-    await t.app.embeddings!.flush();
-    await t.app.embeddings!.idle();
-    const [row] = await t.cypher<{ status: string; model: string }>(
-      'MATCH (m:Memory {id: $id}) RETURN m.embeddingStatus AS status, m.embeddingModel AS model',
-      { id: vase },
-    );
-    expect(row).toEqual({ status: 'DONE', model: MODEL_NAME });
-    expect(await similarity(vase, embeddingText(turns[2]!, turns[0]!))).toBeGreaterThan(0.99); // now after the question
-    expect(await similarity(vase, embeddingText(turns[2]!, turns[1]!))).toBeLessThan(0.98);
-    expect(await similarity(question, turns[0]!)).toBeGreaterThan(0.99); // before it in time: untouched
+      await t.ok('mutation ($input: ForgetInput!) { forget(input: $input) { id } }', {
+        input: { id: norway, confirmId: norway, reason: 'test of forgetting a context' },
+      });
+      await t.app.bus.idle();
+      await t.app.embeddings!.flush();
+      await t.app.embeddings!.idle();
+      const [row] = await t.cypher<{ status: string; model: string }>(
+        'MATCH (m:Memory {id: $id}) RETURN m.embeddingStatus AS status, m.embeddingModel AS model',
+        { id: vase },
+      );
+      expect(row).toEqual({ status: 'DONE', model: MODEL_NAME });
+      // now after the question
+      expect(await similarity(vase, embeddingText(turns[2]!, turns[0]!))).toBeGreaterThan(0.99);
+      expect(await similarity(vase, embeddingText(turns[2]!, turns[1]!))).toBeLessThan(0.98);
+      expect(await similarity(question, turns[0]!)).toBeGreaterThan(0.99); // before it in time: untouched
 
-    // A vector computed before the forget, with the forgotten memory as context, is not attached after it.
-    await t.cypher(
-      "MATCH (m:Memory {id: $id}) SET m.embedding = null, m.embeddingStatus = 'PENDING', m.embeddingModel = null",
-      { id: vase },
-    );
-    const [work] = await t.app.hippocampus.memoriesToEmbed([vase], MODEL_NAME);
-    expect(work).toMatchObject({ id: vase, contextId: question, text: embeddingText(turns[2]!, turns[0]!) });
-    const vector = (await t.app.embedder.embed([work!.text]))[0] as Float32Array;
-    expect(
-      await t.app.hippocampus.attachEmbeddings([{ id: vase, embedding: vector, contextId: norway }], MODEL_NAME),
-    ).toEqual([]);
-    expect(
-      await t.app.hippocampus.attachEmbeddings([{ id: vase, embedding: vector, contextId: question }], MODEL_NAME),
-    ).toEqual([vase]);
-  });
+      // A vector computed before the forget, with the forgotten memory as context, is not attached after it.
+      await t.cypher(
+        "MATCH (m:Memory {id: $id}) SET m.embedding = null, m.embeddingStatus = 'PENDING', m.embeddingModel = null",
+        { id: vase },
+      );
+      const [work] = await t.app.hippocampus.memoriesToEmbed([vase], MODEL_NAME);
+      expect(work).toMatchObject({ id: vase, contextId: question, text: embeddingText(turns[2]!, turns[0]!) });
+      const vector = (await t.app.embedder.embed([work!.text]))[0] as Float32Array;
+      expect(
+        await t.app.hippocampus.attachEmbeddings([{ id: vase, embedding: vector, contextId: norway }], MODEL_NAME),
+      ).toEqual([]);
+      expect(
+        await t.app.hippocampus.attachEmbeddings([{ id: vase, embedding: vector, contextId: question }], MODEL_NAME),
+      ).toEqual([vase]);
+    },
+  );
 });
 
 describe('scaled out', () => {
@@ -274,145 +260,6 @@ describe('scaled out', () => {
       ]);
     } finally {
       await api.stop();
-    }
-  });
-});
-
-describe('a model that keeps failing', () => {
-  it('marks the memories FAILED after three attempts, and not before', async () => {
-    const store = randomStore('emb-failing');
-    const prefix = queuePrefix();
-    prefixes.push(prefix);
-    // The real queue, Redis and Hippocampus; only the model is replaced, by one that is ready but fails every inference.
-    const calls: (string | null)[] = [];
-    const statusOf = async (id: string) =>
-      (await t.cypher<{ s: string }>('MATCH (m:Memory {id: $id}) RETURN m.embeddingStatus AS s', { id }))[0]?.s ?? null;
-    let watched: string | null = null;
-    const failing: Embedder = {
-      model: MODEL_NAME,
-      async embed() {
-        calls.push(watched ? await statusOf(watched) : null);
-        throw new Error('inference failed (test)');
-      },
-      status: () => ({ state: 'ready', model: MODEL_NAME, dimensions: 384 }),
-      onChange: () => undefined,
-      close: async () => undefined,
-    };
-    // Stored by an app that embeds nothing, so only this queue works on the memory.
-    const off = await startTestApp({}, { ...process.env, TOTAL_RECALL_EMBEDDINGS: 'off' });
-    const queue = new EmbeddingQueue({
-      redisUrl: t.config.redisUrl,
-      prefix,
-      embedder: failing,
-      target: t.app.hippocampus,
-      batchSize: 4,
-      stores: [store],
-      log: () => undefined,
-    });
-    try {
-      await queue.idle(); // the start-up backfill of the (empty) store is done
-      const { storeMany } = await off.ok<{ storeMany: { id: string }[] }>(STORE_MANY, {
-        inputs: [
-          { store, content: 'This one the model cannot embed.' },
-          { store, content: 'This one waits: no job is asked for it.' },
-          {
-            store,
-            content: 'This one brings its own vector.',
-            embedding: Array.from({ length: 384 }, (_, i) => (i % 7) / 7 + 0.01),
-          },
-        ],
-      });
-      await off.app.bus.idle();
-      const id = storeMany[0]!.id;
-      // Health tells how far embedding has come: two waiting, the client's vector done.
-      const progress = async () =>
-        (
-          await off.ok<{ health: { embeddingProgress: { store: string }[] } }>(
-            '{ health { embeddingProgress { store pending failed done total } } }',
-          )
-        ).health.embeddingProgress.find((p) => p.store === store);
-      expect(await progress()).toEqual({ store, pending: 2, failed: 0, done: 1, total: 3 });
-      // A caller bound to stores gets exactly those, each listed, with or without work waiting.
-      const bound = await off.app.ports.embeddingProgress({
-        scope: 'reader',
-        stores: [store, stores.client],
-        instanceId: null,
-        tokenId: null,
-      });
-      expect(bound.map((p) => p.store)).toEqual([store, stores.client].sort());
-      watched = id;
-      queue.request([id]);
-      await queue.flush();
-      const [job] = await waitFor(
-        () => queue.queue.getJobs(['failed']),
-        (jobs) => jobs.length > 0,
-        60_000,
-      );
-      expect(job?.attemptsMade).toBe(3);
-      // PENDING while it was tried (the first two failures leave it waiting), FAILED once the third gave up.
-      expect(calls).toEqual(['PENDING', 'PENDING', 'PENDING']);
-      const [row] = await t.cypher<{ status: string; error: string; dims: number | null }>(
-        'MATCH (m:Memory {id: $id}) RETURN m.embeddingStatus AS status, m.embeddingError AS error, size(m.embedding) AS dims',
-        { id },
-      );
-      expect(row).toEqual({ status: 'FAILED', error: 'inference failed (test)', dims: null });
-      expect(await progress()).toEqual({ store, pending: 1, failed: 1, done: 1, total: 3 });
-    } finally {
-      await queue.close();
-      await off.stop();
-      await t.dropStore(store);
-    }
-  });
-});
-
-describe('without the model', () => {
-  it('still stores, says "missing" in health and one log line, and embeds what waited once the model is there', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'total-recall-model-'));
-    const logged: string[] = [];
-    const late = await startEmbeddingApp({ TOTAL_RECALL_MODEL_DIR: dir, TOTAL_RECALL_MODEL_RETRY_MS: '100' }, (line) =>
-      logged.push(line),
-    );
-    try {
-      await (late.app.embedder as ThreadedEmbedder).start();
-      const health = async () =>
-        (await late.ok<{ health: { embeddings: string; neo4j: boolean } }>('{ health { neo4j embeddings } }')).health;
-      expect((await health()).embeddings).toMatch(/^missing: no model files .*scripts\/services\/model\.mjs/);
-
-      const { storeMany } = await late.ok<{ storeMany: { id: string }[] }>(STORE_MANY, {
-        inputs: [
-          { store: stores.late, content: 'Stored while the model was missing.' },
-          { store: stores.late, content: 'Another one, also waiting.' },
-        ],
-      });
-      expect(storeMany).toHaveLength(2);
-      await late.app.bus.idle();
-      // The files were looked for again a few times (every 100 ms), and are still missing.
-      const embedder = late.app.embedder as ThreadedEmbedder;
-      const seen = embedder.loadAttempts;
-      await waitFor(
-        async () => embedder.loadAttempts,
-        (n) => n >= seen + 3,
-        10_000,
-      );
-      expect(embedder.loadAttempts).toBeGreaterThanOrEqual(seen + 3);
-      expect(embedder.status().state).toBe('missing');
-      expect((await rows(late, stores.late)).map((r) => [r.status, r.dims])).toEqual([
-        ['PENDING', null],
-        ['PENDING', null],
-      ]);
-
-      // The model arrives (as `node scripts/services/model.mjs` would put it there).
-      for (const file of [MODEL_FILE, TOKENIZER_FILE]) symlinkSync(join(MODEL_DIR, file), join(dir, file));
-      expect((await waitFor(health, (h) => h.embeddings === 'ready')).embeddings).toBe('ready');
-      await late.app.embeddings!.idle();
-      for (const row of await rows(late, stores.late))
-        expect(row).toMatchObject({ dims: 384, status: 'DONE', model: MODEL_NAME });
-
-      expect(logged.filter((l) => l.includes('embeddings: model missing'))).toHaveLength(1);
-      expect(logged.filter((l) => l.includes('is ready now'))).toHaveLength(1);
-    } finally {
-      await late.stop();
-      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -81,7 +81,8 @@ describe('MCP over Streamable HTTP', () => {
     const empty = await call('remember', { content: '   ' });
     expect(empty.isError).toBe(true);
     expect(errorCode(empty)).toBe('HIPPOCAMPUS.CONTENT_EMPTY');
-    expect(await t.countNodes(store)).toBeGreaterThan(0); // the first test's memory and its event, nothing more from this call
+    // the first test's memory and its event, nothing more from this call
+    expect(await t.countNodes(store)).toBeGreaterThan(0);
   });
 
   it('refuses a forget without consent and changes nothing', async () => {
@@ -243,83 +244,93 @@ describe('MCP under the limits of GraphQL', () => {
     await dropQueues(p);
   });
 
-  it("a tool call over its token's rate limit is an error result RATE_LIMITED (GraphQL's code) that writes nothing", async () => {
-    await freshToken();
-    const c = await clientOf(limited.server.url);
-    try {
-      // Three calls a minute: initialize and listing tools reach no data and are not counted.
-      expect((await tool(c, 'remember', { content: 'Counted once.' })).isError).toBeFalsy();
-      expect((await tool(c, 'recall', { query: 'counted' })).isError).toBeFalsy();
-      expect((await tool(c, 'status')).isError).toBeFalsy();
-      await limited.app.settle(); // the recall's record lands after its answer
-      const before = await limited.countNodes(own);
-      const refused = await tool(c, 'remember', { content: 'One call too many.' });
-      expect(refused.isError).toBe(true);
-      expect(meta(refused)?.code).toBe('RATE_LIMITED');
-      expect(meta(refused)?.retryAfterMs).toBeGreaterThan(0);
-      await limited.app.settle();
-      expect(await limited.countNodes(own)).toBe(before);
-      // GraphQL answers the same token the same way, from the same count.
-      const gql = await fetch(limited.server.url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-        body: JSON.stringify({ query: '{ health { neo4j } }' }),
-      });
-      expect(gql.status).toBe(429);
-      expect(((await gql.json()) as { errors: { extensions: { code: string } }[] }).errors[0]!.extensions.code).toBe(
-        'RATE_LIMITED',
-      );
-    } finally {
-      await c.close();
-    }
-  });
-
-  it('a tool call waits for an admission slot like a GraphQL operation: none free is an error result BUSY', async () => {
-    await freshToken();
-    const c = await clientOf(admitted.url);
-    try {
-      const release = await admitted.admission!.enter(); // the one slot, taken
-      let busy: CallToolResult;
+  it(
+    "a tool call over its token's rate limit is an error result RATE_LIMITED (GraphQL's " + 'code) that writes nothing',
+    async () => {
+      await freshToken();
+      const c = await clientOf(limited.server.url);
       try {
-        busy = await tool(c, 'recall', { query: 'anything' });
+        // Three calls a minute: initialize and listing tools reach no data and are not counted.
+        expect((await tool(c, 'remember', { content: 'Counted once.' })).isError).toBeFalsy();
+        expect((await tool(c, 'recall', { query: 'counted' })).isError).toBeFalsy();
+        expect((await tool(c, 'status')).isError).toBeFalsy();
+        await limited.app.settle(); // the recall's record lands after its answer
+        const before = await limited.countNodes(own);
+        const refused = await tool(c, 'remember', { content: 'One call too many.' });
+        expect(refused.isError).toBe(true);
+        expect(meta(refused)?.code).toBe('RATE_LIMITED');
+        expect(meta(refused)?.retryAfterMs).toBeGreaterThan(0);
+        await limited.app.settle();
+        expect(await limited.countNodes(own)).toBe(before);
+        // GraphQL answers the same token the same way, from the same count.
+        const gql = await fetch(limited.server.url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+          body: JSON.stringify({ query: '{ health { neo4j } }' }),
+        });
+        expect(gql.status).toBe(429);
+        expect(((await gql.json()) as { errors: { extensions: { code: string } }[] }).errors[0]!.extensions.code).toBe(
+          'RATE_LIMITED',
+        );
       } finally {
-        release();
+        await c.close();
       }
-      expect(busy.isError).toBe(true);
-      expect(meta(busy)?.code).toBe('BUSY');
-      expect(meta(busy)?.retryAfterMs).toBeGreaterThan(0);
-      expect((await tool(c, 'recall', { query: 'anything' })).isError).toBeFalsy();
-    } finally {
-      await c.close();
-    }
-  });
+    },
+  );
 
-  it('a tool call gets the share of the Neo4j pool a GraphQL request gets: a taken pool is UNAVAILABLE within about a second', async () => {
-    // On the first app (no tokens): the call's own port calls meet the taken pool, not a token check.
-    const stored = await call('remember', { content: 'Read while the pool is taken.' });
-    const id = stored.data.memory.id as string;
-    await t.app.settle(); // its linking done: nothing of the app's own waits for the pool below
-    // Someone holds every connection of the pool (64).
-    const held = Array.from({ length: 64 }, () => t.app.driver.session({ database: t.config.neo4j.database }));
-    const txs = [];
-    try {
-      for (const s of held) {
-        const tx = s.beginTransaction();
-        await tx.run('RETURN 1');
-        txs.push(tx);
+  it(
+    'a tool call waits for an admission slot like a GraphQL operation: none free is ' + 'an error result BUSY',
+    async () => {
+      await freshToken();
+      const c = await clientOf(admitted.url);
+      try {
+        const release = await admitted.admission!.enter(); // the one slot, taken
+        let busy: CallToolResult;
+        try {
+          busy = await tool(c, 'recall', { query: 'anything' });
+        } finally {
+          release();
+        }
+        expect(busy.isError).toBe(true);
+        expect(meta(busy)?.code).toBe('BUSY');
+        expect(meta(busy)?.retryAfterMs).toBeGreaterThan(0);
+        expect((await tool(c, 'recall', { query: 'anything' })).isError).toBeFalsy();
+      } finally {
+        await c.close();
       }
-      const started = Date.now();
-      const refused = await call('neighbourhood', { id });
-      const took = Date.now() - started;
-      expect(refused.isError).toBe(true);
-      expect(meta(refused)?.code).toBe('UNAVAILABLE');
-      expect(meta(refused)?.retryAfterMs).toBe(1000);
-      // A call outside a request's share would wait for the pool up to 30 s (background work does).
-      expect(took).toBeLessThan(3_000);
-    } finally {
-      await Promise.all(txs.map((tx) => tx.rollback()));
-      await Promise.all(held.map((s) => s.close()));
-    }
-    expect((await call('neighbourhood', { id })).isError).toBeFalsy();
-  });
+    },
+  );
+
+  it(
+    'a tool call gets the share of the Neo4j pool a GraphQL request gets: a taken pool is UNAVAILABLE ' +
+      'within about a second',
+    async () => {
+      // On the first app (no tokens): the call's own port calls meet the taken pool, not a token check.
+      const stored = await call('remember', { content: 'Read while the pool is taken.' });
+      const id = stored.data.memory.id as string;
+      await t.app.settle(); // its linking done: nothing of the app's own waits for the pool below
+      // Someone holds every connection of the pool (64).
+      const held = Array.from({ length: 64 }, () => t.app.driver.session({ database: t.config.neo4j.database }));
+      const txs = [];
+      try {
+        for (const s of held) {
+          const tx = s.beginTransaction();
+          await tx.run('RETURN 1');
+          txs.push(tx);
+        }
+        const started = Date.now();
+        const refused = await call('neighbourhood', { id });
+        const took = Date.now() - started;
+        expect(refused.isError).toBe(true);
+        expect(meta(refused)?.code).toBe('UNAVAILABLE');
+        expect(meta(refused)?.retryAfterMs).toBe(1000);
+        // A call outside a request's share would wait for the pool up to 30 s (background work does).
+        expect(took).toBeLessThan(3_000);
+      } finally {
+        await Promise.all(txs.map((tx) => tx.rollback()));
+        await Promise.all(held.map((s) => s.close()));
+      }
+      expect((await call('neighbourhood', { id })).isError).toBeFalsy();
+    },
+  );
 });

@@ -125,7 +125,8 @@ describe('Neo4j down', () => {
 });
 
 describe('Redis down', () => {
-  it('keeps storing, fails what needs Redis fast and typed, and the acknowledged store is embedded once it is back', async () => {
+  it('keeps storing, fails what needs Redis fast and typed, and the acknowledged store is ' +
+    'embedded once it is back', async () => {
     const store = randomStore('outage-redis');
     const proxy = await startFaultProxy(Number(new URL(base.redisUrl).port));
     const t = await appBehind(proxy, 'redis', store, {

@@ -35,7 +35,8 @@ afterAll(async () => {
 });
 
 describe('a second Neo4j and Redis of the test’s own', () => {
-  it('restores an export into the truly empty second Neo4j exactly, and `services:down` stops both servers', async () => {
+  it('restores an export into the truly empty second Neo4j exactly, and ' +
+    '`services:down` stops both servers', async () => {
     const { own, bolt, redisPort, services } = await ownInstance(DATA);
     // Truly empty: no database files and no Redis data from an earlier run (the jars stay).
     await rm(join(DATA, 'neo4j', 'data'), { recursive: true, force: true });
@@ -55,7 +56,8 @@ describe('a second Neo4j and Redis of the test’s own', () => {
     await shared.app.bus.idle();
     const exported = await shared.app.coldStorage.write(dir);
 
-    cleanups.push(async () => void (await services('down').catch(() => undefined))); // also after a failed or timed-out up
+    // also after a failed or timed-out up
+    cleanups.push(async () => void (await services('down').catch(() => undefined)));
     const up = await services('up');
     // With passwords, as every local server the project starts (secrets never in the output).
     expect(up).toMatchObject({
@@ -127,7 +129,8 @@ describe('a second Neo4j and Redis of the test’s own', () => {
     expect([status.neo4j.state, status.redis.state]).toEqual(['stopped', 'stopped']);
   }, 600_000);
 
-  it('a store first run without passwords (TOTAL_RECALL_LOCAL_AUTH=off) gets them at its next start, its data kept', async () => {
+  it('a store first run without passwords (TOTAL_RECALL_LOCAL_AUTH=off) gets them at its next ' +
+    'start, its data kept', async () => {
     const { own, bolt, redisPort, services } = await ownInstance(DATA);
     // A machine from before passwords were the default: a store made without one.
     await rm(join(DATA, 'neo4j', 'data'), { recursive: true, force: true });

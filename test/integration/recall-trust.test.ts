@@ -30,9 +30,11 @@ let t: TestApp;
 
 const STORE_MANY = 'mutation ($inputs: [StoreInput!]!) { storeMany(inputs: $inputs) { id content } }';
 const SEARCH =
-  'query ($input: SearchInput!) { search(input: $input) { id frame hits { memory { id content } confidence relevance activation path } } }';
+  'query ($input: SearchInput!) { search(input: $input) { id frame hits { memory { id content } confidence relevance ' +
+  'activation path } } }';
 const CONTEXT =
-  'query ($input: ContextInput!) { contextFor(input: $input) { recallId text dropped estimatedTokens hits { memory { id content } confidence } } }';
+  'query ($input: ContextInput!) { contextFor(input: $input) { recallId text dropped estimatedTokens hits { memory { ' +
+  'id content } confidence } } }';
 const ASSOCIATE = 'mutation ($input: AssociateInput!) { associate(input: $input) { type strength } }';
 const MARK = 'mutation ($r: ID!, $ids: [ID!]) { markUsed(recallId: $r, memoryIds: $ids) { id } }';
 const OUTCOME = 'mutation ($u: ID!, $o: OutcomeKind!) { reportOutcome(useId: $u, outcome: $o) { id outcome } }';
@@ -169,7 +171,8 @@ describe('contextFor on the everyday scenarios (default floors, 400 tokens)', ()
 });
 
 describe('confidence that does not move with the store', () => {
-  it('gives "remember the number 8231" about the same confidence alone, among 30 others and among 200 others', async () => {
+  it('gives "remember the number 8231" about the same confidence alone, among 30 others ' +
+    'and among 200 others', async () => {
     const others = scenarios
       .flatMap((s) => s.memories)
       .filter((m) => !/8231/.test(m.content))
@@ -196,7 +199,8 @@ describe('confidence that does not move with the store', () => {
 });
 
 describe('ranking agrees with confidence', () => {
-  it('puts the direct match above the memory its CAUSAL link reaches, names the link in path, and keeps the list in descending confidence', async () => {
+  it('puts the direct match above the memory its CAUSAL link reaches, names the link in path, and keeps the list in ' +
+    'descending confidence', async () => {
     const store = newStore('deploy');
     const [deploy, rotation] = await storeAll(store, [
       { content: 'The deploy failed because the disk on build-7 filled up with old logs.' },
@@ -217,10 +221,12 @@ describe('ranking agrees with confidence', () => {
 });
 
 describe('the seed-003 loop across two processes', () => {
-  it('resumes, injects what process one stored under a frame line, and ranks the memory that helped above an equal one never used', async () => {
+  it('resumes, injects what process one stored under a frame line, and ranks the memory that helped above an ' +
+    'equal one never used', async () => {
     const store = newStore('seed-003');
     const instanceId = `magi-${randomUUID().slice(0, 8)}`;
-    // Process one: its own service (API only: it enqueues the embedding, this process's worker embeds), stores in a session and exits.
+    // Process one: its own service (API only: it enqueues the embedding, this process's worker embeds), stores in a
+    // session and exits.
     const { stdout } = await promisify(execFile)(
       process.execPath,
       ['--import', 'tsx', 'test/fixtures/seed-003-first-process.ts'],

@@ -6,7 +6,9 @@ const store = randomStore('recall');
 const other = randomStore('recall-other');
 const ids: Record<string, string> = {};
 
-const SEARCH = `query ($input: SearchInput!) { search(input: $input) { id query frame hits { confidence relevance salience activation path memory { id content accessCount tier } } } }`;
+const SEARCH =
+  `query ($input: SearchInput!) { search(input: $input) { id query frame hits { confidence relevance ` +
+  `salience activation path memory { id content accessCount tier } } } }`;
 
 beforeAll(async () => {
   t = await startTestApp();
@@ -65,31 +67,35 @@ describe('search', () => {
     expect(r.id).toMatch(/^rcl_/);
   });
 
-  it("finds a memory as soon as its store has returned (read-your-writes: memory_text is updated in the store's own transaction)", async () => {
-    const own = randomStore('recall-fresh');
-    try {
-      for (let i = 0; i < 15; i++) {
-        const word = `zq${Math.random().toString(36).slice(2, 10)}`;
-        const { store: m } = await t.ok<{ store: { id: string } }>(
-          'mutation ($input: StoreInput!) { store(input: $input) { id } }',
-          {
-            input: { store: own, content: `A note about ${word} written just now.` },
-          },
-        );
-        const { search: r } = await t.ok<{ search: any }>(SEARCH, {
-          input: { store: own, query: word, includeAssociations: false },
-        });
-        expect(
-          r.hits.map((h: any) => h.memory.id),
-          `search ${i}`,
-        ).toContain(m.id);
+  it(
+    'finds a memory as soon as its store has returned (read-your-writes: memory_text is updated in the ' +
+      "store's own transaction)",
+    async () => {
+      const own = randomStore('recall-fresh');
+      try {
+        for (let i = 0; i < 15; i++) {
+          const word = `zq${Math.random().toString(36).slice(2, 10)}`;
+          const { store: m } = await t.ok<{ store: { id: string } }>(
+            'mutation ($input: StoreInput!) { store(input: $input) { id } }',
+            {
+              input: { store: own, content: `A note about ${word} written just now.` },
+            },
+          );
+          const { search: r } = await t.ok<{ search: any }>(SEARCH, {
+            input: { store: own, query: word, includeAssociations: false },
+          });
+          expect(
+            r.hits.map((h: any) => h.memory.id),
+            `search ${i}`,
+          ).toContain(m.id);
+        }
+      } finally {
+        await t.app.bus.idle();
+        await t.dropStore(own);
+        await t.cypher('MATCH (n:Recall|Use) WHERE n.store = $s DETACH DELETE n', { s: own });
       }
-    } finally {
-      await t.app.bus.idle();
-      await t.dropStore(own);
-      await t.cypher('MATCH (n:Recall|Use) WHERE n.store = $s DETACH DELETE n', { s: own });
-    }
-  });
+    },
+  );
 
   it('is a retrieval, not an access, and is recorded as MemoryRetrieved', async () => {
     // A store of its own: no other test's searches retrieve this memory.
@@ -104,9 +110,11 @@ describe('search', () => {
       const { search: r } = await t.ok<{ search: any }>(SEARCH, { input: { store: own, query: 'bike chain' } });
       expect(r.hits[0].memory.id).toBe(m.id);
       expect(r.hits[0].memory.accessCount).toBe(0);
-      await t.app.ports.recall.markUsed(r.id, [], null, { instanceId: null, sessionId: null }); // waits until the recall is recorded
+      // waits until the recall is recorded
+      await t.app.ports.recall.markUsed(r.id, [], null, { instanceId: null, sessionId: null });
       const rows = await t.cypher<{ n: number; access: number }>(
-        'MATCH (e:Event {type: "MemoryRetrieved"})-[:ABOUT]->(m:Memory {id: $id}) RETURN count(e) AS n, m.accessCount AS access',
+        'MATCH (e:Event {type: "MemoryRetrieved"})-[:ABOUT]->(m:Memory {id: $id}) RETURN count(e) AS n, ' +
+          'm.accessCount AS access',
         { id: m.id },
       );
       expect(rows[0]).toEqual({ n: 1, access: 0 });
@@ -198,30 +206,36 @@ describe('search', () => {
 
 describe('feedback', () => {
   const MARK =
-    'mutation ($r: ID!, $ids: [ID!], $a: JSON) { markUsed(recallId: $r, memoryIds: $ids, action: $a) { id recallId memoryIds outcome at } }';
+    'mutation ($r: ID!, $ids: [ID!], $a: JSON) { markUsed(recallId: $r, memoryIds: $ids, action: $a) { id recallId ' +
+    'memoryIds outcome at } }';
   const OUTCOME =
-    'mutation ($u: ID!, $o: OutcomeKind!) { reportOutcome(useId: $u, outcome: $o, note: "worked") { id outcome memoryIds } }';
+    'mutation ($u: ID!, $o: OutcomeKind!) { reportOutcome(useId: $u, outcome: $o, note: "worked") { id ' +
+    'outcome memoryIds } }';
 
-  it('records a use and its outcome; a use counts for salience, an outcome moves the used memory’s usefulness', async () => {
-    const { search: r } = await search({ query: 'Lisbon' });
-    const [first, second] = r.hits.map((h: any) => h.memory.id);
-    const { markUsed } = await t.ok<{ markUsed: any }>(MARK, { r: r.id, ids: [second], a: { tool: 'answer' } });
-    expect(markUsed).toMatchObject({ recallId: r.id, memoryIds: [second], outcome: null });
-    const { reportOutcome } = await t.ok<{ reportOutcome: any }>(OUTCOME, { u: markUsed.id, o: 'SUCCEEDED' });
-    expect(reportOutcome).toMatchObject({ id: markUsed.id, outcome: 'SUCCEEDED', memoryIds: [second] });
-    await t.app.bus.idle();
-    const rows = await t.cypher<{ outcome: string; uses: number; usefulness: number }>(
-      'MATCH (u:Use {id: $id})-[:USED]->(m:Memory) RETURN u.outcome AS outcome, m.salienceUses AS uses, m.usefulness AS usefulness',
-      { id: markUsed.id },
-    );
-    expect(rows).toEqual([{ outcome: 'SUCCEEDED', uses: 1, usefulness: 0.3 }]);
-    // The memory that was not used is untouched (ranking's use of usefulness: test/unit/recall-logic.test.ts).
-    const untouched = await t.cypher<{ usefulness: number | null }>(
-      'MATCH (m:Memory {id: $id}) RETURN m.usefulness AS usefulness',
-      { id: first },
-    );
-    expect(untouched).toEqual([{ usefulness: null }]);
-  });
+  it(
+    'records a use and its outcome; a use counts for salience, an outcome moves the ' + 'used memory’s usefulness',
+    async () => {
+      const { search: r } = await search({ query: 'Lisbon' });
+      const [first, second] = r.hits.map((h: any) => h.memory.id);
+      const { markUsed } = await t.ok<{ markUsed: any }>(MARK, { r: r.id, ids: [second], a: { tool: 'answer' } });
+      expect(markUsed).toMatchObject({ recallId: r.id, memoryIds: [second], outcome: null });
+      const { reportOutcome } = await t.ok<{ reportOutcome: any }>(OUTCOME, { u: markUsed.id, o: 'SUCCEEDED' });
+      expect(reportOutcome).toMatchObject({ id: markUsed.id, outcome: 'SUCCEEDED', memoryIds: [second] });
+      await t.app.bus.idle();
+      const rows = await t.cypher<{ outcome: string; uses: number; usefulness: number }>(
+        'MATCH (u:Use {id: $id})-[:USED]->(m:Memory) RETURN u.outcome AS outcome, m.salienceUses AS uses, ' +
+          'm.usefulness AS usefulness',
+        { id: markUsed.id },
+      );
+      expect(rows).toEqual([{ outcome: 'SUCCEEDED', uses: 1, usefulness: 0.3 }]);
+      // The memory that was not used is untouched (ranking's use of usefulness: test/unit/recall-logic.test.ts).
+      const untouched = await t.cypher<{ usefulness: number | null }>(
+        'MATCH (m:Memory {id: $id}) RETURN m.usefulness AS usefulness',
+        { id: first },
+      );
+      expect(untouched).toEqual([{ usefulness: null }]);
+    },
+  );
 
   it('refuses unknown recall and use ids, and memories the recall did not offer', async () => {
     expect((await t.gql(MARK, { r: 'rcl_nope' })).errors?.[0]?.extensions?.code).toBe('RECALL.RECALL_NOT_FOUND');
@@ -242,7 +256,8 @@ describe('feedback', () => {
 
 describe('contextFor', () => {
   const CONTEXT =
-    'query ($input: ContextInput!) { contextFor(input: $input) { recallId text estimatedTokens dropped hits { memory { id } confidence } } }';
+    'query ($input: ContextInput!) { contextFor(input: $input) { recallId text estimatedTokens dropped hits { memory ' +
+    '{ id } confidence } } }';
 
   it('packs the frame line first and labels recalled memories with their dates', async () => {
     const { contextFor } = await t.ok<{ contextFor: any }>(CONTEXT, {

@@ -45,23 +45,28 @@ describe('cypher registry', () => {
     }
   });
 
-  it('backs every node a statement finds or merges by id with a uniqueness constraint (never a label scan)', async () => {
-    const labels = new Set<string>();
-    for (const file of statementFiles) {
-      for (const m of readFileSync(`${CYPHER_ROOT}/${file}`, 'utf8').matchAll(/\(\w+:(\w+) \{id: /g)) labels.add(m[1]!);
-    }
-    expect(labels.has('Recall')).toBe(true);
-    const t = await startTestApp();
-    try {
-      const rows = await t.cypher<{ labels: string[]; properties: string[] }>(
-        "SHOW CONSTRAINTS YIELD type, labelsOrTypes, properties WHERE type = 'UNIQUENESS' RETURN labelsOrTypes AS labels, properties",
-      );
-      const unique = new Set(
-        rows.filter((r) => r.properties.length === 1 && r.properties[0] === 'id').map((r) => r.labels[0]),
-      );
-      expect([...labels].filter((l) => !unique.has(l))).toEqual([]);
-    } finally {
-      await t.stop();
-    }
-  });
+  it(
+    'backs every node a statement finds or merges by id with a uniqueness constraint ' + '(never a label scan)',
+    async () => {
+      const labels = new Set<string>();
+      for (const file of statementFiles) {
+        for (const m of readFileSync(`${CYPHER_ROOT}/${file}`, 'utf8').matchAll(/\(\w+:(\w+) \{id: /g))
+          labels.add(m[1]!);
+      }
+      expect(labels.has('Recall')).toBe(true);
+      const t = await startTestApp();
+      try {
+        const rows = await t.cypher<{ labels: string[]; properties: string[] }>(
+          "SHOW CONSTRAINTS YIELD type, labelsOrTypes, properties WHERE type = 'UNIQUENESS' RETURN labelsOrTypes " +
+            'AS labels, properties',
+        );
+        const unique = new Set(
+          rows.filter((r) => r.properties.length === 1 && r.properties[0] === 'id').map((r) => r.labels[0]),
+        );
+        expect([...labels].filter((l) => !unique.has(l))).toEqual([]);
+      } finally {
+        await t.stop();
+      }
+    },
+  );
 });

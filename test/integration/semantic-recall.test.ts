@@ -17,7 +17,9 @@ const prefix = queuePrefix();
 let t: TestApp;
 
 const STORE_MANY = 'mutation ($inputs: [StoreInput!]!) { storeMany(inputs: $inputs) { id content } }';
-const SEARCH = `query ($input: SearchInput!) { search(input: $input) { frame hits { memory { id content } relevance confidence path } } }`;
+const SEARCH =
+  `query ($input: SearchInput!) { search(input: $input) { frame hits { memory { id content } relevance ` +
+  `confidence path } } }`;
 
 interface Hit {
   memory: { id: string; content: string };

@@ -45,11 +45,14 @@ const START = 'mutation ($input: StartSessionInput!) { startSession(input: $inpu
 const TRANSITION =
   'mutation ($i: String!, $mode: WorkingMode!) { transition(instanceId: $i, mode: $mode) { id mode modeSince } }';
 const NOTIFY =
-  'subscription ($i: String!, $after: ID) { notifications(instanceId: $i, after: $after) { id kind instanceId sessionId message at payload } }';
+  'subscription ($i: String!, $after: ID) { notifications(instanceId: $i, after: $after) { id kind instanceId ' +
+  'sessionId message at payload } }';
 const POLL =
-  'query ($i: String!, $after: ID) { notifications(instanceId: $i, after: $after) { id kind sessionId message payload } }';
+  'query ($i: String!, $after: ID) { notifications(instanceId: $i, after: $after) { id kind ' +
+  'sessionId message payload } }';
 const QUEUES =
-  '{ health { queues { name waiting active delayed failed completed everyMs lastRun { jobId ok lagMs durationMs error result } } } }';
+  '{ health { queues { name waiting active delayed failed completed everyMs lastRun { jobId ok lagMs durationMs ' +
+  'error result } } } }';
 
 describe('job schedulers', () => {
   it('fires the decay sweep on its schedule, for the stores in scope, and shows it in health', async () => {
@@ -314,60 +317,64 @@ describe('the session audit', () => {
 });
 
 describe('consolidation', () => {
-  it('consolidates strong THEMATIC near-duplicates in a quiet store, keeps the originals, and does it once', async () => {
-    const { t, store } = await backgroundApp({ TOTAL_RECALL_CONSOLIDATION_MS: '400', TOTAL_RECALL_QUIET_MS: '600' });
-    const remember = async (content: string) =>
-      (
-        await t.ok<{ store: { id: string } }>('mutation ($in: StoreInput!) { store(input: $in) { id } }', {
-          in: { store, content },
-        })
-      ).store.id;
-    const a = await remember('The deploy script needs the staging key before it runs.');
-    const b = await remember('Before running, the deploy script needs the staging key.');
-    const c = await remember('Ana likes her coffee black.');
-    await t.app.bus.idle();
-    // Synapse's THEMATIC measure links the near-duplicates (mechanically, by text overlap) and not the third.
-    // (Only among these three: on a slow machine the consolidated memory may already exist, linked to both.)
-    const thematic = await t.cypher<{ x: string; y: string; strength: number; origin: string }>(
-      `MATCH (x:Memory {store: $store})-[r:THEMATIC]->(y:Memory)
+  it(
+    'consolidates strong THEMATIC near-duplicates in a quiet store, keeps the ' + 'originals, and does it once',
+    async () => {
+      const { t, store } = await backgroundApp({ TOTAL_RECALL_CONSOLIDATION_MS: '400', TOTAL_RECALL_QUIET_MS: '600' });
+      const remember = async (content: string) =>
+        (
+          await t.ok<{ store: { id: string } }>('mutation ($in: StoreInput!) { store(input: $in) { id } }', {
+            in: { store, content },
+          })
+        ).store.id;
+      const a = await remember('The deploy script needs the staging key before it runs.');
+      const b = await remember('Before running, the deploy script needs the staging key.');
+      const c = await remember('Ana likes her coffee black.');
+      await t.app.bus.idle();
+      // Synapse's THEMATIC measure links the near-duplicates (mechanically, by text overlap) and not the third.
+      // (Only among these three: on a slow machine the consolidated memory may already exist, linked to both.)
+      const thematic = await t.cypher<{ x: string; y: string; strength: number; origin: string }>(
+        `MATCH (x:Memory {store: $store})-[r:THEMATIC]->(y:Memory)
        WHERE x.id IN $ids AND y.id IN $ids
        RETURN x.id AS x, y.id AS y, r.strength AS strength, r.origin AS origin`,
-      { store, ids: [a, b, c] },
-    );
-    expect(thematic.map((r) => [r.x, r.y].sort())).toEqual([[a, b].sort()]);
-    expect(thematic[0]).toMatchObject({ origin: 'MECHANICAL' });
-
-    const consolidatedOf = async () =>
-      t.cypher<{ id: string; from: string[] }>(
-        'MATCH (n:Memory {store: $store})-[:CONSOLIDATED_FROM]->(o:Memory) WITH n, collect(o.id) AS from RETURN n.id AS id, from',
-        { store },
+        { store, ids: [a, b, c] },
       );
-    const [made] = await eventually(async () => {
-      const rows = await consolidatedOf();
-      return rows.length > 0 ? rows : undefined;
-    }, 20_000);
-    expect([...(made?.from ?? [])].sort()).toEqual([a, b].sort());
-    const originals = await t.cypher<{ n: number }>(
-      'MATCH (m:Memory) WHERE m.id IN [$a, $b, $c] RETURN count(m) AS n',
-      { a, b, c },
-    );
-    expect(originals[0]?.n).toBe(3);
-    // Later runs find nothing left to consolidate.
-    const runs = async () =>
-      (await t.ok<{ health: { queues: any[] } }>(QUEUES)).health.queues.find((q) => q.name === 'consolidation')
-        .lastRun ?? undefined;
-    // On a busy machine the run that consolidated may be the first, still finishing: no last run yet.
-    // Two whole runs after the one seen first (a last run is recorded when it has finished).
-    const first = await eventually(runs, 10_000);
-    const second = await eventually(
-      async () => ((await runs()).jobId !== first.jobId ? await runs() : undefined),
-      10_000,
-    );
-    const third = await eventually(
-      async () => ((await runs()).jobId !== second.jobId ? await runs() : undefined),
-      10_000,
-    );
-    expect([second.ok, third.ok]).toEqual([true, true]);
-    expect(await consolidatedOf()).toHaveLength(1);
-  });
+      expect(thematic.map((r) => [r.x, r.y].sort())).toEqual([[a, b].sort()]);
+      expect(thematic[0]).toMatchObject({ origin: 'MECHANICAL' });
+
+      const consolidatedOf = async () =>
+        t.cypher<{ id: string; from: string[] }>(
+          'MATCH (n:Memory {store: $store})-[:CONSOLIDATED_FROM]->(o:Memory) WITH n, collect(o.id) AS from ' +
+            'RETURN n.id AS id, from',
+          { store },
+        );
+      const [made] = await eventually(async () => {
+        const rows = await consolidatedOf();
+        return rows.length > 0 ? rows : undefined;
+      }, 20_000);
+      expect([...(made?.from ?? [])].sort()).toEqual([a, b].sort());
+      const originals = await t.cypher<{ n: number }>(
+        'MATCH (m:Memory) WHERE m.id IN [$a, $b, $c] RETURN count(m) AS n',
+        { a, b, c },
+      );
+      expect(originals[0]?.n).toBe(3);
+      // Later runs find nothing left to consolidate.
+      const runs = async () =>
+        (await t.ok<{ health: { queues: any[] } }>(QUEUES)).health.queues.find((q) => q.name === 'consolidation')
+          .lastRun ?? undefined;
+      // On a busy machine the run that consolidated may be the first, still finishing: no last run yet.
+      // Two whole runs after the one seen first (a last run is recorded when it has finished).
+      const first = await eventually(runs, 10_000);
+      const second = await eventually(
+        async () => ((await runs()).jobId !== first.jobId ? await runs() : undefined),
+        10_000,
+      );
+      const third = await eventually(
+        async () => ((await runs()).jobId !== second.jobId ? await runs() : undefined),
+        10_000,
+      );
+      expect([second.ok, third.ok]).toEqual([true, true]);
+      expect(await consolidatedOf()).toHaveLength(1);
+    },
+  );
 });

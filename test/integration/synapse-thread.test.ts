@@ -58,24 +58,27 @@ function niceValues(): number[] {
 }
 
 describe('the linking thread', () => {
-  it('links what it is handed, reports each written batch once with its tags, and runs nicer than the service', async () => {
-    const [a, b, c] = await session(3);
-    const reports: { store: string; links: CreatedLink[]; tags: string[] }[] = [];
-    const thread = new LinkingThread<string>(init(), (store, links, tags) => reports.push({ store, links, tags }));
-    try {
-      await Promise.all([a!, b!, c!].map((m, i) => thread.link(m, T0 + 10 * 60_000, `tag-${i}`)));
-      await thread.idle(a!.store);
-      expect(reports.flatMap((r) => r.tags).sort()).toEqual(['tag-0', 'tag-1', 'tag-2']);
-      expect(reports.every((r) => r.store === a!.store)).toBe(true);
-      const temporal = reports.flatMap((r) => r.links).filter((l) => l.type === 'TEMPORAL');
-      expect(temporal).toHaveLength(3); // three memories of one session: every pair
-      expect(await temporalPairs(a!.store)).toBe(3);
-      expect(niceValues()).toContain(LINKING_NICE);
-    } finally {
-      await thread.close();
-    }
-    expect(niceValues()).not.toContain(LINKING_NICE); // closed: the thread is gone
-  });
+  it(
+    'links what it is handed, reports each written batch once with its tags, and runs ' + 'nicer than the service',
+    async () => {
+      const [a, b, c] = await session(3);
+      const reports: { store: string; links: CreatedLink[]; tags: string[] }[] = [];
+      const thread = new LinkingThread<string>(init(), (store, links, tags) => reports.push({ store, links, tags }));
+      try {
+        await Promise.all([a!, b!, c!].map((m, i) => thread.link(m, T0 + 10 * 60_000, `tag-${i}`)));
+        await thread.idle(a!.store);
+        expect(reports.flatMap((r) => r.tags).sort()).toEqual(['tag-0', 'tag-1', 'tag-2']);
+        expect(reports.every((r) => r.store === a!.store)).toBe(true);
+        const temporal = reports.flatMap((r) => r.links).filter((l) => l.type === 'TEMPORAL');
+        expect(temporal).toHaveLength(3); // three memories of one session: every pair
+        expect(await temporalPairs(a!.store)).toBe(3);
+        expect(niceValues()).toContain(LINKING_NICE);
+      } finally {
+        await thread.close();
+      }
+      expect(niceValues()).not.toContain(LINKING_NICE); // closed: the thread is gone
+    },
+  );
 
   it('links memories handed in within one tick (a storeMany) as one batch, reported once', async () => {
     const memories = await session(12);
@@ -102,7 +105,8 @@ describe('the linking thread', () => {
     try {
       expect(niceValues()).not.toContain(LINKING_NICE);
       thread.warmUp();
-      await eventually(async () => (niceValues().includes(LINKING_NICE) ? true : undefined)); // up, and niced, with nothing handed in yet
+      // up, and niced, with nothing handed in yet
+      await eventually(async () => (niceValues().includes(LINKING_NICE) ? true : undefined));
       thread.warmUp(); // a second call starts no second thread
       expect(niceValues().filter((n) => n === LINKING_NICE)).toHaveLength(1);
       await Promise.all([thread.link(a!, T0, null), thread.link(b!, T0, null)]);

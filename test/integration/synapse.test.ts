@@ -24,7 +24,9 @@ const ASSOCIATION = 'type origin strength createdAt updatedAt seenFrom hop other
 const ASSOCIATE = `mutation ($input: AssociateInput!) { associate(input: $input) { ${ASSOCIATION} } }`;
 const LINKS = `query ($id: ID!, $types: [AssociationType!], $min: Float, $limit: Int) {
   memory(id: $id) { associations(types: $types, minStrength: $min, limit: $limit) { ${ASSOCIATION} } } }`;
-const NEIGHBOURHOOD = `query ($id: ID!, $depth: Int, $types: [AssociationType!]) { neighbourhood(id: $id, depth: $depth, types: $types) { ${ASSOCIATION} } }`;
+const NEIGHBOURHOOD =
+  `query ($id: ID!, $depth: Int, $types: [AssociationType!]) { neighbourhood(id: $id, depth: ` +
+  `$depth, types: $types) { ${ASSOCIATION} } }`;
 
 interface Assoc {
   type: string;
@@ -54,7 +56,8 @@ async function linksOf(id: string, vars: Record<string, unknown> = {}): Promise<
 
 async function relationships(): Promise<number> {
   const rows = await t.cypher<{ n: number }>(
-    'MATCH (m:Memory)-[r:TEMPORAL|CAUSAL|THEMATIC|EMOTIONAL|PERSON]-() WHERE m.store IN [$store, $other] RETURN count(DISTINCT r) AS n',
+    'MATCH (m:Memory)-[r:TEMPORAL|CAUSAL|THEMATIC|EMOTIONAL|PERSON]-() WHERE m.store IN [$store, $other] RETURN ' +
+      'count(DISTINCT r) AS n',
     { store, other },
   );
   return Number(rows[0]?.n ?? 0);
@@ -89,7 +92,8 @@ describe('bidirectional associations (invariant 5)', () => {
     // Asking again from the other side, or again at all, keeps one relationship per pair and type.
     await associate({ a, b, type: 'CAUSAL', strength: 0.7 });
     const rows = await t.cypher<{ from: string; to: string; type: string; origin: string }>(
-      'MATCH (x:Memory)-[r]->(y:Memory) WHERE x.id IN [$a, $b] AND y.id IN [$a, $b] RETURN x.id AS from, y.id AS to, type(r) AS type, r.origin AS origin',
+      'MATCH (x:Memory)-[r]->(y:Memory) WHERE x.id IN [$a, $b] AND y.id IN [$a, $b] RETURN x.id AS from, y.id AS to, ' +
+        'type(r) AS type, r.origin AS origin',
       { a, b },
     );
     expect(rows).toEqual([{ from: a < b ? a : b, to: a < b ? b : a, type: 'CAUSAL', origin: 'SEMANTIC' }]);
@@ -148,7 +152,8 @@ describe('strengthen and weaken', () => {
   it('moves by the step, saturates below 1 and never reaches 0', async () => {
     const [a, b] = (await memories(2)) as [string, string];
     expect((await associate({ a, b, type: 'THEMATIC' })).strength).toBe(0.6); // the default
-    expect((await associate({ a, b, type: 'THEMATIC', direction: 'STRENGTHEN' })).strength).toBeCloseTo(0.68); // default step 0.2
+    // default step 0.2
+    expect((await associate({ a, b, type: 'THEMATIC', direction: 'STRENGTHEN' })).strength).toBeCloseTo(0.68);
     expect(
       (await associate({ a: b, b: a, type: 'THEMATIC', direction: 'WEAKEN', strength: 0.5 })).strength,
     ).toBeCloseTo(0.34);
@@ -166,7 +171,8 @@ describe('strengthen and weaken', () => {
   it('takes over a mechanical link on CREATE: one relationship, now the mind’s', async () => {
     const [a, b] = (await memories(2)) as [string, string];
     await t.cypher(
-      `MATCH (x:Memory {id: $lo}), (y:Memory {id: $hi}) CREATE (x)-[:EMOTIONAL {strength: 0.3, origin: 'MECHANICAL', createdAt: datetime(), updatedAt: datetime()}]->(y)`,
+      `MATCH (x:Memory {id: $lo}), (y:Memory {id: $hi}) CREATE (x)-[:EMOTIONAL {strength: 0.3, origin: 'MECHANICAL', ` +
+        `createdAt: datetime(), updatedAt: datetime()}]->(y)`,
       { lo: a < b ? a : b, hi: a < b ? b : a },
     );
     expect(await associate({ a, b, type: 'EMOTIONAL', direction: 'STRENGTHEN', strength: 0.5 })).toMatchObject({
@@ -294,6 +300,7 @@ describe('spreading activation', () => {
     expect(rank(Z)).toBe(-1); // beyond two hops
     expect(result.map((r) => r.id)).not.toContain(S);
     expect((await t.app.synapse.activate(store, [{ id: S, weight: 1 }], { maxHops: 3 })).map((r) => r.id)).toContain(Z);
-    expect(await t.app.synapse.activate(other, [{ id: S, weight: 1 }])).toEqual([]); // seeds outside the store are ignored
+    // seeds outside the store are ignored
+    expect(await t.app.synapse.activate(other, [{ id: S, weight: 1 }])).toEqual([]);
   });
 });

@@ -46,34 +46,38 @@ describe('Admission', () => {
     expect(order).toEqual([1, 2, 3]);
   });
 
-  it('holds one caller to its share of slots while alone, and to one while another caller has been active within the last second', async () => {
-    let now = 0;
-    const a = new Admission(
-      { maxConcurrent: 4, maxQueued: 8, maxWaitMs: 10_000, maxPerCaller: 2 },
-      { clock: () => now },
-    );
-    const hog = [await a.enter('hog'), await a.enter('hog')]; // alone: its whole share
-    const third = a.enter('hog');
-    expect(a.stats()).toEqual({ running: 2, waiting: 1, refused: 0 });
-    const bystander = await a.enter('bystander'); // a free slot, and its own share is untouched
-    expect(a.stats()).toEqual({ running: 3, waiting: 1, refused: 0 });
-    hog[0]!();
-    // The bystander is here: the hog holds one slot at most, so its third still waits.
-    expect(a.stats()).toEqual({ running: 2, waiting: 1, refused: 0 });
-    bystander();
-    now = 500;
-    hog[1]!(); // the bystander was active half a second ago: one slot, now free
-    const r3 = await third;
-    const fourth = a.enter('hog');
-    expect(a.stats()).toEqual({ running: 1, waiting: 1, refused: 0 });
-    now = 1_600; // a second after the bystander's last request: the whole share again
-    const r5 = await a.enter('hog');
-    expect(a.stats()).toEqual({ running: 2, waiting: 1, refused: 0 });
-    r3();
-    const r4 = await fourth;
-    for (const release of [r4, r5]) release();
-    expect(a.stats()).toEqual({ running: 0, waiting: 0, refused: 0 });
-  });
+  it(
+    'holds one caller to its share of slots while alone, and to one while another caller has been active ' +
+      'within the last second',
+    async () => {
+      let now = 0;
+      const a = new Admission(
+        { maxConcurrent: 4, maxQueued: 8, maxWaitMs: 10_000, maxPerCaller: 2 },
+        { clock: () => now },
+      );
+      const hog = [await a.enter('hog'), await a.enter('hog')]; // alone: its whole share
+      const third = a.enter('hog');
+      expect(a.stats()).toEqual({ running: 2, waiting: 1, refused: 0 });
+      const bystander = await a.enter('bystander'); // a free slot, and its own share is untouched
+      expect(a.stats()).toEqual({ running: 3, waiting: 1, refused: 0 });
+      hog[0]!();
+      // The bystander is here: the hog holds one slot at most, so its third still waits.
+      expect(a.stats()).toEqual({ running: 2, waiting: 1, refused: 0 });
+      bystander();
+      now = 500;
+      hog[1]!(); // the bystander was active half a second ago: one slot, now free
+      const r3 = await third;
+      const fourth = a.enter('hog');
+      expect(a.stats()).toEqual({ running: 1, waiting: 1, refused: 0 });
+      now = 1_600; // a second after the bystander's last request: the whole share again
+      const r5 = await a.enter('hog');
+      expect(a.stats()).toEqual({ running: 2, waiting: 1, refused: 0 });
+      r3();
+      const r4 = await fourth;
+      for (const release of [r4, r5]) release();
+      expect(a.stats()).toEqual({ running: 0, waiting: 0, refused: 0 });
+    },
+  );
 
   it('starts nothing new for a heavier caller while a lighter caller has a request running', async () => {
     let now = 0;
@@ -127,36 +131,39 @@ describe('Admission', () => {
     expect(a.stats()).toEqual({ running: 0, waiting: 0, refused: 0 });
   });
 
-  it("behind an entry, gives slots by the entry's counts, and looks again when a light caller's entry closes", async () => {
-    let now = 0;
-    const entry = new Admission(
-      { maxConcurrent: Number.MAX_SAFE_INTEGER, maxQueued: 8, maxWaitMs: 10_000, maxPerCaller: 2 },
-      { clock: () => now },
-    );
-    const slots = new Admission(
-      { maxConcurrent: 8, maxQueued: 8, maxWaitMs: 10_000, maxPerCaller: 2 },
-      { load: entry, clock: () => now },
-    );
-    const lightIn = await entry.enter('light');
-    const heavyIn = await entry.enter('heavy'); // asks for no more than light: in
-    const heavyMore = [entry.enter('heavy'), entry.enter('heavy')]; // wait at the entry: heavy now asks for three
-    let heavySlot: (() => void) | null = null;
-    const asked = slots.enter('heavy').then((release) => (heavySlot = release));
-    const lightSlot = await slots.enter('light');
-    // Heavy's parsed request waits for its slot: light, lighter by the entry's counts, is in the process.
-    expect(slots.stats()).toEqual({ running: 1, waiting: 1, refused: 0 });
-    lightSlot();
-    await Promise.resolve();
-    expect(heavySlot).toBeNull(); // light's answer is still being sent: its entry is open
-    lightIn();
-    now = 10; // light's next request does not come: once the moment after its answer is over, heavy gets its slot
-    await asked;
-    expect(slots.stats()).toEqual({ running: 1, waiting: 0, refused: 0 });
-    heavySlot!();
-    heavyIn();
-    for (const p of heavyMore) (await p)();
-    expect(entry.stats()).toEqual({ running: 0, waiting: 0, refused: 0 });
-  });
+  it(
+    "behind an entry, gives slots by the entry's counts, and looks again when a light " + "caller's entry closes",
+    async () => {
+      let now = 0;
+      const entry = new Admission(
+        { maxConcurrent: Number.MAX_SAFE_INTEGER, maxQueued: 8, maxWaitMs: 10_000, maxPerCaller: 2 },
+        { clock: () => now },
+      );
+      const slots = new Admission(
+        { maxConcurrent: 8, maxQueued: 8, maxWaitMs: 10_000, maxPerCaller: 2 },
+        { load: entry, clock: () => now },
+      );
+      const lightIn = await entry.enter('light');
+      const heavyIn = await entry.enter('heavy'); // asks for no more than light: in
+      const heavyMore = [entry.enter('heavy'), entry.enter('heavy')]; // wait at the entry: heavy now asks for three
+      let heavySlot: (() => void) | null = null;
+      const asked = slots.enter('heavy').then((release) => (heavySlot = release));
+      const lightSlot = await slots.enter('light');
+      // Heavy's parsed request waits for its slot: light, lighter by the entry's counts, is in the process.
+      expect(slots.stats()).toEqual({ running: 1, waiting: 1, refused: 0 });
+      lightSlot();
+      await Promise.resolve();
+      expect(heavySlot).toBeNull(); // light's answer is still being sent: its entry is open
+      lightIn();
+      now = 10; // light's next request does not come: once the moment after its answer is over, heavy gets its slot
+      await asked;
+      expect(slots.stats()).toEqual({ running: 1, waiting: 0, refused: 0 });
+      heavySlot!();
+      heavyIn();
+      for (const p of heavyMore) (await p)();
+      expect(entry.stats()).toEqual({ running: 0, waiting: 0, refused: 0 });
+    },
+  );
 
   it('holds no caller back without a share (anonymous callers, or no maxPerCaller)', async () => {
     const a = new Admission({ maxConcurrent: 4, maxQueued: 4, maxWaitMs: 10_000 });

@@ -1,5 +1,5 @@
 /**
- * Context boundaries (ARCHITECTURE.md §1): a module may import another
+ * Context boundaries (docs/architecture.md): a module may import another
  * context only through its public index.ts; a context depends on the domain
  * (its ports included) and on other contexts, never on an adapter; only tests
  * and benchmarks import a `testing.ts` entry; and src/ has no import cycles.

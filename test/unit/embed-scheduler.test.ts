@@ -4,7 +4,10 @@ import { EmbedScheduler, type ModelRunner } from '../../src/adapters/embeddings/
 import { RequestActivity } from '../../src/adapters/request-activity.js';
 import type { Role } from '../../src/adapters/embeddings/testing.js';
 
-/** A model thread whose runs finish when the test says: each run's texts are recorded, each vector is [length of its text]. */
+/**
+ * A model thread whose runs finish when the test says: each run's texts are recorded, each vector is [length of its
+ * text].
+ */
 class ManualRunner implements ModelRunner {
   readonly runs: { texts: readonly string[]; role: Role; finish: () => void; fail: (e: Error) => void }[] = [];
   running = 0;
@@ -92,23 +95,26 @@ describe('EmbedScheduler', () => {
     expect(await job).toHaveLength(4);
   });
 
-  it('fails the whole job when one of its sub-batches fails, and fails what waits when the threads are gone', async () => {
-    const thread = new ManualRunner();
-    const s = new EmbedScheduler([thread], { subBatch: 1, busy: () => false });
-    const job = s.embed(texts(2), 'passage');
-    const waiting = s.embed(['later'], 'passage').catch((e: Error) => e);
-    thread.runs.splice(0, 1)[0]!.fail(new Error('model crashed'));
-    await expect(job).rejects.toThrow('model crashed');
-    await tick();
-    // The job's other sub-batch was dropped, not run: the thread took the next job's.
-    expect(thread.runs.map((r) => r.texts)).toEqual([['later']]);
-    s.embed(['never'], 'passage').catch(() => undefined);
-    const queued = s.embed(['queued'], 'passage').catch((e: Error) => e);
-    s.failWaiting(new Error('the embedder was closed'));
-    expect(((await queued) as Error).message).toBe('the embedder was closed');
-    thread.finishAll();
-    expect(await waiting).toHaveLength(1);
-  });
+  it(
+    'fails the whole job when one of its sub-batches fails, and fails what waits when ' + 'the threads are gone',
+    async () => {
+      const thread = new ManualRunner();
+      const s = new EmbedScheduler([thread], { subBatch: 1, busy: () => false });
+      const job = s.embed(texts(2), 'passage');
+      const waiting = s.embed(['later'], 'passage').catch((e: Error) => e);
+      thread.runs.splice(0, 1)[0]!.fail(new Error('model crashed'));
+      await expect(job).rejects.toThrow('model crashed');
+      await tick();
+      // The job's other sub-batch was dropped, not run: the thread took the next job's.
+      expect(thread.runs.map((r) => r.texts)).toEqual([['later']]);
+      s.embed(['never'], 'passage').catch(() => undefined);
+      const queued = s.embed(['queued'], 'passage').catch((e: Error) => e);
+      s.failWaiting(new Error('the embedder was closed'));
+      expect(((await queued) as Error).message).toBe('the embedder was closed');
+      thread.finishAll();
+      expect(await waiting).toHaveLength(1);
+    },
+  );
 });
 
 describe('RequestActivity', () => {

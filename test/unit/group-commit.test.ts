@@ -31,23 +31,26 @@ describe('GroupCommit', () => {
     expect(group.stats()).toEqual({ running: 0, gathered: 0 });
   });
 
-  it('gathers writes while every commit runs, and commits them together when one finishes, maxBatch at a time', async () => {
-    const { calls, commit } = manualCommits();
-    const group = new GroupCommit(commit, { maxBatch: 3, maxInFlight: 1 });
-    const first = group.submit(0);
-    const later = [1, 2, 3, 4, 5].map((n) => group.submit(n));
-    expect(calls).toHaveLength(1);
-    expect(group.stats()).toEqual({ running: 1, gathered: 5 });
-    calls[0]!.finish(['r0']);
-    expect(await first).toBe('r0');
-    await tick();
-    expect(calls.map((c) => c.items)).toEqual([[0], [1, 2, 3]]);
-    calls[1]!.finish(['r1', 'r2', 'r3']);
-    await tick();
-    expect(calls.map((c) => c.items)).toEqual([[0], [1, 2, 3], [4, 5]]);
-    calls[2]!.finish(['r4', 'r5']);
-    expect(await Promise.all(later)).toEqual(['r1', 'r2', 'r3', 'r4', 'r5']);
-  });
+  it(
+    'gathers writes while every commit runs, and commits them together when one ' + 'finishes, maxBatch at a time',
+    async () => {
+      const { calls, commit } = manualCommits();
+      const group = new GroupCommit(commit, { maxBatch: 3, maxInFlight: 1 });
+      const first = group.submit(0);
+      const later = [1, 2, 3, 4, 5].map((n) => group.submit(n));
+      expect(calls).toHaveLength(1);
+      expect(group.stats()).toEqual({ running: 1, gathered: 5 });
+      calls[0]!.finish(['r0']);
+      expect(await first).toBe('r0');
+      await tick();
+      expect(calls.map((c) => c.items)).toEqual([[0], [1, 2, 3]]);
+      calls[1]!.finish(['r1', 'r2', 'r3']);
+      await tick();
+      expect(calls.map((c) => c.items)).toEqual([[0], [1, 2, 3], [4, 5]]);
+      calls[2]!.finish(['r4', 'r5']);
+      expect(await Promise.all(later)).toEqual(['r1', 'r2', 'r3', 'r4', 'r5']);
+    },
+  );
 
   it('fails only the write whose outcome is an error', async () => {
     const { calls, commit } = manualCommits();

@@ -120,7 +120,8 @@ describe('store validation', () => {
     expect(code(() => validateNewMemory({ content: 'x', sessionId: 's'.repeat(201) }, limits, 0))).toBe(
       'HIPPOCAMPUS.INVALID_SESSION_ID',
     );
-    // Around a name, whitespace is trimmed; inside one, other characters (even emoji or a slash) are names people choose.
+    // Around a name, whitespace is trimmed; inside one, other characters (even emoji or a slash) are names people
+    // choose.
     expect(
       validateNewMemory(
         { content: 'line one\nline two', store: ' a/b 🍞 ', tags: [' x y '], sessionId: ' ses 1\n' },

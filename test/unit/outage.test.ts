@@ -9,23 +9,27 @@ import { degradedParts } from '../../src/app.js';
 const socketError = (code: string) => Object.assign(new Error(`connect ${code} 127.0.0.1:6380`), { code });
 
 describe('outageOf', () => {
-  it('names Neo4j for ServiceUnavailable, SessionExpired, a database that is starting and a pool that gave no connection', () => {
-    expect(outageOf(new Neo4jError('Could not perform discovery', 'ServiceUnavailable', '', ''))).toBe('neo4j');
-    expect(outageOf(new Neo4jError('gone', 'SessionExpired', '', ''))).toBe('neo4j');
-    expect(outageOf(new Neo4jError('starting', 'Neo.TransientError.General.DatabaseUnavailable', '', ''))).toBe(
-      'neo4j',
-    );
-    expect(
-      outageOf(
-        new Neo4jError(
-          'Connection acquisition timed out in 30000 ms. Pool status: Active conn count = 64',
-          'N/A',
-          '',
-          '',
+  it(
+    'names Neo4j for ServiceUnavailable, SessionExpired, a database that is starting and a pool ' +
+      'that gave no connection',
+    () => {
+      expect(outageOf(new Neo4jError('Could not perform discovery', 'ServiceUnavailable', '', ''))).toBe('neo4j');
+      expect(outageOf(new Neo4jError('gone', 'SessionExpired', '', ''))).toBe('neo4j');
+      expect(outageOf(new Neo4jError('starting', 'Neo.TransientError.General.DatabaseUnavailable', '', ''))).toBe(
+        'neo4j',
+      );
+      expect(
+        outageOf(
+          new Neo4jError(
+            'Connection acquisition timed out in 30000 ms. Pool status: Active conn count = 64',
+            'N/A',
+            '',
+            '',
+          ),
         ),
-      ),
-    ).toBe('neo4j');
-  });
+      ).toBe('neo4j');
+    },
+  );
 
   it('names Redis for refused, reset or closed connections and ioredis giving up', () => {
     expect(outageOf(socketError('ECONNREFUSED'))).toBe('redis');

@@ -2,29 +2,32 @@ import { describe, expect, it } from 'vitest';
 import { ProgressBoard, progressShare } from '../../src/domain/index.js';
 
 describe('progress board', () => {
-  it('lists running operations first, then finished ones newest first, and forgets the finished after ten minutes', () => {
-    let now = 1_000;
-    const board = new ProgressBoard(() => now);
-    const sweep = board.start('sweep', 's', 'memories');
-    now += 10;
-    const exp = board.start('export', null, 'nodes', 100);
-    now += 10;
-    sweep.update(50);
-    exp.update(40);
-    expect(board.list().map((e) => [e.operation, e.done, e.total])).toEqual([
-      ['sweep', 50, null],
-      ['export', 40, 100],
-    ]);
-    sweep.finish();
-    expect(board.list().map((e) => e.operation)).toEqual(['export', 'sweep']);
-    expect(board.list()[1]).toMatchObject({ total: 50, finishedAt: now, failed: false });
-    sweep.update(99); // after finish: ignored
-    expect(board.list()[1]?.done).toBe(50);
-    exp.fail();
-    expect(board.list().find((e) => e.operation === 'export')).toMatchObject({ failed: true });
-    now += 10 * 60_000 + 1;
-    expect(board.list()).toEqual([]);
-  });
+  it(
+    'lists running operations first, then finished ones newest first, and forgets the ' + 'finished after ten minutes',
+    () => {
+      let now = 1_000;
+      const board = new ProgressBoard(() => now);
+      const sweep = board.start('sweep', 's', 'memories');
+      now += 10;
+      const exp = board.start('export', null, 'nodes', 100);
+      now += 10;
+      sweep.update(50);
+      exp.update(40);
+      expect(board.list().map((e) => [e.operation, e.done, e.total])).toEqual([
+        ['sweep', 50, null],
+        ['export', 40, 100],
+      ]);
+      sweep.finish();
+      expect(board.list().map((e) => e.operation)).toEqual(['export', 'sweep']);
+      expect(board.list()[1]).toMatchObject({ total: 50, finishedAt: now, failed: false });
+      sweep.update(99); // after finish: ignored
+      expect(board.list()[1]?.done).toBe(50);
+      exp.fail();
+      expect(board.list().find((e) => e.operation === 'export')).toMatchObject({ failed: true });
+      now += 10 * 60_000 + 1;
+      expect(board.list()).toEqual([]);
+    },
+  );
 
   it('tells every change to its subscribers until they unsubscribe', () => {
     const board = new ProgressBoard(() => 0);

@@ -32,19 +32,23 @@ describe('reflect actions', () => {
     expect(kinds(memory('a', { tier: 'IDENTITY_CORE' }))).toEqual(['RECLASSIFY', 'KEEP']);
   });
 
-  it('offers associate with the weakly tied (weakest first, their own type) and the unlinked near ones, consolidate with near-duplicates', () => {
-    const ties = {
-      weak: [{ type: 'PERSON' as const, strength: 0.12, memory: memory('w') }],
-      near: [memory('n'), memory('w')],
-      duplicates: [memory('d')],
-    };
-    const actions = fittingActions(memory('a'), 'RECENT', ties);
-    const associate = actions.find((a) => a.kind === 'ASSOCIATE')!;
-    expect(associate.memories.map((m) => m.id)).toEqual(['w', 'n']);
-    expect(associate.associationTypes).toEqual(['PERSON', 'THEMATIC']);
-    expect(actions.find((a) => a.kind === 'CONSOLIDATE')!.memories.map((m) => m.id)).toEqual(['d']);
-    expect(actions.find((a) => a.kind === 'FORGET')!.needsConsent).toBe(true);
-  });
+  it(
+    'offers associate with the weakly tied (weakest first, their own type) and the unlinked near ones, consolidate ' +
+      'with near-duplicates',
+    () => {
+      const ties = {
+        weak: [{ type: 'PERSON' as const, strength: 0.12, memory: memory('w') }],
+        near: [memory('n'), memory('w')],
+        duplicates: [memory('d')],
+      };
+      const actions = fittingActions(memory('a'), 'RECENT', ties);
+      const associate = actions.find((a) => a.kind === 'ASSOCIATE')!;
+      expect(associate.memories.map((m) => m.id)).toEqual(['w', 'n']);
+      expect(associate.associationTypes).toEqual(['PERSON', 'THEMATIC']);
+      expect(actions.find((a) => a.kind === 'CONSOLIDATE')!.memories.map((m) => m.id)).toEqual(['d']);
+      expect(actions.find((a) => a.kind === 'FORGET')!.needsConsent).toBe(true);
+    },
+  );
 
   it('suggests a tier for each tier and reason, never the one the memory is in', () => {
     const cases: [Tier, boolean, 'STALE' | 'RECENT' | 'WEAK_ASSOCIATIONS', Tier][] = [

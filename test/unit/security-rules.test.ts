@@ -58,22 +58,25 @@ describe('tokens', () => {
     expect(callerOf(operator, 'ops', 's').instanceId).toBe('ops');
   });
 
-  it('auth auto is decided once from whether any token exists; off admits anonymous callers, on refuses them', async () => {
-    const store = (exists: boolean) => ({ anyActive: async () => exists }) as never;
-    expect((await Authenticator.resolve('auto', store(true))).mode).toBe('on');
-    expect((await Authenticator.resolve('auto', store(false))).mode).toBe('off');
-    expect((await Authenticator.resolve('off', store(true))).mode).toBe('off');
-    await expect(new Authenticator('on', store(false)).callerFrom({})).rejects.toMatchObject({
-      code: 'UNAUTHENTICATED',
-    });
-    expect(await new Authenticator('off', null).callerFrom({ 'x-instance-id': ' me ' })).toEqual({
-      instanceId: 'me',
-      sessionId: null,
-    });
-    await expect(
-      new Authenticator('off', null).callerFrom({ authorization: 'Bearer tr_0000000000_x' }),
-    ).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
-  });
+  it(
+    'auth auto is decided once from whether any token exists; off admits anonymous ' + 'callers, on refuses them',
+    async () => {
+      const store = (exists: boolean) => ({ anyActive: async () => exists }) as never;
+      expect((await Authenticator.resolve('auto', store(true))).mode).toBe('on');
+      expect((await Authenticator.resolve('auto', store(false))).mode).toBe('off');
+      expect((await Authenticator.resolve('off', store(true))).mode).toBe('off');
+      await expect(new Authenticator('on', store(false)).callerFrom({})).rejects.toMatchObject({
+        code: 'UNAUTHENTICATED',
+      });
+      expect(await new Authenticator('off', null).callerFrom({ 'x-instance-id': ' me ' })).toEqual({
+        instanceId: 'me',
+        sessionId: null,
+      });
+      await expect(
+        new Authenticator('off', null).callerFrom({ authorization: 'Bearer tr_0000000000_x' }),
+      ).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
+    },
+  );
 });
 
 describe('access', () => {
@@ -156,26 +159,29 @@ describe('request limits', () => {
     expect(limited.salienceOf({} as never)).toBe(0.5);
   });
 
-  it("a route's guard runs before each limited call with the port's name, and its refusal is the call's error", async () => {
-    const seen: string[] = [];
-    const ports = {
-      memory: { memory: async () => 'found' },
-      recall: { search: async () => 'hits' },
-      salienceOf: () => 0.5,
-      health: async () => 'ok',
-    } as unknown as Ports;
-    const guarded = limitedPorts(ports, 2, async (port) => {
-      seen.push(port);
-      if (port === 'recall') throw Object.assign(new Error('over the limit'), { code: 'RATE_LIMITED' });
-    });
-    expect(await guarded.memory.memory('x', { instanceId: null, sessionId: null })).toBe('found');
-    expect(await guarded.health()).toBe('ok');
-    await expect(guarded.recall.search({ query: 'q' }, { instanceId: null, sessionId: null })).rejects.toMatchObject({
-      code: 'RATE_LIMITED',
-    });
-    expect(guarded.salienceOf({} as never)).toBe(0.5); // a plain read of a loaded value: not guarded
-    expect(seen).toEqual(['memory', 'health', 'recall']);
-  });
+  it(
+    "a route's guard runs before each limited call with the port's name, and its " + "refusal is the call's error",
+    async () => {
+      const seen: string[] = [];
+      const ports = {
+        memory: { memory: async () => 'found' },
+        recall: { search: async () => 'hits' },
+        salienceOf: () => 0.5,
+        health: async () => 'ok',
+      } as unknown as Ports;
+      const guarded = limitedPorts(ports, 2, async (port) => {
+        seen.push(port);
+        if (port === 'recall') throw Object.assign(new Error('over the limit'), { code: 'RATE_LIMITED' });
+      });
+      expect(await guarded.memory.memory('x', { instanceId: null, sessionId: null })).toBe('found');
+      expect(await guarded.health()).toBe('ok');
+      await expect(guarded.recall.search({ query: 'q' }, { instanceId: null, sessionId: null })).rejects.toMatchObject({
+        code: 'RATE_LIMITED',
+      });
+      expect(guarded.salienceOf({} as never)).toBe(0.5); // a plain read of a loaded value: not guarded
+      expect(seen).toEqual(['memory', 'health', 'recall']);
+    },
+  );
 
   it('serves loopback hosts only on loopback, and no pages of other origins', () => {
     expect(hostAllowed('127.0.0.1:4000', '127.0.0.1', [])).toBe(true);

@@ -105,7 +105,8 @@ describe('spreading activation', () => {
       ['S', 'B', 'EMOTIONAL', 0.2],
       ['S', 'C', 'THEMATIC', 0.5],
     ]);
-    expect(run(star, undefined, { ...options, maxNodes: 3 }).map((r) => r.id)).toEqual(['A', 'C']); // S counts as visited
+    // S counts as visited
+    expect(run(star, undefined, { ...options, maxNodes: 3 }).map((r) => r.id)).toEqual(['A', 'C']);
   });
 
   it('ignores seeds without weight', () => {

@@ -35,25 +35,28 @@ describe('RecentPool', () => {
 });
 
 describe('LinkWriter', () => {
-  it('writes the links queued within the interval in one call, and reports to each caller what its links created', async () => {
-    const writes: PlannedLink[][] = [];
-    const writer = new LinkWriter(async (links) => {
-      writes.push(links);
-      // 'b–c' existed already: the write creates only the others.
-      return links
-        .filter((l) => l.hi !== 'c')
-        .map((l) => ({ a: l.lo, b: l.hi, type: l.type, origin: 'MECHANICAL' as const, strength: l.strength }));
-    }, 20);
-    const first = writer.add('s', [link('a', 'b')]);
-    const second = writer.add('s', [link('b', 'c'), link('a', 'd')]);
-    expect(writer.pending('s')).toHaveLength(3);
-    const [one, two] = await Promise.all([first, second]);
-    expect(writes).toHaveLength(1);
-    expect(writes[0]).toHaveLength(3);
-    expect(one.map((l) => `${l.a}-${l.b}`)).toEqual(['a-b']);
-    expect(two.map((l) => `${l.a}-${l.b}`)).toEqual(['a-d']);
-    expect(writer.pending('s')).toEqual([]);
-  });
+  it(
+    'writes the links queued within the interval in one call, and reports to each caller ' + 'what its links created',
+    async () => {
+      const writes: PlannedLink[][] = [];
+      const writer = new LinkWriter(async (links) => {
+        writes.push(links);
+        // 'b–c' existed already: the write creates only the others.
+        return links
+          .filter((l) => l.hi !== 'c')
+          .map((l) => ({ a: l.lo, b: l.hi, type: l.type, origin: 'MECHANICAL' as const, strength: l.strength }));
+      }, 20);
+      const first = writer.add('s', [link('a', 'b')]);
+      const second = writer.add('s', [link('b', 'c'), link('a', 'd')]);
+      expect(writer.pending('s')).toHaveLength(3);
+      const [one, two] = await Promise.all([first, second]);
+      expect(writes).toHaveLength(1);
+      expect(writes[0]).toHaveLength(3);
+      expect(one.map((l) => `${l.a}-${l.b}`)).toEqual(['a-b']);
+      expect(two.map((l) => `${l.a}-${l.b}`)).toEqual(['a-d']);
+      expect(writer.pending('s')).toEqual([]);
+    },
+  );
 
   it('keeps stores apart, counts links being written as pending, and resolves idle once all are written', async () => {
     let release!: () => void;

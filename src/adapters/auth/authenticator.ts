@@ -74,7 +74,8 @@ export class Authenticator {
     if (token === null) {
       if (this.mode === 'on')
         throw new UnauthenticatedError(
-          'a token is required: send "Authorization: Bearer <token>" (an operator makes one with `npm run token -- create`)',
+          'a token is required: send "Authorization: Bearer <token>" (an operator makes one with `npm run token -- ' +
+            'create`)',
         );
       return { instanceId, sessionId };
     }

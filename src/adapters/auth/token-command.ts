@@ -55,9 +55,9 @@ export async function runTokenCommand(
         label: values.label ?? null,
       });
       out(token);
-      err(
-        `token ${record.id} (${record.scope}${record.scope === 'operator' ? ', every store' : ` for ${record.stores.join(', ')}`}${record.instanceId ? `, instance ${record.instanceId}` : ''}) — shown once, keep it now`,
-      );
+      const reach = record.scope === 'operator' ? ', every store' : ` for ${record.stores.join(', ')}`;
+      const instance = record.instanceId ? `, instance ${record.instanceId}` : '';
+      err(`token ${record.id} (${record.scope}${reach}${instance}) — shown once, keep it now`);
       return 0;
     }
     if (command === 'list') {

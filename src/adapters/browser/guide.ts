@@ -24,7 +24,10 @@ const ASSOCIATIONS = 'TEMPORAL|CAUSAL|THEMATIC|EMOTIONAL|PERSON';
 export const SLIDES: readonly Slide[] = [
   {
     title: "A store's memories by tier",
-    text: 'The 25 most salient memories of each tier and the associations among them. Colour is the tier: red IDENTITY_CORE, amber ACTIVE_CONTEXT, blue LONG_TERM, grey ARCHIVE; a link is captioned with its type and strength.',
+    text:
+      'The 25 most salient memories of each tier and the associations among them. Colour is the tier: red ' +
+      'IDENTITY_CORE, amber ACTIVE_CONTEXT, blue LONG_TERM, grey ARCHIVE; a link is captioned with its type and ' +
+      'strength.',
     query: `WITH $STORE AS store
 MATCH (m:Memory {store: store})
 WITH m.tier AS tier, m ORDER BY coalesce(m.salience, 0.0) DESC, m.id
@@ -38,7 +41,9 @@ RETURN m, r, o`,
   },
   {
     title: 'One memory and its audit trail',
-    text: 'The memory with the longest history (put an id in place of null to pick one): every event about it, stored, accessed, claimed, reclassified, retrieved, answered in a reflection.',
+    text:
+      'The memory with the longest history (put an id in place of null to pick one): every event about it, stored, ' +
+      'accessed, claimed, reclassified, retrieved, answered in a reflection.',
     query: `WITH $STORE AS store, null AS id
 MATCH (m:Memory {store: store})
 WHERE id IS NULL OR m.id = id
@@ -48,7 +53,9 @@ RETURN m, a, e`,
   },
   {
     title: 'Its associations of each type, two hops out',
-    text: 'From the best-connected memory (or the id you name): up to 15 paths of one or two links per association type, each path of a single type.',
+    text:
+      'From the best-connected memory (or the id you name): up to 15 paths of one or two links per association type, ' +
+      'each path of a single type.',
     query: `WITH $STORE AS store, null AS id
 MATCH (m:Memory {store: store})
 WHERE id IS NULL OR m.id = id
@@ -64,7 +71,9 @@ RETURN p`,
   },
   {
     title: 'What faded this week',
-    text: 'Memories Salience moved down in the last seven days: into the archive, or out of the active context into long term. Each with the TierChanged event that says why.',
+    text:
+      'Memories Salience moved down in the last seven days: into the archive, or out of the active context into long ' +
+      'term. Each with the TierChanged event that says why.',
     query: `WITH $STORE AS store
 MATCH (e:Event {store: store, type: 'TierChanged'})-[a:ABOUT]->(m:Memory)
 WHERE e.at >= datetime() - duration('P7D')
@@ -85,7 +94,9 @@ RETURN s, m, st, d, di`,
   },
   {
     title: 'The strongest CAUSAL chains',
-    text: 'Chains of up to four CAUSAL links, strongest first (the product of their strengths). Associations have no direction: read a chain either way.',
+    text:
+      'Chains of up to four CAUSAL links, strongest first (the product of their strengths). Associations have no ' +
+      'direction: read a chain either way.',
     query: `WITH $STORE AS store
 MATCH p = (a:Memory {store: store})-[:CAUSAL*1..4]-(b:Memory)
 WHERE a.id < b.id AND all(n IN nodes(p) WHERE single(x IN nodes(p) WHERE x = n))
@@ -95,14 +106,18 @@ ORDER BY strength DESC, length(p) DESC LIMIT 10`,
   },
   {
     title: 'Consolidations and their originals',
-    text: 'Memories made by consolidating near-duplicates, each linked to the originals it was made from (the originals are always kept).',
+    text:
+      'Memories made by consolidating near-duplicates, each linked to the originals it was made from (the originals ' +
+      'are always kept).',
     query: `WITH $STORE AS store
 MATCH (c:Memory {store: store})-[f:CONSOLIDATED_FROM]->(o:Memory)
 RETURN c, f, o LIMIT 100`,
   },
   {
     title: "A reflect session's answers",
-    text: "The newest reflection: the memories it reviewed and the mind's answer to each (the event says what was decided and why).",
+    text:
+      "The newest reflection: the memories it reviewed and the mind's answer to each (the event says what was " +
+      'decided and why).',
     query: `WITH $STORE AS store
 MATCH (r:Reflection {store: store})
 WITH r ORDER BY r.startedAt DESC LIMIT 1
@@ -135,7 +150,8 @@ export function guideHtml(store: string, styleUrl: string): string {
   const slides = SLIDES.map((slide, i) => {
     const style =
       i === 0
-        ? `<p><button type="button" class="btn btn-primary" data-exec="style ${escapeHtml(styleUrl)}">Apply the Total Recall style</button> (or run <code>:style ${escapeHtml(styleUrl)}</code>)</p>`
+        ? `<p><button type="button" class="btn btn-primary" data-exec="style ${escapeHtml(styleUrl)}">` +
+          `Apply the Total Recall style</button> (or run <code>:style ${escapeHtml(styleUrl)}</code>)</p>`
         : '';
     return `<slide class="row-fluid">
   <div class="col-sm-12">

@@ -18,6 +18,7 @@ import type { Bus, ProgressBoard, ProgressHandle } from '../../domain/index.js';
 import type { Embedder, EmbedderStatus } from '../embeddings/index.js';
 import { redisConnection } from '../redis.js';
 import { workerName } from './worker-name.js';
+import { EMBEDDING_JOB_RETRY } from '../../settings/server.js';
 
 export const EMBEDDINGS_QUEUE = 'embeddings';
 
@@ -75,17 +76,20 @@ export interface EmbeddingQueueOptions {
   readonly runWorker?: boolean;
   /** How long ids collect before they are enqueued (ms). */
   readonly lingerMs?: number;
-  readonly log?: (line: string) => void;
+  /** Where its lines go (the app's logger). */
+  readonly log: (line: string) => void;
+  /** Tries of one job, and the first delay between them (then doubling): TOTAL_RECALL_EMBEDDING_JOB_*. */
+  readonly retry?: { readonly attempts: number; readonly backoffMs: number };
   /** Where the backfill pages this process works report how many memories they embedded. */
   readonly progress?: ProgressBoard;
 }
 
-const JOB_DEFAULTS: JobsOptions = {
-  attempts: 3,
-  backoff: { type: 'exponential', delay: 2_000 },
+const jobDefaults = ({ attempts, backoffMs }: { attempts: number; backoffMs: number }): JobsOptions => ({
+  attempts,
+  backoff: { type: 'exponential', delay: backoffMs },
   removeOnComplete: { count: 100 },
   removeOnFail: { count: 1_000 },
-};
+});
 /** Memories the reconciliation re-queues per run at most. */
 const REQUEUE_PAGE = 1_000;
 /** Job states in which a memory's embedding may still be on its way. */
@@ -109,12 +113,12 @@ export class EmbeddingQueue {
 
   constructor(private readonly options: EmbeddingQueueOptions) {
     this.prefix = options.prefix ?? 'total-recall';
-    this.log = options.log ?? ((line) => console.error(line));
+    this.log = options.log;
     const connection = this.connection();
     this.queue = new Queue<EmbeddingJob, EmbeddingJobResult>(EMBEDDINGS_QUEUE, {
       connection,
       prefix: this.prefix,
-      defaultJobOptions: JOB_DEFAULTS,
+      defaultJobOptions: jobDefaults(options.retry ?? EMBEDDING_JOB_RETRY),
     });
     this.queue.on('error', (error) => this.log(`embeddings queue: ${error.message}`));
     options.embedder.onChange((status) => this.track(this.onEmbedder(status)));
@@ -171,7 +175,8 @@ export class EmbeddingQueue {
     } catch (error) {
       // The memories stay PENDING; the next backfill picks them up.
       this.log(
-        `embeddings: could not enqueue ${ids.length} memories (${(error as Error).message}); the backfill will embed them`,
+        `embeddings: could not enqueue ${ids.length} memories (${(error as Error).message}); the backfill will embed ` +
+          `them`,
       );
     }
   }

@@ -60,8 +60,11 @@ export type Line = Header | NodeLine | RelationshipLine | Trailer;
 
 // ── values ──────────────────────────────────────────────────────────────────
 
-const ISO_DATE_TIME =
-  /^(-?\d{4,})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(Z|[+-]\d{2}:\d{2}(?::\d{2})?)?(?:\[([^\]]+)\])?$/;
+// date T time, fraction, offset, [zone id]
+const ISO_DATE_TIME = new RegExp(
+  String.raw`^(-?\d{4,})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?` +
+    String.raw`(Z|[+-]\d{2}:\d{2}(?::\d{2})?)?(?:\[([^\]]+)\])?$`,
+);
 const ISO_DATE = /^(-?\d{4,})-(\d{2})-(\d{2})$/;
 
 const isTemporal = (v: unknown, check: (x: never) => boolean) =>

@@ -43,7 +43,8 @@ export async function importExport(
   const [{ count }] = (await graph.run(Q.countNodes)) as [{ count: { toNumber(): number } }];
   if (count.toNumber() > 0 && !options.allowNonEmpty) {
     throw new ImportRefused(
-      `the database holds ${count.toNumber()} nodes; import restores into an empty database (pass --allow-non-empty to add to it)`,
+      `the database holds ${count.toNumber()} nodes; import restores into an empty database (pass --allow-non-empty ` +
+        `to add to it)`,
     );
   }
   const { header, trailer } = checked;

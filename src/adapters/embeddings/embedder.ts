@@ -83,7 +83,8 @@ export interface ThreadedEmbedderOptions {
   readonly busy?: () => boolean;
   /** How often to look again for a missing model (ms). */
   readonly retryMs?: number;
-  readonly log?: (line: string) => void;
+  /** Where its lines go (the app's logger). */
+  readonly log: (line: string) => void;
 }
 
 const WORKER_URL = new URL('./embed-worker.ts', import.meta.url);
@@ -105,7 +106,7 @@ export class ThreadedEmbedder implements Embedder {
   private readonly log: (line: string) => void;
 
   constructor(private readonly options: ThreadedEmbedderOptions) {
-    this.log = options.log ?? ((line) => console.log(line));
+    this.log = options.log;
   }
 
   /**

@@ -8,7 +8,8 @@
  * vector-only recall_any@10 was 0.734 with it against 0.564 with
  * all-MiniLM-L6-v2 and 0.675 with bge-small-en-v1.5, at the speed of MiniLM
  * (int8: 105 turns/s on 2 threads, as MiniLM fp32; fp32 e5 was 52/s).
- * The model expects "query: " before questions and "passage: " before texts. The service runs it in a worker thread (embedder.ts),
+ * The model expects "query: " before questions and "passage: " before texts. The service runs it in a worker thread
+ * (embedder.ts),
  * because onnxruntime-node's `run` computes on the calling thread.
  */
 import { existsSync } from 'node:fs';

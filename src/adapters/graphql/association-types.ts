@@ -34,7 +34,8 @@ export class AssociateInput {
   @Field(() => Float, {
     nullable: true,
     description:
-      'CREATE: the strength in (0,1] (default 0.6). STRENGTHEN / WEAKEN: the step in (0,1], the share of the distance to 1 (or to 0) moved (default 0.2).',
+      'CREATE: the strength in (0,1] (default 0.6). STRENGTHEN / WEAKEN: the step in (0,1], the share of the ' +
+      'distance to 1 (or to 0) moved (default 0.2).',
   })
   strength?: number | null;
 }

@@ -20,7 +20,8 @@ export function callerName(value: unknown, what: 'instance' | 'session'): string
   if (!isName(name, MAX_CALLER_NAME_CHARS)) {
     throw new InvalidInputError(
       `CORTEX.INVALID_${what.toUpperCase()}_ID`,
-      `the ${what} id a caller names itself with must be at most ${MAX_CALLER_NAME_CHARS} characters, without control characters`,
+      `the ${what} id a caller names itself with must be at most ${MAX_CALLER_NAME_CHARS} characters, without ` +
+        `control characters`,
     );
   }
   return name;

@@ -37,7 +37,10 @@ export interface Ports {
   readonly health: (access?: Access) => Promise<HealthReport>;
   /** Sessions, decisions, resume and notifications. */
   readonly lifecycle: LifecyclePort;
-  /** Embedding progress per store: the stores `access` reaches, each listed (all without one: those with work waiting or failed). */
+  /**
+   * Embedding progress per store: the stores `access` reaches, each listed (all without one: those with work waiting or
+   * failed).
+   */
   readonly embeddingProgress: (access?: Access) => Promise<readonly StoreEmbeddingProgress[]>;
   /** The background queues (depths, schedules, last runs). */
   readonly background: { status(): Promise<QueueStatus[]> };

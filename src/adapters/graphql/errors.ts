@@ -15,7 +15,10 @@ export interface PublicError {
   readonly retryAfterMs?: number;
 }
 
-/** A domain error keeps its code and message; anything else is an internal error whose detail goes to the server log only. */
+/**
+ * A domain error keeps its code and message; anything else is an internal error whose detail goes to the server log
+ * only.
+ */
 export function publicError(error: unknown, where = 'service'): PublicError {
   // A backing service's outage, wherever it surfaced, is a typed, retryable UNAVAILABLE.
   const known = error instanceof TotalRecallError ? error : asUnavailable(error);
@@ -43,7 +46,9 @@ function bounded(formatted: GraphQLFormattedError): GraphQLFormattedError {
   if (formatted.message.length <= MAX_MESSAGE_CHARS) return formatted;
   return {
     ...formatted,
-    message: `${formatted.message.slice(0, MAX_MESSAGE_CHARS / 2)} … ${formatted.message.slice(-MAX_MESSAGE_CHARS / 2 + 5)}`,
+    message:
+      `${formatted.message.slice(0, MAX_MESSAGE_CHARS / 2)} … ` +
+      `${formatted.message.slice(-MAX_MESSAGE_CHARS / 2 + 5)}`,
   };
 }
 

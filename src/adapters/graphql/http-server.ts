@@ -50,7 +50,10 @@ export interface RouteScope {
 }
 
 export interface ServerOptions {
-  /** Extra paths served beside /graphql, by exact pathname: Host, Origin and token checked as for /graphql; rate limit, admission and pool share through their RouteScope. */
+  /**
+   * Extra paths served beside /graphql, by exact pathname: Host, Origin and token checked as for /graphql; rate limit,
+   * admission and pool share through their RouteScope.
+   */
   readonly routes?: Readonly<Record<string, RouteHandler>>;
   /** Who is calling (default: authentication off, as before tokens). */
   readonly authenticator?: Authenticator;
@@ -226,7 +229,8 @@ export async function startGraphQLServer(
       });
       for (const [key, value] of result.headers) res.setHeader(key, value);
       res.statusCode = result.status ?? 200;
-      // A query refused while parsing (graphql-armor's token limit, a syntax error) comes back 500 from Apollo: it is the request's fault.
+      // A query refused while parsing (graphql-armor's token limit, a syntax error) comes back 500 from Apollo: it is
+      // the request's fault.
       if (
         res.statusCode === 500 &&
         result.body.kind === 'complete' &&

@@ -53,7 +53,8 @@ export class HealthType {
   embeddings!: string;
   @Field(() => [String], {
     description:
-      'What works less well right now, one line each ("neo4j: …", "redis: …", "embeddings: …"); empty when everything is up.',
+      'What works less well right now, one line each ("neo4j: …", "redis: …", "embeddings: …"); empty when ' +
+      'everything is up.',
   })
   degraded!: string[];
   @Field(() => [ProgressType], {

@@ -25,7 +25,8 @@ export class RecallHitType {
   @Field(() => Float) salience!: number;
   @Field(() => Float, {
     description:
-      "Share of a seed's weight that reached it over associations, in [0,1]; it counts toward confidence times that seed's own confidence.",
+      "Share of a seed's weight that reached it over associations, in [0,1]; it counts toward confidence times that " +
+      "seed's own confidence.",
   })
   activation!: number;
   @Field(() => [AssociationTypeEnum], {
@@ -34,7 +35,8 @@ export class RecallHitType {
   path!: AssociationType[];
   @Field(() => [ID], {
     description:
-      "Memories this hit stands for, left out of the list: a consolidated memory's originals, or the consolidated memory an original went into (the one with more evidence is shown).",
+      "Memories this hit stands for, left out of the list: a consolidated memory's originals, or the consolidated " +
+      'memory an original went into (the one with more evidence is shown).',
   })
   represents!: string[];
 }

@@ -1,4 +1,6 @@
-/** Reflect sessions over GraphQL: reflectSession opens one, answerReflection answers a candidate, reflection reads one. */
+/**
+ * Reflect sessions over GraphQL: reflectSession opens one, answerReflection answers a candidate, reflection reads one.
+ */
 import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { reflectPromptText, type ReflectionView } from '../../contexts/cortex/index.js';
 import { ReflectInput } from './recall-types.js';

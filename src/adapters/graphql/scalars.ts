@@ -6,7 +6,10 @@
 import { GraphQLError, GraphQLScalarType, Kind, type ValueNode } from 'graphql';
 import { GraphQLJSON } from 'graphql-scalars';
 
-/** Largest JSON argument (metadata, action, context), as UTF-8 JSON text: the outer bound (metadata and session state have their own, smaller caps). */
+/**
+ * Largest JSON argument (metadata, action, context), as UTF-8 JSON text: the outer bound (metadata and session state
+ * have their own, smaller caps).
+ */
 export const MAX_JSON_BYTES = 256 * 1024;
 /** Deepest nesting of a JSON argument (objects and arrays). */
 export const MAX_JSON_DEPTH = 20;

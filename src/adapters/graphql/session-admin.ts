@@ -10,7 +10,8 @@ import type { GraphQLContext } from './context.js';
 export class AdminResolver {
   @Mutation(() => ShutdownReportType, {
     description:
-      'Operators only. Stops accepting work, drains the queues, flushes, writes verified cold storage to the configured directory and reports each step. Then the process exits.',
+      'Operators only. Stops accepting work, drains the queues, flushes, writes verified cold storage to the ' +
+      'configured directory and reports each step. Then the process exits.',
   })
   shutdown(
     @Arg('coldStorageDir', () => String, {
@@ -31,7 +32,9 @@ export class AdminResolver {
 
   @FieldResolver(() => [StoreEmbeddingsType], {
     description:
-      "Embedding progress per store: the caller's stores, each listed (an operator's, or any caller's with tokens off: every store with memories waiting or failed). A store's recall by meaning is complete when pending and failed are 0.",
+      "Embedding progress per store: the caller's stores, each listed (an operator's, or any caller's with tokens " +
+      "off: every store with memories waiting or failed). A store's recall by meaning is complete when pending and " +
+      'failed are 0.',
   })
   embeddingProgress(@Ctx() ctx: GraphQLContext) {
     return ctx.ports.embeddingProgress(ctx.caller.access);

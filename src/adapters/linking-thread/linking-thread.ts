@@ -62,7 +62,9 @@ export class LinkingThread<T> implements Linking<T> {
     }
   }
 
-  /** Starts the thread now: loading it takes seconds, which the first stored memory would otherwise wait for its links. */
+  /**
+   * Starts the thread now: loading it takes seconds, which the first stored memory would otherwise wait for its links.
+   */
   warmUp(): void {
     if (!this.worker) this.start();
   }

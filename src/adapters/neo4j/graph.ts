@@ -36,7 +36,8 @@ function checkParams(statement: Statement, params: Params): string {
 
 export function toPlain(value: unknown): unknown {
   if (value === null || value === undefined) return null;
-  if (typeof value !== 'object') return value; // strings, booleans, numbers (integers arrive as numbers): the bulk of every row
+  // strings, booleans, numbers (integers arrive as numbers): the bulk of every row
+  if (typeof value !== 'object') return value;
   if (Array.isArray(value)) return value.map(toPlain);
   if (neo4j.isInt(value)) return (value as { toNumber(): number }).toNumber();
   if (neo4j.isDateTime(value as never) || neo4j.isDate(value as never) || neo4j.isLocalDateTime(value as never)) {

@@ -19,11 +19,16 @@ export interface StatementText {
 }
 
 function headerList(lines: string[], key: string): string[] {
-  const line = lines.find((l) => l.toLowerCase().startsWith(`// ${key}:`));
-  if (!line) return [];
-  const value = line.slice(line.indexOf(':') + 1).trim();
+  const at = lines.findIndex((l) => l.toLowerCase().startsWith(`// ${key}:`));
+  if (at < 0) return [];
+  let value = lines[at]!.slice(lines[at]!.indexOf(':') + 1).trim();
+  // A long list goes on in indented comment lines ("//   more, names"), so a header keeps to 120 columns.
+  for (let i = at + 1; i < lines.length && /^\/\/ {3}\S/.test(lines[i]!); i++) value += ` ${lines[i]!.trim().slice(2)}`;
   if (value === '' || value === 'none') return [];
-  return value.split(',').map((p) => p.trim().replace(/^\$/, ''));
+  return value
+    .split(',')
+    .map((p) => p.trim().replace(/^\$/, ''))
+    .filter((p) => p !== '');
 }
 
 /**

@@ -25,6 +25,12 @@ const TIER_COLOURS = {
 };
 
 /** Memories per tier and salience bin of 0.05 (the last bin holds 1.0). */
+const STYLE =
+  '<style>body{font-family:sans-serif;max-width:1150px;margin:2em auto;color:#1c2833}' +
+  '.charts{display:grid;grid-template-columns:1fr 1fr;gap:1em}\n' +
+  'table{border-collapse:collapse;width:100%;font-size:13px}' +
+  'td,th{border-bottom:1px solid #ddd;padding:4px;text-align:left;vertical-align:top}</style>';
+
 export function salienceBins(
   scored: readonly { tier: string; salience: number }[],
 ): { tier: string; bin: number; memories: number }[] {
@@ -148,13 +154,18 @@ export async function reportHtml(data: StoreReportData): Promise<string> {
   const fadedRows = data.faded
     .map(
       (f) =>
-        `<tr><td>${new Date(f.at).toISOString().slice(0, 16).replace('T', ' ')}</td><td>${escapeXml(f.from)} → ${escapeXml(f.to)}</td><td>${escapeXml(f.content)}</td><td>${escapeXml(f.reason)}</td></tr>`,
+        `<tr><td>${new Date(f.at).toISOString().slice(0, 16).replace('T', ' ')}</td>` +
+        `<td>${escapeXml(f.from)} → ${escapeXml(f.to)}</td><td>${escapeXml(f.content)}</td>` +
+        `<td>${escapeXml(f.reason)}</td></tr>`,
     )
     .join('\n');
+  const fadedTable =
+    data.faded.length === 0
+      ? '<p>Nothing: no memory was moved into the archive or out of the active context.</p>'
+      : `<table><tr><th>when (UTC)</th><th>tier</th><th>memory</th><th>why</th></tr>\n${fadedRows}</table>`;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Total Recall report: ${escapeXml(data.store)}</title>
-<style>body{font-family:sans-serif;max-width:1150px;margin:2em auto;color:#1c2833}.charts{display:grid;grid-template-columns:1fr 1fr;gap:1em}
-table{border-collapse:collapse;width:100%;font-size:13px}td,th{border-bottom:1px solid #ddd;padding:4px;text-align:left;vertical-align:top}</style></head>
+${STYLE}</head>
 <body>
 <h1>Store “${escapeXml(data.store)}”</h1>
 <p>${total} memories · generated ${new Date(data.generatedAt).toISOString()}</p>
@@ -163,7 +174,7 @@ table{border-collapse:collapse;width:100%;font-size:13px}td,th{border-bottom:1px
 <figure>${salience}</figure>
 <figure>${degrees}</figure>
 <section><h2>What faded in the last seven days</h2>
-${data.faded.length === 0 ? '<p>Nothing: no memory was moved into the archive or out of the active context.</p>' : `<table><tr><th>when (UTC)</th><th>tier</th><th>memory</th><th>why</th></tr>\n${fadedRows}</table>`}
+${fadedTable}
 </section>
 </div>
 </body></html>

@@ -4,11 +4,11 @@
  * Synapse for ids and Hippocampus for the memories at the other ends, in one
  * batch per call.
  */
+import { admit } from './admission.js';
 import {
   isStoreBound,
   mayReach,
   requireWrite,
-  ShuttingDownError,
   type Access,
   type AssociationDirection,
   type AssociationType,
@@ -39,7 +39,7 @@ export class AssociationPort {
   constructor(private readonly deps: AssociationPortDeps) {}
 
   async associate(args: AssociateArgs, caller: Caller): Promise<AssociationView> {
-    if (!this.deps.accepting()) throw new ShuttingDownError();
+    admit(this.deps.accepting);
     requireWrite(caller.access);
     await this.checkReach([args.a, args.b], caller.access);
     const command = this.deps.bus.message(

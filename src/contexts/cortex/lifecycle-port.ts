@@ -4,13 +4,13 @@
  * a new process resumes where the last one stopped. Every call is checked here
  * and sent to the session actor as a typed command; reads go to it directly.
  */
+import { admit } from './admission.js';
 import {
   ForbiddenError,
   isStoreBound,
   mayReach,
   requireWrite,
   sortableId,
-  ShuttingDownError,
   storeFor,
   type Bus,
   type MemoryRecord,
@@ -72,10 +72,6 @@ export const RESUME_ACTIVE_LIMIT = 50;
 export class LifecyclePort {
   constructor(private readonly deps: LifecyclePortDeps) {}
 
-  private gate(): void {
-    if (!this.deps.accepting()) throw new ShuttingDownError();
-  }
-
   private init(caller: Caller, sessionId: string | null = caller.sessionId) {
     return { instanceId: caller.instanceId, sessionId, correlationId: caller.correlationId };
   }
@@ -99,7 +95,7 @@ export class LifecyclePort {
   }
 
   async startSession(args: StartSessionArgs, caller: Caller): Promise<SessionRecord> {
-    this.gate();
+    admit(this.deps.accepting);
     requireWrite(caller.access);
     const instanceId = this.instance(args.instanceId, caller);
     const store = storeFor(caller.access, args.store ? requireName(args.store, 'store') : null, this.deps.defaultStore);
@@ -131,7 +127,7 @@ export class LifecyclePort {
     context: unknown,
     caller: Caller,
   ): Promise<SessionRecord> {
-    this.gate();
+    admit(this.deps.accepting);
     const name = this.instance(instanceId, caller);
     await this.ownSession(name, caller);
     const data = { instanceId: name, mode, task: optionalText(task, 'task'), context: context ?? null };
@@ -146,7 +142,7 @@ export class LifecyclePort {
     rationale: string | null | undefined,
     caller: Caller,
   ): Promise<DecisionRecord> {
-    this.gate();
+    admit(this.deps.accepting);
     const name = this.instance(instanceId, caller);
     await this.ownSession(name, caller);
     const now = (this.deps.clock ?? Date.now)();
@@ -168,7 +164,7 @@ export class LifecyclePort {
     reason: string | null | undefined,
     caller: Caller,
   ): Promise<SessionAudit> {
-    this.gate();
+    admit(this.deps.accepting);
     const name = this.instance(instanceId, caller);
     await this.ownSession(name, caller);
     const data = { instanceId: name, cause, reason: optionalText(reason, 'reason', 4000) };
@@ -189,7 +185,7 @@ export class LifecyclePort {
   // ── reads ─────────────────────────────────────────────────────────────────
 
   async session(id: string, caller: Caller): Promise<SessionRecord | null> {
-    this.gate();
+    admit(this.deps.accepting);
     const session = await this.deps.sessions.get(id);
     return session && visibleTo(caller.instanceId, session) && mayReach(caller.access, session.store) ? session : null;
   }
@@ -200,7 +196,7 @@ export class LifecyclePort {
     limit: number,
     caller: Caller,
   ): Promise<SessionRecord[]> {
-    this.gate();
+    admit(this.deps.accepting);
     const name = instanceId ? this.instance(instanceId, caller) : caller.instanceId;
     return this.deps.sessions.list(this.store(store, caller), name, validateLimit(limit));
   }
@@ -215,7 +211,7 @@ export class LifecyclePort {
     instanceId: string | null | undefined,
     caller: Caller,
   ): Promise<ResumeState> {
-    this.gate();
+    admit(this.deps.accepting);
     const storeName = this.store(store, caller);
     const name = instanceId ? this.instance(instanceId, caller) : caller.instanceId;
     const [session] = await this.deps.sessions.list(storeName, name, 1);
@@ -239,7 +235,7 @@ export class LifecyclePort {
     after: string | null | undefined,
     caller: Caller,
   ): Promise<NotificationRecord[]> {
-    this.gate();
+    admit(this.deps.accepting);
     const list = await this.deps.inbox.list(this.instance(instanceId, caller), after ?? null);
     return list.filter((n) => this.mayRead(n, caller));
   }
@@ -259,7 +255,7 @@ export class LifecyclePort {
     after: string | null | undefined,
     caller: Caller,
   ): Promise<AsyncIterableIterator<NotificationRecord>> {
-    this.gate();
+    admit(this.deps.accepting);
     const feed = await this.deps.inbox.listen(this.instance(instanceId, caller), after ?? null);
     return isStoreBound(caller.access) ? filtered(feed, (n) => this.mayRead(n, caller)) : feed;
   }

@@ -3,6 +3,7 @@
  * (GraphQL today). Cortex turns each call into a typed command or query and
  * sends it to the context that owns the answer.
  */
+import { admit } from './admission.js';
 import {
   InvalidInputError,
   isStoreBound,
@@ -11,7 +12,6 @@ import {
   requireWrite,
   storeFor,
   type Access,
-  ShuttingDownError,
   type Bus,
   type MemoryEventRecord,
   type MemoryRecord,
@@ -76,13 +76,9 @@ export const memoryNotFound = (id: string) =>
 export class MemoryPort {
   constructor(private readonly deps: MemoryPortDeps) {}
 
-  private gate(): void {
-    if (!this.deps.accepting()) throw new ShuttingDownError();
-  }
-
   /** The gate, then activity on the caller's open session; that session (or null). */
   private async enter(caller: Caller): Promise<{ readonly id: string; readonly store: string } | null> {
-    this.gate();
+    admit(this.deps.accepting);
     return caller.instanceId && this.deps.sessions ? this.deps.sessions.touch(caller.instanceId) : null;
   }
 
@@ -107,7 +103,7 @@ export class MemoryPort {
   }
 
   async store(memories: readonly StoreRequest[], caller: Caller): Promise<Stored[]> {
-    this.gate();
+    admit(this.deps.accepting);
     requireWrite(caller.access);
     const placed = memories.map((m) =>
       isStoreBound(caller.access) ? { ...m, store: this.storeName(m.store, caller.access) } : m,
@@ -183,7 +179,7 @@ export class MemoryPort {
 
   /** The checks before a change by id: accepting, a token that may write, memories the caller may reach. */
   private async writeTo(ids: readonly string[], caller: Caller): Promise<void> {
-    this.gate();
+    admit(this.deps.accepting);
     requireWrite(caller.access);
     await this.checkReach(ids, caller);
     await this.enter(caller);

@@ -2,11 +2,11 @@
  * The reading half of the Memory Port: search, context packing, reflection
  * and usefulness feedback, sent on to Recall as queries and commands on the bus.
  */
+import { admit } from './admission.js';
 import {
   isReadOnly,
   isStoreBound,
   requireWrite,
-  ShuttingDownError,
   storeFor,
   type Access,
   type Bus,
@@ -54,10 +54,6 @@ const reachOf = (access: Access | undefined): Reach => (isStoreBound(access) ? (
 export class RecallPort {
   constructor(private readonly deps: RecallPortDeps) {}
 
-  private gate(): void {
-    if (!this.deps.accepting()) throw new ShuttingDownError();
-  }
-
   private init(caller: Caller) {
     return { instanceId: caller.instanceId, sessionId: caller.sessionId, correlationId: caller.correlationId };
   }
@@ -68,7 +64,7 @@ export class RecallPort {
   }
 
   async search(args: SearchArgs, caller: Caller): Promise<RecallResult> {
-    this.gate();
+    admit(this.deps.accepting);
     const request = {
       query: args.query,
       store: this.store(args.store, caller),
@@ -90,7 +86,7 @@ export class RecallPort {
   }
 
   async contextFor(args: ContextArgs, caller: Caller): Promise<Pack & { recallId: string }> {
-    this.gate();
+    admit(this.deps.accepting);
     const sessionId = args.sessionId ?? caller.sessionId;
     const request = {
       query: args.query,
@@ -118,7 +114,7 @@ export class RecallPort {
     limit: number,
     caller: Caller,
   ): Promise<ReflectCandidateWithActions[]> {
-    this.gate();
+    admit(this.deps.accepting);
     const name = this.store(store, caller);
     return this.deps.bus.ask(
       this.deps.bus.message('ReflectQuery', { store: name, scope, timeSpanDays, limit }, 'cortex', this.init(caller)),
@@ -131,7 +127,7 @@ export class RecallPort {
     action: unknown,
     caller: Caller,
   ): Promise<UseRecord> {
-    this.gate();
+    admit(this.deps.accepting);
     requireWrite(caller.access);
     // Salience counts the use (MemoryUsed) like a read: it raises the score.
     const reach = reachOf(caller.access);
@@ -141,7 +137,7 @@ export class RecallPort {
   }
 
   async reportOutcome(useId: string, outcome: OutcomeKind, note: string | null, caller: Caller): Promise<UseRecord> {
-    this.gate();
+    admit(this.deps.accepting);
     requireWrite(caller.access);
     const reach = reachOf(caller.access);
     return this.deps.bus.ask(

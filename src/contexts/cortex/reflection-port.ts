@@ -6,10 +6,10 @@
  * as a ReflectionAnswered event about the memories, saying what the mind
  * decided and why. Answers to one reflection are taken one at a time.
  */
+import { admit } from './admission.js';
 import {
   InvalidInputError,
   NotFoundError,
-  ShuttingDownError,
   isTier,
   sortableId,
   REFLECT_ACTION_KINDS,
@@ -84,16 +84,12 @@ export class ReflectionPort {
     this.clock = deps.clock ?? Date.now;
   }
 
-  private gate(): void {
-    if (!this.deps.accepting()) throw new ShuttingDownError();
-  }
-
   /**
    * Opens a reflection over the store's candidates (as `reflect` finds them)
    * and returns it with its first candidate.
    */
   async open(args: OpenReflectionArgs, caller: Caller): Promise<ReflectionView> {
-    this.gate();
+    admit(this.deps.accepting);
     const store = args.store ?? this.deps.defaultStore;
     const candidates = await this.deps.recall.reflect(
       store,
@@ -139,7 +135,7 @@ export class ReflectionPort {
 
   /** Answers one candidate: validates everything first (a refused answer changes nothing), applies it, records it. */
   async answer(args: ReflectAnswerArgs, caller: Caller): Promise<ReflectionAnswered> {
-    this.gate();
+    admit(this.deps.accepting);
     const previous = this.turns.get(args.reflectionId) ?? Promise.resolve();
     const turn = previous.catch(() => undefined).then(() => this.answerNow(args, caller));
     this.turns.set(args.reflectionId, turn);

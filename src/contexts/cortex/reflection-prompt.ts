@@ -61,14 +61,17 @@ export function reflectPromptText(
   if (open.length === 0) return `Reflection over store "${options.store}": nothing left to review.`;
   const how = options.reflectionId
     ? [
-        `Answer each one with answerReflection(input: { reflectionId: "${options.reflectionId}", memoryId, action, why }), one answer per memory.`,
+        `Answer each one with answerReflection(input: { reflectionId: "${options.reflectionId}", memoryId, action, ` +
+          `why }), one answer per memory.`,
         'Say why in your own words: the answer and the reason are kept as an event on the memory.',
-        'RECLASSIFY may name another tier; ASSOCIATE and CONSOLIDATE may name other memories ("with"); FORGET needs your explicit consent (confirmId repeating the memory id) and cannot be undone.',
+        'RECLASSIFY may name another tier; ASSOCIATE and CONSOLIDATE may name other memories ("with"); FORGET needs ' +
+          'your explicit consent (confirmId repeating the memory id) and cannot be undone.',
       ]
     : ['Open a reflection (reflectSession) to answer these; nothing changes until you do.'];
   return [
     `Reflection over store "${options.store}": ${open.length} memor${open.length === 1 ? 'y' : 'ies'} to review.`,
-    'For each, decide what it is to you now: keep it close (CLAIM), move it (RECLASSIFY), connect it (ASSOCIATE), merge it with its near-duplicates (CONSOLIDATE), let it go for good (FORGET), or leave it as it is (KEEP).',
+    'For each, decide what it is to you now: keep it close (CLAIM), move it (RECLASSIFY), connect it (ASSOCIATE), ' +
+      'merge it with its near-duplicates (CONSOLIDATE), let it go for good (FORGET), or leave it as it is (KEEP).',
     ...how,
     '',
     ...open.map((c, i) => candidateBlock(c, i + 1)),

@@ -49,7 +49,10 @@ export interface ReflectionRecord {
   readonly answers: readonly ReflectionAnswerRecord[];
 }
 
-/** A reflection with its candidates' memories read again (a forgotten one drops out of `candidates`, never out of `offered`). */
+/**
+ * A reflection with its candidates' memories read again (a forgotten one drops out of `candidates`, never out of
+ * `offered`).
+ */
 export interface ReflectionView extends ReflectionRecord {
   readonly candidates: readonly ReflectCandidateWithActions[];
   /** Offered candidates not answered yet. */

@@ -4,3 +4,5 @@ export type { HippocampusDeps, Stored, ForgetOutcome, TierMove, StoreEmbeddingPr
 export type { StoreLimits } from './validation.js';
 export type { EmbeddingWork, MemoryVector } from './hippocampus.js';
 export type { GroupCommitSettings } from './group-commit.js';
+export { HIPPOCAMPUS_SETTINGS, hippocampusSettingsFromEnv } from './settings.js';
+export type { HippocampusSettings } from './settings.js';

@@ -43,9 +43,10 @@ function writtenWords(text: string): { word: string; first: boolean }[] {
 
 /** Verbs a question uses to address the memory ("did I tell you", "do you remember"). */
 const MEMORY_TALK: ReadonlySet<string> = new Set(
-  'remember remembered recall recalled remind reminded forget forgot forgotten ask asked tell told mention mentioned say said know knew'.split(
-    ' ',
-  ),
+  (
+    'remember remembered recall recalled remind reminded forget forgot forgotten ask asked tell told ' +
+    'mention mentioned say said know knew'
+  ).split(' '),
 );
 
 export function questionOf(text: string): Question {

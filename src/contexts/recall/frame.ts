@@ -15,7 +15,13 @@ export function frameLine(query: string, confidences: readonly number[], dropped
   const memories = n === 1 ? '1 memory' : `${n} memories`;
   const pct = (x: number) => `${Math.round(x * 100)}%`;
   if (best < WEAK)
-    return `Only weak matches for "${q}": ${memories}, best confidence ${pct(best)} — treat them as guesses, not facts.${suffix}`;
+    return (
+      `Only weak matches for "${q}": ${memories}, best confidence ${pct(best)} — treat them as guesses, not ` +
+      `facts.${suffix}`
+    );
   if (strong === 0) return `Recalled ${memories} about "${q}", none certain (best confidence ${pct(best)}).${suffix}`;
-  return `Recalled ${memories} about "${q}"; ${strong} with confidence of ${pct(STRONG)} or more (best ${pct(best)}).${suffix}`;
+  return (
+    `Recalled ${memories} about "${q}"; ${strong} with confidence of ${pct(STRONG)} or more (best ` +
+    `${pct(best)}).${suffix}`
+  );
 }

@@ -58,10 +58,13 @@ function monthOf(name: string): number {
   return MONTHS.findIndex((m) => m === key || m.slice(0, 3) === key);
 }
 
-/** The spans of time a question names, each widened by the time-zone slack; none when it names no dated day or month. */
+/**
+ * The spans of time a question names, each widened by the time-zone slack; none when it names no dated day or month.
+ */
 export function datesNamed(question: string): TimeSpan[] {
   const spans: TimeSpan[] = [];
-  const taken: [number, number][] = []; // character ranges already read as a date ("3 June 2023" is not also "June 2023")
+  // character ranges already read as a date ("3 June 2023" is not also "June 2023")
+  const taken: [number, number][] = [];
   for (const { re, span } of PATTERNS) {
     re.lastIndex = 0;
     for (let m = re.exec(question); m; m = re.exec(question)) {

@@ -9,12 +9,18 @@ import { IRREGULAR_BASE, IRREGULAR_FORMS } from './irregular.js';
 
 export const QUERY_STOP_WORDS: ReadonlySet<string> = new Set(
   (
-    'a about above after again against all also am an and any are as at be because been before being below between both but by ' +
-    'can could did do does doing done down during each else ever few for from further get gets got had has have having he her here hers ' +
-    'herself him himself his how however i if in into is it its itself just kind like made make many may me might more most much must my ' +
-    'myself no nor not now of off on once one only or other ought our ours ourselves out over own per quite rather really said same say ' +
-    'says shall she should since so some such than that the their theirs them themselves then there these they thing things this those ' +
-    'through thus to too under until up upon us use used very was we were what whatever when whenever where whereas wherever whether which ' +
+    'a about above after again against all also am an and any are as at be because been before being below between ' +
+    'both but by ' +
+    'can could did do does doing done down during each else ever few for from further get gets got had has have ' +
+    'having he her here hers ' +
+    'herself him himself his how however i if in into is it its itself just kind like made make many may me might ' +
+    'more most much must my ' +
+    'myself no nor not now of off on once one only or other ought our ours ourselves out over own per quite rather ' +
+    'really said same say ' +
+    'says shall she should since so some such than that the their theirs them themselves then there these they thing ' +
+    'things this those ' +
+    'through thus to too under until up upon us use used very was we were what whatever when whenever where whereas ' +
+    'wherever whether which ' +
     'while who whoever whom whose why will with within without would yes yet you your yours yourself yourselves ' +
     "let lets likely might'nt s t d ll m re ve isn aren wasn weren don doesn didn won wouldn couldn shouldn"
   ).split(/\s+/),

@@ -29,6 +29,8 @@ export class RecallLog {
     private readonly graph: GraphPort,
     private readonly bus: Bus,
     private readonly clock: () => number,
+    /** Where a failed record is reported (the app's logger). */
+    private readonly warn: (line: string) => void = () => undefined,
   ) {}
 
   /**
@@ -63,7 +65,7 @@ export class RecallLog {
         const data = { recallId: id, store, ids: hitIds, query };
         this.bus.publish(this.bus.message('MemoryRetrieved', data, 'recall', { cause, messageId: eventId }));
       })
-      .catch((error: unknown) => console.error(`[recall] could not record recall ${id}:`, error))
+      .catch((error: unknown) => this.warn(`[recall] could not record recall ${id}: ${(error as Error).message}`))
       .finally(() => this.pending.delete(id));
     this.pending.set(id, write);
     return id;

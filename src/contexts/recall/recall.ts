@@ -40,7 +40,7 @@ export class Recall {
   constructor(private readonly deps: RecallDeps) {
     const clock = deps.clock ?? Date.now;
     this.ranking = new Ranking(deps);
-    this.log = new RecallLog(deps.graph, deps.bus, clock);
+    this.log = new RecallLog(deps.graph, deps.bus, clock, deps.log);
     this.reflection = new Reflection(deps.graph, clock);
     const { duplicateStrength } = deps;
     this.actions =

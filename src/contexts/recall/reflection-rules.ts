@@ -6,6 +6,8 @@
 import type { AssociationType, MemoryRecord, Tier, ReflectAction } from '../../domain/index.js';
 
 /** Why a memory was surfaced (the scope that found it). */
+const KEPT = '(the originals are kept)';
+
 export type ReflectKind = 'STALE' | 'RECENT' | 'WEAK_ASSOCIATIONS';
 
 export interface WeakTie {
@@ -92,7 +94,10 @@ export function fittingActions(memory: MemoryRecord, kind: ReflectKind, ties: Ca
       kind: 'ASSOCIATE',
       memories: [...weak.map((t) => t.memory), ...near],
       associationTypes: [...weak.map((t) => t.type), ...near.map(() => 'THEMATIC' as const)],
-      description: `associate it with what it is only weakly tied to: ${[...weak.map((t) => `${quote(t.memory)} (${t.type} ${t.strength.toFixed(2)})`), ...near.map((m) => `${quote(m)} (not linked)`)].join(', ')}`,
+      description: `associate it with what it is only weakly tied to: ${[
+        ...weak.map((t) => `${quote(t.memory)} (${t.type} ${t.strength.toFixed(2)})`),
+        ...near.map((m) => `${quote(m)} (not linked)`),
+      ].join(', ')}`,
     });
   }
   const duplicates = ties.duplicates.slice(0, MOST_OFFERED);
@@ -101,7 +106,7 @@ export function fittingActions(memory: MemoryRecord, kind: ReflectKind, ties: Ca
       ...base,
       kind: 'CONSOLIDATE',
       memories: duplicates,
-      description: `consolidate it with its near-duplicates ${duplicates.map(quote).join(', ')} (the originals are kept)`,
+      description: `consolidate it with its near-duplicates ${duplicates.map(quote).join(', ')} ${KEPT}`,
     });
   }
   if (!memory.claimed && !core) {
@@ -110,7 +115,8 @@ export function fittingActions(memory: MemoryRecord, kind: ReflectKind, ties: Ca
       kind: 'FORGET',
       needsConsent: true,
       description:
-        'forget it for good: only with your explicit consent (confirmId repeats its id); a tombstone stays in the trail',
+        'forget it for good: only with your explicit consent (confirmId repeats its id); a tombstone stays in the ' +
+        'trail',
     });
   }
   actions.push({ ...base, kind: 'KEEP', description: 'leave it as it is (your answer is still recorded)' });

@@ -2,7 +2,7 @@
  * Salience's settings: rates, boosts, the floor and the tier thresholds, with
  * the defaults docs/salience.md explains. Times are milliseconds; scores are in [0,1].
  */
-import type { Tier } from '../../domain/index.js';
+import { ConfigError, settings, type Tier } from '../../domain/index.js';
 
 export type DecayingTier = Exclude<Tier, 'IDENTITY_CORE'>;
 
@@ -107,60 +107,132 @@ export function salienceConfigProblems(c: SalienceConfig): string[] {
   return problems;
 }
 
-/** Every TOTAL_RECALL_SALIENCE_* variable, the setting it sets, and its unit (the README lists them). */
-export const SALIENCE_ENV = {
-  TOTAL_RECALL_SALIENCE_HALF_LIFE_ACTIVE_HOURS: 'halfLifeMs.ACTIVE_CONTEXT (hours)',
-  TOTAL_RECALL_SALIENCE_HALF_LIFE_LONG_TERM_DAYS: 'halfLifeMs.LONG_TERM (days)',
-  TOTAL_RECALL_SALIENCE_HALF_LIFE_ARCHIVE_DAYS: 'halfLifeMs.ARCHIVE (days)',
-  TOTAL_RECALL_SALIENCE_CLAIM_FACTOR: 'claimFactor',
-  TOTAL_RECALL_SALIENCE_USE_STABILITY: 'useStability',
-  TOTAL_RECALL_SALIENCE_ACCESS_BOOST: 'accessBoost',
-  TOTAL_RECALL_SALIENCE_CLAIM_BOOST: 'claimBoost',
-  TOTAL_RECALL_SALIENCE_FLOOR: 'floor',
-  TOTAL_RECALL_SALIENCE_PROMOTE_TO_ACTIVE: 'thresholds.promoteToActive',
-  TOTAL_RECALL_SALIENCE_DEMOTE_FROM_ACTIVE: 'thresholds.demoteFromActive',
-  TOTAL_RECALL_SALIENCE_PROMOTE_FROM_ARCHIVE: 'thresholds.promoteFromArchive',
-  TOTAL_RECALL_SALIENCE_DEMOTE_TO_ARCHIVE: 'thresholds.demoteToArchive',
-  TOTAL_RECALL_SWEEP_BATCH: 'sweepBatch',
-  TOTAL_RECALL_SWEEP_LANES: 'sweepLanes',
-  TOTAL_RECALL_SWEEP_EPSILON: 'sweepEpsilon',
+/** Salience's settings: one variable each (the README's table is generated from this). */
+export const SALIENCE_SETTINGS = {
+  halfLifeActive: settings.decimal('TOTAL_RECALL_SALIENCE_HALF_LIFE_ACTIVE_HOURS', {
+    default: DEFAULT_SALIENCE.halfLifeMs.ACTIVE_CONTEXT / HOUR,
+    min: 0,
+    above: true,
+    unit: 'hours',
+    scale: HOUR,
+    description:
+      "half-life of an ACTIVE_CONTEXT memory's score above the floor ([docs/salience.md](docs/salience.md); " +
+      'IDENTITY_CORE does not decay)',
+  }),
+  halfLifeLongTerm: settings.decimal('TOTAL_RECALL_SALIENCE_HALF_LIFE_LONG_TERM_DAYS', {
+    default: DEFAULT_SALIENCE.halfLifeMs.LONG_TERM / DAY,
+    min: 0,
+    above: true,
+    unit: 'days',
+    scale: DAY,
+    description: 'half-life in LONG_TERM',
+  }),
+  halfLifeArchive: settings.decimal('TOTAL_RECALL_SALIENCE_HALF_LIFE_ARCHIVE_DAYS', {
+    default: DEFAULT_SALIENCE.halfLifeMs.ARCHIVE / DAY,
+    min: 0,
+    above: true,
+    unit: 'days',
+    scale: DAY,
+    description: 'half-life in ARCHIVE',
+  }),
+  claimFactor: settings.decimal('TOTAL_RECALL_SALIENCE_CLAIM_FACTOR', {
+    default: DEFAULT_SALIENCE.claimFactor,
+    min: 1,
+    description: 'a claimed memory decays this many times slower',
+  }),
+  useStability: settings.decimal('TOTAL_RECALL_SALIENCE_USE_STABILITY', {
+    default: DEFAULT_SALIENCE.useStability,
+    min: 0,
+    description: 'half-life × (1 + this · ln(1 + uses)): much-used memories fade slower',
+  }),
+  accessBoost: settings.decimal('TOTAL_RECALL_SALIENCE_ACCESS_BOOST', {
+    default: DEFAULT_SALIENCE.accessBoost,
+    min: 0,
+    max: 1,
+    above: true,
+    below: true,
+    description: 'share of the gap to 1 that a use (read by id, `markUsed`) closes',
+  }),
+  claimBoost: settings.decimal('TOTAL_RECALL_SALIENCE_CLAIM_BOOST', {
+    default: DEFAULT_SALIENCE.claimBoost,
+    min: 0,
+    max: 1,
+    below: true,
+    description: 'share of the gap to 1 that a claim closes',
+  }),
+  floor: settings.decimal('TOTAL_RECALL_SALIENCE_FLOOR', {
+    default: DEFAULT_SALIENCE.floor,
+    min: 0,
+    max: 1,
+    below: true,
+    description: 'no score falls below this, so age alone never hides a strong match',
+  }),
+  promoteToActive: settings.decimal('TOTAL_RECALL_SALIENCE_PROMOTE_TO_ACTIVE', {
+    default: DEFAULT_SALIENCE.thresholds.promoteToActive,
+    min: 0,
+    max: 1,
+    description: 'LONG_TERM → ACTIVE_CONTEXT above this score (the gap to the next one is the hysteresis)',
+  }),
+  demoteFromActive: settings.decimal('TOTAL_RECALL_SALIENCE_DEMOTE_FROM_ACTIVE', {
+    default: DEFAULT_SALIENCE.thresholds.demoteFromActive,
+    min: 0,
+    max: 1,
+    description: 'ACTIVE_CONTEXT → LONG_TERM below this score',
+  }),
+  promoteFromArchive: settings.decimal('TOTAL_RECALL_SALIENCE_PROMOTE_FROM_ARCHIVE', {
+    default: DEFAULT_SALIENCE.thresholds.promoteFromArchive,
+    min: 0,
+    max: 1,
+    description: 'ARCHIVE → LONG_TERM above this score',
+  }),
+  demoteToArchive: settings.decimal('TOTAL_RECALL_SALIENCE_DEMOTE_TO_ARCHIVE', {
+    default: DEFAULT_SALIENCE.thresholds.demoteToArchive,
+    min: 0,
+    max: 1,
+    description: 'LONG_TERM → ARCHIVE below this score',
+  }),
+  sweepBatch: settings.integer('TOTAL_RECALL_SWEEP_BATCH', {
+    default: DEFAULT_SALIENCE.sweepBatch,
+    unit: 'memories',
+    description: 'memories per decay-sweep batch (one statement, one cursor step)',
+  }),
+  sweepLanes: settings.integer('TOTAL_RECALL_SWEEP_LANES', {
+    default: DEFAULT_SALIENCE.sweepLanes,
+    max: 16,
+    description:
+      'decay-sweep batches in flight at once, over id ranges that do not overlap (Neo4j runs each on one core)',
+  }),
+  sweepEpsilon: settings.decimal('TOTAL_RECALL_SWEEP_EPSILON', {
+    default: DEFAULT_SALIENCE.sweepEpsilon,
+    min: 0,
+    max: 0.1,
+    below: true,
+    description: 'a sweep rewrites a stored score only when it moved at least this much',
+  }),
 } as const;
 
-type SalienceEnv = keyof typeof SALIENCE_ENV;
-
-/** Reads the settings from the environment over the defaults; refuses settings the model cannot use. */
-export function salienceConfigFromEnv(env: NodeJS.ProcessEnv, base: SalienceConfig = DEFAULT_SALIENCE): SalienceConfig {
-  const read = (name: SalienceEnv, fallback: number, unit = 1): number => {
-    const raw = env[name];
-    const value = raw === undefined || raw === '' ? fallback : Number(raw);
-    if (!Number.isFinite(value)) throw new Error(`${name} must be a number, got "${raw}"`);
-    return value * unit;
-  };
-  const h = base.halfLifeMs;
-  const t = base.thresholds;
+/** Reads the settings from the environment; refuses a bad value, and settings the model cannot use together. */
+export function salienceConfigFromEnv(env: NodeJS.ProcessEnv): SalienceConfig {
+  const s = settings.readSettings(SALIENCE_SETTINGS, env);
   const config: SalienceConfig = {
-    ...base,
-    halfLifeMs: {
-      ACTIVE_CONTEXT: read('TOTAL_RECALL_SALIENCE_HALF_LIFE_ACTIVE_HOURS', h.ACTIVE_CONTEXT / HOUR, HOUR),
-      LONG_TERM: read('TOTAL_RECALL_SALIENCE_HALF_LIFE_LONG_TERM_DAYS', h.LONG_TERM / DAY, DAY),
-      ARCHIVE: read('TOTAL_RECALL_SALIENCE_HALF_LIFE_ARCHIVE_DAYS', h.ARCHIVE / DAY, DAY),
-    },
-    claimFactor: read('TOTAL_RECALL_SALIENCE_CLAIM_FACTOR', base.claimFactor),
-    useStability: read('TOTAL_RECALL_SALIENCE_USE_STABILITY', base.useStability),
-    accessBoost: read('TOTAL_RECALL_SALIENCE_ACCESS_BOOST', base.accessBoost),
-    claimBoost: read('TOTAL_RECALL_SALIENCE_CLAIM_BOOST', base.claimBoost),
-    floor: read('TOTAL_RECALL_SALIENCE_FLOOR', base.floor),
+    halfLifeMs: { ACTIVE_CONTEXT: s.halfLifeActive, LONG_TERM: s.halfLifeLongTerm, ARCHIVE: s.halfLifeArchive },
+    claimFactor: s.claimFactor,
+    useStability: s.useStability,
+    accessBoost: s.accessBoost,
+    claimBoost: s.claimBoost,
+    floor: s.floor,
+    start: DEFAULT_SALIENCE.start,
     thresholds: {
-      promoteToActive: read('TOTAL_RECALL_SALIENCE_PROMOTE_TO_ACTIVE', t.promoteToActive),
-      demoteFromActive: read('TOTAL_RECALL_SALIENCE_DEMOTE_FROM_ACTIVE', t.demoteFromActive),
-      promoteFromArchive: read('TOTAL_RECALL_SALIENCE_PROMOTE_FROM_ARCHIVE', t.promoteFromArchive),
-      demoteToArchive: read('TOTAL_RECALL_SALIENCE_DEMOTE_TO_ARCHIVE', t.demoteToArchive),
+      promoteToActive: s.promoteToActive,
+      demoteFromActive: s.demoteFromActive,
+      promoteFromArchive: s.promoteFromArchive,
+      demoteToArchive: s.demoteToArchive,
     },
-    sweepBatch: read('TOTAL_RECALL_SWEEP_BATCH', base.sweepBatch),
-    sweepLanes: read('TOTAL_RECALL_SWEEP_LANES', base.sweepLanes),
-    sweepEpsilon: read('TOTAL_RECALL_SWEEP_EPSILON', base.sweepEpsilon),
+    sweepBatch: s.sweepBatch,
+    sweepLanes: s.sweepLanes,
+    sweepEpsilon: s.sweepEpsilon,
   };
   const problems = salienceConfigProblems(config);
-  if (problems.length > 0) throw new Error(`salience settings: ${problems.join('; ')}`);
+  if (problems.length > 0) throw new ConfigError('CONFIG.SALIENCE', `salience settings: ${problems.join('; ')}`);
   return config;
 }

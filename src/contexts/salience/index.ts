@@ -6,7 +6,7 @@
 export { Salience } from './salience.js';
 export type { SalienceDeps } from './salience.js';
 export type { SweepReport } from './sweep.js';
-export { DEFAULT_SALIENCE, SALIENCE_ENV, salienceConfigFromEnv } from './config.js';
+export { DEFAULT_SALIENCE, SALIENCE_SETTINGS, salienceConfigFromEnv } from './config.js';
 export type { SalienceConfig, TierThresholds, DecayingTier } from './config.js';
 export { currentSalience } from './model.js';
 export type { ScoringInput } from './model.js';

@@ -18,3 +18,5 @@ export type {
   SessionAuditData,
   TimerKind,
 } from './jobs.js';
+export { SUBCONSCIOUS_SETTINGS, subconsciousSettingsFromEnv } from './settings.js';
+export type { SubconsciousConfig } from './settings.js';

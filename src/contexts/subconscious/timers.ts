@@ -43,7 +43,10 @@ export function minutesInTask(check: BreakCheckData, breakAfterMs: number): numb
 
 export function breakMessage(minutes: number, task: string | null): string {
   const what = task ? ` on "${task}"` : '';
-  return `You have been in sustained task mode for ${minutes} minutes${what}. A short break may help; ignore this if you are in flow.`;
+  return (
+    `You have been in sustained task mode for ${minutes} minutes${what}. A short break may help; ignore this if ` +
+    `you are in flow.`
+  );
 }
 
 /** Sessions whose last activity is before this time have been idle too long. */

@@ -6,6 +6,7 @@ export { Synapse } from './synapse.js';
 export type { SynapseDeps } from './synapse.js';
 export type { SynapseSettings } from './settings.js';
 export { LINKING_NICE } from './settings.js';
+export { SYNAPSE_SETTINGS, synapseSettingsFromEnv } from './settings.js';
 export type { AssociationRecord } from './records.js';
 export type { AssociationsQuery, NeighbourhoodQuery, ActivationQuery } from './traversal.js';
 export { mechanicalStrength } from './strength.js';

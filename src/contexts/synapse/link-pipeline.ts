@@ -93,7 +93,10 @@ export class LinkPipeline<T> implements Linking<T> {
 
   async close(): Promise<void> {}
 
-  /** Plans a batch now; its links are written with the store's next write while the next batch is planned (counting them as pending). */
+  /**
+   * Plans a batch now; its links are written with the store's next write while the next batch is planned (counting them
+   * as pending).
+   */
   private async plan(batch: readonly Waiting<T>[]): Promise<void> {
     const store = (batch[0] as Waiting<T>).memory.store;
     const planned = await this.linker.plan(

@@ -165,7 +165,8 @@ export function planLinks(
           (x, y) =>
             (y.scores[type] as number) - (x.scores[type] as number) ||
             y.candidate.createdAt - x.candidate.createdAt ||
-            (x.candidate.id < y.candidate.id ? -1 : x.candidate.id > y.candidate.id ? 1 : 0), // plain order: ids need no locale rules
+            // plain order: ids need no locale rules
+            (x.candidate.id < y.candidate.id ? -1 : x.candidate.id > y.candidate.id ? 1 : 0),
         );
       let made = 0;
       for (const { candidate, scores } of ranked) {

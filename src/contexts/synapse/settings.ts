@@ -1,5 +1,5 @@
-/** Synapse's settings (defaults and env vars in src/config.ts and the README) and its input checks. */
-import { ASSOCIATION_TYPES, InvalidInputError, type AssociationType } from '../../domain/index.js';
+/** Synapse's settings (declared here; the README's table is generated from them) and its input checks. */
+import { ASSOCIATION_TYPES, InvalidInputError, settings, type AssociationType } from '../../domain/index.js';
 
 export interface SynapseSettings {
   /** Off: MemoryStored makes no links (the benchmark's baseline). */
@@ -21,6 +21,75 @@ export interface SynapseSettings {
   readonly hopDecay: number;
   readonly maxActivatedNodes: number;
 }
+
+const MINUTE = 60_000;
+
+/** One variable per setting. */
+export const SYNAPSE_SETTINGS = {
+  mechanicalLinking: settings.flag('TOTAL_RECALL_SYNAPSE_MECHANICAL', {
+    default: true,
+    description: '`off`: storing makes no mechanical associations ([docs/synapse.md](docs/synapse.md))',
+  }),
+  linkingThread: settings.flag('TOTAL_RECALL_SYNAPSE_THREAD', {
+    default: true,
+    description:
+      '`off`: mechanical linking runs on the thread that serves requests instead of its own lower-priority ' +
+      'worker thread',
+  }),
+  temporalWindowMs: settings.integer('TOTAL_RECALL_SYNAPSE_TEMPORAL_WINDOW_MS', {
+    default: 30 * MINUTE,
+    unit: 'ms',
+    shown: '`1800000` (30 min)',
+    description: 'TEMPORAL links join memories of one session at most this far apart',
+  }),
+  linksPerType: settings.integer('TOTAL_RECALL_SYNAPSE_LINKS_PER_TYPE', {
+    default: 5,
+    description: 'most new mechanical links per stored memory and type',
+  }),
+  maxDegree: settings.integer('TOTAL_RECALL_SYNAPSE_MAX_DEGREE', {
+    default: 50,
+    description: 'no mechanical link to or from a memory that has this many links of the type',
+  }),
+  thematicThreshold: settings.decimal('TOTAL_RECALL_SYNAPSE_THEMATIC_THRESHOLD', {
+    default: 0.2,
+    min: 0,
+    max: 1,
+    above: true,
+    description: "least IDF-weighted overlap (BM25 against the memory's own) for a THEMATIC link",
+  }),
+  linkWriteMs: settings.integer('TOTAL_RECALL_SYNAPSE_LINK_WRITE_MS', {
+    default: 50,
+    unit: 'ms',
+    description: "a store's planned mechanical links are written together, one write at most this often",
+  }),
+  recentWindow: settings.integer('TOTAL_RECALL_SYNAPSE_RECENT_WINDOW', {
+    default: 100,
+    unit: 'memories',
+    description: 'newest memories of the store checked for a shared person or emotion',
+  }),
+  claimBoost: settings.decimal('TOTAL_RECALL_SYNAPSE_CLAIM_BOOST', {
+    default: 0.1,
+    min: 0,
+    max: 1,
+    above: true,
+    description: "a claim strengthens each of the memory's links by this share of the gap to 1",
+  }),
+  hopDecay: settings.decimal('TOTAL_RECALL_SYNAPSE_HOP_DECAY', {
+    default: 0.5,
+    min: 0,
+    max: 1,
+    above: true,
+    description: "spreading activation's factor per hop after the first",
+  }),
+  maxActivatedNodes: settings.integer('TOTAL_RECALL_SYNAPSE_MAX_NODES', {
+    default: 500,
+    unit: 'memories',
+    description: 'most memories one spreading activation visits',
+  }),
+} as const;
+
+export const synapseSettingsFromEnv = (env: NodeJS.ProcessEnv): SynapseSettings =>
+  settings.readSettings(SYNAPSE_SETTINGS, env);
 
 /** Full-text candidates per query (thematic, people). */
 export const TEXT_CANDIDATES = 15;

@@ -5,9 +5,13 @@
  * labels are quoted phrases, so no caller text can change the query's shape.
  */
 const STOP_WORDS = new Set(
-  'the and for are but not you all any can had her was one our out has him his how its may new now old see two way who did get let put say she too use with that this from they will would there their what about which when make like time just know take into year your some could them than then look only come over think also back after work first well even want because these give most were been have more very'.split(
-    ' ',
-  ),
+  (
+    'the and for are but not you all any can had her was one our out has him his how its may new now old ' +
+    'see two way who did get let put say she too use with that this from they will would there their what ' +
+    'about which when make like time just know take into year your some could them than then look only ' +
+    'come over think also back after work first well even want because these give most were been have ' +
+    'more very'
+  ).split(' '),
 );
 
 /**

@@ -58,7 +58,7 @@ export type CatalogEntry<T extends AnyType> =
 /** Why an event nobody subscribes to is still published: it is the audit trail's event, live. */
 const AUDIT =
   'audit: the bus copy of the trail event written with it (same id), for taps that watch the trail live ' +
-  '(tests, tools); no context needs it';
+  '(the debug log, TOTAL_RECALL_LOG_LEVEL=debug; tests); no context needs it';
 
 export const MESSAGE_CATALOG = {
   // ── commands ──

@@ -12,7 +12,10 @@ export function failingFast<T>(work: () => T): T {
   return mode.run('request', work);
 }
 
-/** Work started from a request that must not be dropped when the pool is briefly full (it is not the request's answer). */
+/**
+ * Work started from a request that must not be dropped when the pool is
+ * briefly full (it is not the request's answer).
+ */
 export function inBackground<T>(work: () => T): T {
   return mode.run('background', work);
 }

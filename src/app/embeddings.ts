@@ -1,0 +1,46 @@
+/**
+ * The second layer: the local model and its queue. Vectors are computed off the request path and yield to
+ * requests; a missing model leaves recall lexical.
+ */
+import type { Logger } from '../domain/index.js';
+import { DisabledEmbedder, ThreadedEmbedder, type Embedder } from '../adapters/embeddings/index.js';
+import { EmbeddingQueue } from '../adapters/bullmq/embedding-queue.js';
+import { RequestActivity } from '../adapters/request-activity.js';
+import type { Config } from '../config.js';
+import type { Core } from './core.js';
+
+export interface Embeddings {
+  readonly activity: RequestActivity;
+  readonly embedder: Embedder;
+  /** Null when embeddings are off. */
+  readonly embeddings: EmbeddingQueue | null;
+}
+
+export function buildEmbeddings(config: Config, core: Core, runWorker: boolean, logger: Logger): Embeddings {
+  const activity = new RequestActivity();
+  const emb = config.embeddings;
+  if (!emb.enabled) return { activity, embedder: new DisabledEmbedder(), embeddings: null };
+  const embedder = new ThreadedEmbedder({
+    dir: emb.modelDir,
+    dimensions: config.embeddingDimensions,
+    threads: emb.threads,
+    workers: emb.workers,
+    busy: () => activity.busy(),
+    retryMs: emb.retryMs,
+    log: logger.info,
+  });
+  const embeddings = new EmbeddingQueue({
+    redisUrl: config.redisUrl,
+    prefix: config.subconscious.queuePrefix,
+    stores: config.scopeStores,
+    embedder,
+    target: core.hippocampus,
+    batchSize: emb.batchSize,
+    retry: { attempts: emb.jobAttempts, backoffMs: emb.jobBackoffMs },
+    runWorker,
+    log: logger.info,
+    progress: core.progress,
+  }).subscribe(core.bus);
+  void embedder.start();
+  return { activity, embedder, embeddings };
+}
