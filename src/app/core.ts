@@ -3,8 +3,7 @@
  * and the contexts that own the graph (Hippocampus, Salience, Synapse, Sessions).
  */
 import type { Driver } from 'neo4j-driver';
-import { Bus, ProgressBoard, type Logger } from '../domain/index.js';
-import type { GraphPort } from '../domain/index.js';
+import { Bus, ProgressBoard, type Logger, type GraphPort } from '../domain/index.js';
 import { createDriver, Neo4jGraph, applySchema, waitForNeo4j } from '../adapters/neo4j/index.js';
 import { linkingThread } from '../adapters/linking-thread/index.js';
 import { Hippocampus, storeGroupSettings } from '../contexts/hippocampus/index.js';

@@ -5,8 +5,14 @@
  * after)`), then published on the bus and fanned out live to every process
  * (the `notifications` subscription) through a LiveChannel.
  */
-import { assertNever, sortableId, type Bus, type NotificationKind, type Notification } from '../../domain/index.js';
-import type { GraphPort } from '../../domain/index.js';
+import {
+  assertNever,
+  sortableId,
+  type Bus,
+  type NotificationKind,
+  type Notification,
+  type GraphPort,
+} from '../../domain/index.js';
 import { Q } from './cypher.js';
 import { AsyncFeed } from './async-feed.js';
 import { toNotificationRecord, type NotificationRecord } from './session-records.js';

@@ -18,9 +18,9 @@ import {
   type Bus,
   type MemoryRecord,
   type ReflectionScope,
+  type GraphPort,
 } from '../../domain/index.js';
 import { memoriesById, memoryById } from './memory-queries.js';
-import type { GraphPort } from '../../domain/index.js';
 import type { ReflectCandidateWithActions } from '../recall/index.js';
 import { Q } from './cypher.js';
 import type { Caller, MemoryPort } from './memory-port.js';

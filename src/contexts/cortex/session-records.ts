@@ -1,12 +1,12 @@
-import { parseJsonText } from '../../domain/index.js';
-/** Session, decision and notification records as Cortex keeps them (times in epoch ms). */
-import type {
-  DecisionRecord,
-  NotificationKind,
-  SessionEndCause,
-  SessionRecord,
-  WorkingMode,
+import {
+  parseJsonText,
+  type DecisionRecord,
+  type NotificationKind,
+  type SessionEndCause,
+  type SessionRecord,
+  type WorkingMode,
 } from '../../domain/index.js';
+/** Session, decision and notification records as Cortex keeps them (times in epoch ms). */
 
 export type { DecisionRecord, SessionRecord } from '../../domain/index.js';
 

@@ -15,8 +15,9 @@ import {
   type SessionStart,
   type StateTransition,
   type Tier,
+  type GraphPort,
+  type Tx,
 } from '../../domain/index.js';
-import type { GraphPort, Tx } from '../../domain/index.js';
 import { Q } from './cypher.js';
 import { toDecisionRecord, toSessionRecord, type DecisionRecord, type SessionRecord } from './session-records.js';
 import { initialMode, validateState } from './session-rules.js';

@@ -10,9 +10,9 @@ import {
   storeKeyOf,
   type ConsolidateCommand,
   type MemoryRecord,
+  toMemoryRecord,
 } from '../../domain/index.js';
 import { Q } from './cypher.js';
-import { toMemoryRecord } from '../../domain/index.js';
 import { consolidate, consolidatedMetadata } from './consolidation.js';
 import { auditParams, json, type WriteContext } from './write-context.js';
 

@@ -3,8 +3,7 @@
  * memories need a vector and hands back the vectors it computed. Vectors
  * are derived data: computed off the request path, written here.
  */
-import { InvalidInputError } from '../../domain/index.js';
-import type { GraphPort } from '../../domain/index.js';
+import { InvalidInputError, type GraphPort } from '../../domain/index.js';
 import { Q } from './cypher.js';
 import { embeddingText } from './embedding-text.js';
 import { clampLimit } from './memory-reads.js';

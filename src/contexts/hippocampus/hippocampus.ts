@@ -18,8 +18,8 @@ import {
   type ReclassifyCommand,
   type StoreCommand,
   type TierChangeBatch,
+  type GraphPort,
 } from '../../domain/index.js';
-import type { GraphPort } from '../../domain/index.js';
 import type { StoreLimits } from './validation.js';
 import type { GroupCommitSettings } from './group-commit.js';
 import type { Stored } from './store-outcomes.js';

@@ -2,10 +2,15 @@
  * Hippocampus's reads: memories by id as stored (no access recorded), their
  * audit trail, a store's events and counts.
  */
-import { InvalidInputError, type MemoryEventRecord, type MemoryRecord } from '../../domain/index.js';
-import type { GraphPort } from '../../domain/index.js';
+import {
+  InvalidInputError,
+  type MemoryEventRecord,
+  type MemoryRecord,
+  type GraphPort,
+  toEventRecord,
+  toMemoryRecord,
+} from '../../domain/index.js';
 import { Q } from './cypher.js';
-import { toEventRecord, toMemoryRecord } from '../../domain/index.js';
 
 export class MemoryReads {
   constructor(private readonly graph: GraphPort) {}

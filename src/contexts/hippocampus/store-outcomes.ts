@@ -2,8 +2,7 @@
  * What store-memories.cypher takes and gives back, and each memory's outcome
  * read from its rows: stored, a retry that changed nothing, or ID_CONFLICT.
  */
-import { InvalidInputError, type NewMemory, type Stored } from '../../domain/index.js';
-import { memoryFromValues } from '../../domain/index.js';
+import { InvalidInputError, type NewMemory, type Stored, memoryFromValues } from '../../domain/index.js';
 import { sameMemory } from './validation.js';
 
 export type { Stored } from '../../domain/index.js';

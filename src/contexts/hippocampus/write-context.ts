@@ -2,8 +2,7 @@
  * What every write of Hippocampus shares: the graph, the bus, the clock and
  * limits, and the audit fields a write statement takes from its command.
  */
-import { NotFoundError, type Bus, type Meta } from '../../domain/index.js';
-import type { GraphPort } from '../../domain/index.js';
+import { NotFoundError, type Bus, type Meta, type GraphPort } from '../../domain/index.js';
 import type { StoreLimits } from './validation.js';
 
 export interface WriteContext {

@@ -18,10 +18,11 @@ import {
   type NewMemory,
   type ReclassifyCommand,
   type StoreCommand,
+  type GraphPort,
+  type Tx,
+  toMemoryRecord,
 } from '../../domain/index.js';
-import type { GraphPort, Tx } from '../../domain/index.js';
 import { Q } from './cypher.js';
-import { toMemoryRecord } from '../../domain/index.js';
 import { validateBatch, validateReason, type StoreLimits } from './validation.js';
 import { GroupCommit, STORE_GROUP, type GroupCommitSettings } from './group-commit.js';
 import {

@@ -3,9 +3,7 @@
  * memories of the dates the query names, the nearest by vector through the
  * index, and memories by id under the search's filters.
  */
-import { storeKeyOf, type MemoryRecord } from '../../domain/index.js';
-import type { GraphPort } from '../../domain/index.js';
-import { memoryFromValues } from '../../domain/index.js';
+import { storeKeyOf, type MemoryRecord, type GraphPort, memoryFromValues } from '../../domain/index.js';
 import { Q } from './cypher.js';
 import { luceneQuery, withIrregularForms } from './query-text.js';
 import type { FilterParams, SearchPlan } from './search-request.js';

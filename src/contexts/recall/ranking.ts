@@ -4,8 +4,7 @@
  * associations from the best of them, then one combined score and a
  * calibrated confidence per hit. It reads and records nothing else.
  */
-import type { MemoryRecord } from '../../domain/index.js';
-import type { GraphPort } from '../../domain/index.js';
+import type { MemoryRecord, GraphPort } from '../../domain/index.js';
 import { namesPerson } from './query-text.js';
 import { inSpans } from './query-dates.js';
 import { bm25, documentStems, type TermStats } from './bm25.js';

@@ -11,8 +11,9 @@ import {
   type OutcomeKind,
   type Reach,
   type UseRecord,
+  inBackground,
+  type GraphPort,
 } from '../../domain/index.js';
-import { inBackground, type GraphPort } from '../../domain/index.js';
 import { Q } from './cypher.js';
 import { invalid } from './search-request.js';
 import type { RankedHit } from './scoring.js';

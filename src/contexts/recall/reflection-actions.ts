@@ -3,9 +3,13 @@
  * candidates' ties (weak links, near-duplicates) and, for a memory linked to
  * almost nothing, the memories nearest to it by a recall of its own words.
  */
-import type { AssociationType, MemoryRecord, ReflectCandidateWithActions } from '../../domain/index.js';
-import type { GraphPort } from '../../domain/index.js';
-import { toMemoryRecord } from '../../domain/index.js';
+import {
+  type AssociationType,
+  type MemoryRecord,
+  type ReflectCandidateWithActions,
+  type GraphPort,
+  toMemoryRecord,
+} from '../../domain/index.js';
 import { Q } from './cypher.js';
 import type { ReflectCandidate } from './reflection.js';
 import type { SearchRequest } from './search-request.js';

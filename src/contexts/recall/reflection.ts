@@ -3,9 +3,7 @@
  * recent, weakly associated), each with a reason written for the mind that
  * reads it.
  */
-import type { ReflectionScope, ReflectCandidate } from '../../domain/index.js';
-import type { GraphPort } from '../../domain/index.js';
-import { toMemoryRecord } from '../../domain/index.js';
+import { type ReflectionScope, type ReflectCandidate, type GraphPort, toMemoryRecord } from '../../domain/index.js';
 import { Q } from './cypher.js';
 import { invalid } from './search-request.js';
 

@@ -4,8 +4,7 @@
  * by other processes are picked up when the entry is reloaded, at most every
  * `maxAgeMs`; document frequencies move slowly, so that staleness is harmless.
  */
-import type { GraphPort } from '../../domain/index.js';
-import type { MemoryRecord } from '../../domain/index.js';
+import type { GraphPort, MemoryRecord } from '../../domain/index.js';
 import { Q } from './cypher.js';
 import { documentStems, StoreTermStats } from './bm25.js';
 import { LruMap } from './lru.js';

@@ -3,8 +3,15 @@
  * the tier changes asked of Hippocampus in one request (Salience never writes
  * a tier).
  */
-import { TIERS, type Bus, type Meta, type DemoteTier, type PromoteTier, type TierMove } from '../../domain/index.js';
-import type { GraphPort } from '../../domain/index.js';
+import {
+  TIERS,
+  type Bus,
+  type Meta,
+  type DemoteTier,
+  type PromoteTier,
+  type TierMove,
+  type GraphPort,
+} from '../../domain/index.js';
 import { Q } from './cypher.js';
 import type { BatchPlan, TierRequest } from './plan.js';
 

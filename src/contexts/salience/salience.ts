@@ -13,9 +13,9 @@ import type {
   SessionEnded,
   Tier,
   TierChanged,
+  GraphPort,
+  ProgressBoard,
 } from '../../domain/index.js';
-import type { GraphPort } from '../../domain/index.js';
-import type { ProgressBoard } from '../../domain/index.js';
 import type { SalienceConfig } from './config.js';
 import { Q } from './cypher.js';
 import { planBatch, type PlanOptions } from './plan.js';

@@ -10,8 +10,7 @@
  * that crashed resumes after its last finished batch. Re-running a batch is
  * harmless: the score at `now` depends only on the node.
  */
-import type { Bus, SweepDecay, SweepReport, ProgressBoard } from '../../domain/index.js';
-import type { GraphPort, Statement } from '../../domain/index.js';
+import type { Bus, SweepDecay, SweepReport, ProgressBoard, GraphPort, Statement } from '../../domain/index.js';
 import type { SalienceConfig } from './config.js';
 import { Q } from './cypher.js';
 import { toLevel } from './model.js';

@@ -16,8 +16,8 @@ import {
   type SessionEnded,
   type WorkingMode,
   type ProgressBoard,
+  type GraphPort,
 } from '../../domain/index.js';
-import type { GraphPort } from '../../domain/index.js';
 import { mechanicalStrength } from '../synapse/index.js';
 import { Q } from './cypher.js';
 import { clusters, type Pair } from './clusters.js';

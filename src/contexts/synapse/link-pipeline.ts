@@ -5,8 +5,7 @@
  * reported once. The service runs it on the linking thread
  * (src/adapters/linking-thread); without a thread it runs in process.
  */
-import { sortableId } from '../../domain/index.js';
-import type { GraphPort } from '../../domain/index.js';
+import { sortableId, type GraphPort } from '../../domain/index.js';
 import { Coalescer } from './coalescer.js';
 import { Linker, type CreatedLink, type LinkSource } from './mechanical.js';
 import { LinkWriter } from './link-writer.js';

@@ -9,8 +9,7 @@
  * the degree caps any stricter, and one store's batches already run one at a
  * time (coalescer.ts).
  */
-import { storeKeyOf, type MemoryRecord } from '../../domain/index.js';
-import type { GraphPort } from '../../domain/index.js';
+import { storeKeyOf, type MemoryRecord, type GraphPort } from '../../domain/index.js';
 import { Q } from './cypher.js';
 import { commonLabels, contentWords, peopleQuery, rareOnly, thematicQuery } from './text-queries.js';
 import {

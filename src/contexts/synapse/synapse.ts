@@ -19,8 +19,8 @@ import {
   type MemoryClaimed,
   type MemoryRecord,
   type Meta,
+  type GraphPort,
 } from '../../domain/index.js';
-import type { GraphPort } from '../../domain/index.js';
 import { Q } from './cypher.js';
 import { canonical, toAssociation, type AssociationRecord } from './records.js';
 import {

@@ -3,8 +3,7 @@
  * its neighbourhood (breadth first, one round trip per level) and spreading
  * activation for Recall (one round trip per hop, never one per memory).
  */
-import { NotFoundError, type AssociationType } from '../../domain/index.js';
-import type { GraphPort } from '../../domain/index.js';
+import { NotFoundError, type AssociationType, type GraphPort } from '../../domain/index.js';
 import { Q } from './cypher.js';
 import { toAssociation, type AssociationRecord } from './records.js';
 import { Levels } from './neighbourhood.js';
