@@ -16,6 +16,9 @@ import { checkNeo4jUri, type Neo4jSettings } from './adapters/neo4j/index.js';
 import type { AuthSetting } from './adapters/auth/index.js';
 import { CONNECTION_SETTINGS } from './settings/connections.js';
 import { EMBEDDING_SETTINGS, SERVER_SETTINGS } from './settings/server.js';
+import { isLoopback, requestLimits, type RequestLimits } from './settings/request-limits.js';
+
+export { DEFAULT_LIMITS, isLoopback, type RequestLimits } from './settings/request-limits.js';
 
 export interface Config {
   readonly neo4j: Neo4jSettings;
@@ -109,30 +112,6 @@ export interface SecuritySettings {
   readonly limits: RequestLimits;
 }
 
-/** What one GraphQL request may ask for (graphql-armor, the body reader and the per-request pool share). */
-export interface RequestLimits {
-  readonly maxBodyBytes: number;
-  readonly maxDepth: number;
-  readonly maxAliases: number;
-  readonly maxTokens: number;
-  readonly maxCost: number;
-  readonly maxDirectives: number;
-  /** Port calls one request runs at once (its share of the Neo4j pool). */
-  readonly requestConcurrency: number;
-  readonly introspection: boolean;
-  /** "Did you mean …?" in validation errors (off outside development: they map the schema for an attacker). */
-  readonly fieldSuggestions: boolean;
-  /** Host header names accepted besides loopback ones and HOST (DNS rebinding). */
-  readonly allowedHosts: readonly string[];
-}
-
-/** What one request may ask for when no setting says otherwise. */
-export const DEFAULT_LIMITS: RequestLimits = requestLimits(settings.readSettings(SERVER_SETTINGS, {}));
-
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
-export const isLoopback = (host: string): boolean =>
-  LOOPBACK.has(host.trim().toLowerCase()) || /^127\.\d+\.\d+\.\d+$/.test(host.trim());
-
 /** TOTAL_RECALL_AUTH=off serves anyone who can connect: refused unless only this machine can. */
 export function checkAuthPosture(config: Pick<Config, 'host' | 'security'>): void {
   if (config.security.auth === 'off' && !isLoopback(config.host)) {
@@ -145,21 +124,6 @@ export function checkAuthPosture(config: Pick<Config, 'host' | 'security'>): voi
 }
 
 type Server = settings.SettingsOf<typeof SERVER_SETTINGS>;
-
-function requestLimits(s: Server): RequestLimits {
-  return {
-    maxBodyBytes: s.maxBodyBytes,
-    maxDepth: s.maxDepth,
-    maxAliases: s.maxAliases,
-    maxTokens: s.maxTokens,
-    maxCost: s.maxCost,
-    maxDirectives: s.maxDirectives,
-    requestConcurrency: s.requestConcurrency,
-    introspection: s.introspection,
-    fieldSuggestions: s.nodeEnv === 'development',
-    allowedHosts: s.allowedHosts ?? [],
-  };
-}
 
 function admission(s: Server): Config['admission'] {
   if (s.maxPerCaller > s.maxConcurrent) {

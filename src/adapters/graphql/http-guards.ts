@@ -6,7 +6,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { InvalidInputError, TotalRecallError } from '../../domain/index.js';
 import { RateLimitedError } from '../auth/rate-limit.js';
-import { isLoopback } from '../../config.js';
+import { isLoopback } from '../../settings/request-limits.js';
 import { publicError } from './errors.js';
 import { asUnavailable } from '../outage.js';
 

@@ -16,7 +16,7 @@ import type { GraphQLSchema, ValidationRule } from 'graphql';
 import { RequestScope, type Caller } from '../../contexts/cortex/index.js';
 import { Authenticator, type HeaderSource } from '../auth/index.js';
 import type { TokenRateLimit } from '../auth/rate-limit.js';
-import { DEFAULT_LIMITS, type RequestLimits } from '../../config.js';
+import { DEFAULT_LIMITS, type RequestLimits } from '../../settings/request-limits.js';
 import { formatError } from './errors.js';
 import { admitted } from './caller.js';
 import { failingFast } from '../../domain/index.js';

@@ -18,7 +18,7 @@ import { useServer } from 'graphql-ws/use/ws';
 import { InvalidInputError } from '../../domain/index.js';
 import type { Caller } from '../../contexts/cortex/index.js';
 import type { Authenticator, HeaderSource } from '../auth/index.js';
-import type { RequestLimits } from '../../config.js';
+import type { RequestLimits } from '../../settings/request-limits.js';
 import { formatError } from './errors.js';
 import { hostAllowed, originAllowed } from './http-guards.js';
 import type { GraphQLContext } from './context.js';
