@@ -1,4 +1,4 @@
-/** The subconscious context: timers and background jobs, the shutdown protocol (ARCHITECTURE.md §1, §6). */
+/** The subconscious context: timers and background jobs, the shutdown protocol (docs/architecture.md). */
 export { Subconscious, AUDIT_PROMPT } from './subconscious.js';
 export type { NotificationPort, Reconciler, SubconsciousDeps, SubconsciousSettings } from './subconscious.js';
 export { ShutdownProtocol } from './shutdown.js';

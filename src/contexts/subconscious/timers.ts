@@ -1,5 +1,5 @@
 /**
- * The timer rules (ARCHITECTURE.md §6): when a break check falls due and
+ * The timer rules (docs/architecture.md, Subconscious): when a break check falls due and
  * whether it still applies, when a session has been idle too long, when a
  * store is quiet enough to consolidate. Pure functions of times in epoch ms.
  */
