@@ -6,6 +6,7 @@ import type { Logger } from '../domain/index.js';
 import { NotificationInbox } from '../contexts/cortex/index.js';
 import { ShutdownProtocol, Subconscious } from '../contexts/subconscious/index.js';
 import type { Recall } from '../contexts/recall/index.js';
+import { mechanicalStrength } from '../contexts/synapse/index.js';
 import { BullJobs } from '../adapters/bullmq/index.js';
 import { RedisLiveChannel } from '../adapters/redis-live.js';
 import { ColdStorage } from '../adapters/cold-storage/index.js';
@@ -54,6 +55,7 @@ export function buildBackground(config: Config, needs: BackgroundNeeds): Backgro
     jobs,
     notifications: inbox,
     settings: { ...sub, sessionIdleMs: config.sessionIdleMs, scopeStores: config.scopeStores },
+    duplicateStrength: mechanicalStrength(sub.consolidationMinSimilarity),
     // Neo4j is the source of truth: what a crash lost from a queue or a thread is found there again.
     reconcilers: [
       { name: 'links', run: async (before, stores) => (await synapse.relinkPending(before, stores)).relinked },

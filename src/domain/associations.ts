@@ -14,3 +14,17 @@ export interface AssociationRecord {
   /** 1 for a direct link; in a neighbourhood, the distance of the nearer end + 1. */
   readonly hop: number;
 }
+
+/** What a caller asks of one memory's associations. */
+export interface AssociationsQuery {
+  readonly types?: readonly string[] | null;
+  readonly minStrength?: number | null;
+  readonly limit?: number;
+}
+
+/** How far and how wide a neighbourhood reaches. */
+export interface NeighbourhoodQuery {
+  readonly depth?: number;
+  readonly types?: readonly string[] | null;
+  readonly limit?: number;
+}

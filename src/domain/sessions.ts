@@ -26,3 +26,6 @@ export interface DecisionRecord {
   readonly rationale: string | null;
   readonly at: number;
 }
+
+/** The question a session audit asks the mind when its session ends. */
+export const AUDIT_PROMPT = 'Session ending. What do you refuse to lose?';

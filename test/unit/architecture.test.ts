@@ -53,12 +53,12 @@ describe('context boundaries', () => {
     expect(deep).toEqual([]);
   });
 
-  it('keeps the contexts free of adapters: they depend on the domain and on one another', () => {
+  it('keeps each context to itself and the domain: no adapter, no other context (they talk through messages)', () => {
     const leaks = files
       .filter((f) => contextOf(f) !== null)
       .flatMap((f) =>
         (graph.get(f) ?? [])
-          .filter((t) => !relative(SRC, t).startsWith('domain/') && contextOf(t) === null)
+          .filter((t) => !relative(SRC, t).startsWith('domain/') && contextOf(t) !== contextOf(f))
           .map((t) => `${relative(SRC, f)} → ${relative(SRC, t)}`),
       );
     expect(leaks).toEqual([]);

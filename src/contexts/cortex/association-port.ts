@@ -16,7 +16,7 @@ import {
   type MemoryRecord,
 } from '../../domain/index.js';
 import { associationsOf, memoriesById, memoryById, neighbourhoodOf } from './memory-queries.js';
-import type { AssociationRecord, AssociationsQuery, NeighbourhoodQuery } from '../synapse/index.js';
+import type { AssociationRecord, AssociationsQuery, NeighbourhoodQuery } from '../../domain/index.js';
 import { memoryNotFound, type Caller } from './memory-port.js';
 
 /** An association with the memory at its other end. */

@@ -22,7 +22,7 @@ import type { Caller } from './memory-port.js';
 import { noOpenSession, type Sessions } from './sessions.js';
 import type { NotificationInbox } from './notification-inbox.js';
 import type { DecisionRecord, NotificationRecord, SessionRecord } from './session-records.js';
-import { AUDIT_PROMPT } from '../subconscious/index.js';
+import { AUDIT_PROMPT } from '../../domain/index.js';
 import {
   DEFAULT_AUDIT_LIMIT,
   checkOwnInstance,

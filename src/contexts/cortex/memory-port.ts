@@ -19,7 +19,7 @@ import {
   type StoreRequest,
 } from '../../domain/index.js';
 import { consolidatedFrom, memoriesById, memoryById, memoryEvents, memoryHistory } from './memory-queries.js';
-import type { Stored, ForgetOutcome } from '../hippocampus/index.js';
+import type { Stored, ForgetOutcome } from '../../domain/index.js';
 
 /** Who is asking: carried into every message's envelope. */
 export interface Caller {

@@ -3,7 +3,7 @@
  * under the caller's envelope (a port reaches another context only so).
  */
 import type { Bus, MemoryEventRecord, MemoryRecord, MessageOf, MetaInit } from '../../domain/index.js';
-import type { AssociationRecord } from '../synapse/index.js';
+import type { AssociationRecord } from '../../domain/index.js';
 
 /** Memories by id, as stored (no access is recorded); unknown ids are left out. */
 export function memoriesById(bus: Bus, ids: readonly string[], init: MetaInit = {}): Promise<MemoryRecord[]> {

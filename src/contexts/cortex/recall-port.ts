@@ -15,7 +15,7 @@ import {
   type ReflectionScope,
   type SearchFilters,
 } from '../../domain/index.js';
-import type { Pack, RecallResult, ReflectCandidateWithActions, UseRecord } from '../recall/index.js';
+import type { Pack, RecallResult, ReflectCandidateWithActions, UseRecord } from '../../domain/index.js';
 import type { Caller } from './memory-port.js';
 
 export interface SearchArgs {

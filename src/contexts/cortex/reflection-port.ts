@@ -21,7 +21,7 @@ import {
   type GraphPort,
 } from '../../domain/index.js';
 import { memoriesById, memoryById } from './memory-queries.js';
-import type { ReflectCandidateWithActions } from '../recall/index.js';
+import type { ReflectCandidateWithActions } from '../../domain/index.js';
 import { Q } from './cypher.js';
 import type { Caller, MemoryPort } from './memory-port.js';
 import type { RecallPort } from './recall-port.js';

@@ -3,7 +3,7 @@
  * each, as text a mind reads and as prompt messages (the shape an MCP
  * `prompts/get` returns: role plus a text content). Pure: no database.
  */
-import type { ReflectCandidateWithActions } from '../recall/index.js';
+import type { ReflectCandidateWithActions } from '../../domain/index.js';
 
 export interface PromptMessage {
   readonly role: 'user' | 'assistant';

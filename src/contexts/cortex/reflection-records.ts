@@ -6,7 +6,7 @@ import {
   type ReflectActionKind,
   type Tier,
 } from '../../domain/index.js';
-import type { ReflectCandidateWithActions } from '../recall/index.js';
+import type { ReflectCandidateWithActions } from '../../domain/index.js';
 
 /** One offered action as stored on the Reflection node (memories by id). */
 export interface OfferedAction {

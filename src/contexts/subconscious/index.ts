@@ -1,5 +1,5 @@
 /** The subconscious context: timers and background jobs, the shutdown protocol (docs/architecture.md). */
-export { Subconscious, AUDIT_PROMPT } from './subconscious.js';
+export { Subconscious } from './subconscious.js';
 export type { NotificationPort, Reconciler, SubconsciousDeps, SubconsciousSettings } from './subconscious.js';
 export { ShutdownProtocol } from './shutdown.js';
 export type { ColdStorageCheck, ColdStoragePort, ColdStorageWrite, ShutdownDeps, ShutdownReport } from './shutdown.js';

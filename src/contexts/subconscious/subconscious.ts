@@ -17,8 +17,8 @@ import {
   type WorkingMode,
   type ProgressBoard,
   type GraphPort,
+  AUDIT_PROMPT,
 } from '../../domain/index.js';
-import { mechanicalStrength } from '../synapse/index.js';
 import { Q } from './cypher.js';
 import { clusters, type Pair } from './clusters.js';
 import {
@@ -40,8 +40,6 @@ import {
   type JobRun,
   type SessionAuditData,
 } from './jobs.js';
-
-export const AUDIT_PROMPT = 'Session ending. What do you refuse to lose?';
 
 /** Where notifications go: Cortex keeps them and delivers them (the Notification Port). */
 export interface NotificationPort {
@@ -82,6 +80,11 @@ export interface SubconsciousDeps {
   readonly jobs: JobPort;
   readonly notifications: NotificationPort;
   readonly settings: SubconsciousSettings;
+  /**
+   * The THEMATIC strength Synapse's mechanical linking gives two memories that share
+   * `consolidationMinSimilarity` of their weighted terms: pairs at least this strong are near-duplicates.
+   */
+  readonly duplicateStrength: number;
   readonly reconcilers?: readonly Reconciler[];
   readonly clock?: () => number;
   /** Where consolidation runs report how many clusters they merged. */
@@ -196,7 +199,7 @@ export class Subconscious {
     const rows = await this.deps.graph.read<{ store: string; a: string; b: string; strength: number }>(
       Q.consolidationCandidates,
       {
-        minStrength: mechanicalStrength(s.consolidationMinSimilarity),
+        minStrength: this.deps.duplicateStrength,
         stores: s.scopeStores,
         limit: CANDIDATE_PAIRS,
       },

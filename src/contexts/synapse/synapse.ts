@@ -15,6 +15,8 @@ import {
   type AssociationOrigin,
   type AssociationType,
   type AssociationsFound,
+  type AssociationsQuery,
+  type NeighbourhoodQuery,
   type Bus,
   type MemoryClaimed,
   type MemoryRecord,
@@ -262,11 +264,11 @@ export class Synapse {
 
   // ── reads ─────────────────────────────────────────────────────────────────
 
-  associations(id: string, query: read.AssociationsQuery = {}): Promise<AssociationRecord[]> {
+  associations(id: string, query: AssociationsQuery = {}): Promise<AssociationRecord[]> {
     return read.associationsOf(this.graph, id, query);
   }
 
-  neighbourhood(id: string, query: read.NeighbourhoodQuery = {}): Promise<AssociationRecord[]> {
+  neighbourhood(id: string, query: NeighbourhoodQuery = {}): Promise<AssociationRecord[]> {
     return read.neighbourhood(this.graph, id, query);
   }
 

@@ -3,7 +3,13 @@
  * its neighbourhood (breadth first, one round trip per level) and spreading
  * activation for Recall (one round trip per hop, never one per memory).
  */
-import { NotFoundError, type AssociationType, type GraphPort } from '../../domain/index.js';
+import {
+  NotFoundError,
+  type AssociationType,
+  type AssociationsQuery,
+  type GraphPort,
+  type NeighbourhoodQuery,
+} from '../../domain/index.js';
 import { Q } from './cypher.js';
 import { toAssociation, type AssociationRecord } from './records.js';
 import { Levels } from './neighbourhood.js';
@@ -18,18 +24,6 @@ import {
   validateTypes,
   type SynapseSettings,
 } from './settings.js';
-
-export interface AssociationsQuery {
-  readonly types?: readonly string[] | null;
-  readonly minStrength?: number | null;
-  readonly limit?: number;
-}
-
-export interface NeighbourhoodQuery {
-  readonly depth?: number;
-  readonly types?: readonly string[] | null;
-  readonly limit?: number;
-}
 
 export interface ActivationQuery {
   readonly maxHops?: number;
