@@ -22,7 +22,7 @@ import type { EmbeddingQueue } from './adapters/bullmq/embedding-queue.js';
 import { Authenticator, TokenStore } from './adapters/auth/index.js';
 import { TokenRateLimit } from './adapters/auth/rate-limit.js';
 import type { ServerOptions } from './adapters/graphql/http-server.js';
-import { createLogger } from './adapters/logger.js';
+import { createLogger, useProcessLogger } from './adapters/logger.js';
 import { buildCore, connect } from './app/core.js';
 import { buildEmbeddings } from './app/embeddings.js';
 import { buildBackground } from './app/background.js';
@@ -88,6 +88,7 @@ export interface AppOptions {
 export async function createApp(config: Config, options: AppOptions = {}): Promise<App> {
   const clock = options.clock ?? Date.now;
   const logger = options.logger ?? (options.log ? lineLogger(options.log) : createLogger(config.log));
+  useProcessLogger(logger);
   const driver = await connect(config, options.applySchema !== false, logger);
   const core = buildCore(config, driver, clock, logger);
   const { graph, bus, progress, hippocampus, synapse } = core;

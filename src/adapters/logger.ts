@@ -40,3 +40,18 @@ export function createLogger(
     error: (message, error) => (error === undefined ? log.error(message) : log.error({ err: error }, message)),
   };
 }
+
+let processWide: Logger | null = null;
+
+/**
+ * The logger for what no app call carries (Apollo's error hook, a route that threw): the one the app
+ * was built with (`useProcessLogger`), or, before any app, one made from the same defaults.
+ */
+export function processLogger(): Logger {
+  processWide ??= createLogger({ level: 'info', format: process.env.NODE_ENV === 'production' ? 'json' : 'pretty' });
+  return processWide;
+}
+
+export function useProcessLogger(logger: Logger): void {
+  processWide = logger;
+}

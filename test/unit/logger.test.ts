@@ -1,6 +1,8 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/adapters/logger.js';
+import { createLogger, processLogger, useProcessLogger } from '../../src/adapters/logger.js';
+import { publicError } from '../../src/adapters/graphql/index.js';
+import { lineLogger } from '../../src/domain/index.js';
 
 function capture() {
   const out = new PassThrough();
@@ -42,5 +44,21 @@ describe('the logger', () => {
       .map((line) => JSON.parse(line));
     expect(ready).toMatchObject({ level: 30, msg: 'Background worker ready', service: 'total-recall' });
     expect(failed).toMatchObject({ level: 50, msg: '[synapse] failed on MemoryStored:', err: { message: 'boom' } });
+  });
+
+  it('sends what no app call carries (an unexpected error shown as INTERNAL) to the app logger', () => {
+    const lines: string[] = [];
+    const before = processLogger();
+    useProcessLogger(lineLogger((line) => lines.push(line)));
+    try {
+      expect(publicError(new Error('disk on fire'), 'mcp')).toEqual({
+        code: 'INTERNAL_SERVER_ERROR',
+        message: 'internal error',
+      });
+    } finally {
+      useProcessLogger(before);
+    }
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^\[mcp\] unexpected error Error: disk on fire/);
   });
 });

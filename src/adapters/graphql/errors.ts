@@ -6,6 +6,7 @@ import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import { unwrapResolverError } from '@apollo/server/errors';
 import { RetryableError, TotalRecallError } from '../../domain/index.js';
 import { asUnavailable } from '../outage.js';
+import { processLogger } from '../logger.js';
 
 export interface PublicError {
   readonly code: string;
@@ -30,7 +31,7 @@ export function publicError(error: unknown, where = 'service'): PublicError {
       ...(known instanceof RetryableError ? { retryAfterMs: known.retryAfterMs } : {}),
     };
   }
-  console.error(`[${where}] unexpected error`, error);
+  processLogger().error(`[${where}] unexpected error`, error);
   return { code: 'INTERNAL_SERVER_ERROR', message: 'internal error' };
 }
 

@@ -27,6 +27,7 @@ import type { RequestActivity } from '../request-activity.js';
 import { Admission, admissionPlugin, type AdmissionSettings } from './admission.js';
 import type { GraphQLContext, Ports } from './context.js';
 import { serveBrowserContent } from '../browser/index.js';
+import { processLogger } from '../logger.js';
 
 export interface GraphQLServer {
   readonly url: string;
@@ -83,7 +84,9 @@ const requestScopePlugin: ApolloServerPlugin<GraphQLContext> = {
         else
           await scope
             .commit()
-            .catch((error: unknown) => console.error('[graphql] could not record the accesses of a read:', error));
+            .catch((error: unknown) =>
+              processLogger().error('[graphql] could not record the accesses of a read:', error),
+            );
       },
     };
   },
@@ -197,7 +200,7 @@ export async function startGraphQLServer(
         return refuse(res, error, limits.maxBodyBytes);
       }
       await route(req, res, routeScope(caller, res)).catch((error: unknown) => {
-        console.error(`[http] ${url.pathname} failed`, error);
+        processLogger().error(`[http] ${url.pathname} failed`, error);
         if (!res.headersSent)
           res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'internal error' }));
         else res.end();
