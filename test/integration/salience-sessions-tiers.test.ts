@@ -1,112 +1,29 @@
 import 'reflect-metadata';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { randomStore, startTestApp, type TestApp } from '../helpers.js';
+import { describe, expect, it } from 'vitest';
 import { message, type Tier } from '../../src/domain/index.js';
 import type { GraphPort } from '../../src/domain/index.js';
 import { Neo4jGraph } from '../../src/adapters/neo4j/index.js';
-import { Salience, currentSalience, type SweepReport } from '../../src/contexts/salience/index.js';
+import { Salience } from '../../src/contexts/salience/index.js';
 
-const HOUR = 3_600_000;
-const DAY = 24 * HOUR;
-const T0 = Date.UTC(2030, 0, 1);
+import {
+  C,
+  DAY,
+  HOUR,
+  T0,
+  clock,
+  newStore,
+  remember,
+  scoreOf,
+  seedMixed,
+  states,
+  sweep,
+  t,
+  tierChanges,
+  useSalienceApp,
+  type NodeState,
+} from './salience-fixture.js';
 
-let t: TestApp;
-let now = T0;
-const stores: string[] = [];
-
-beforeAll(async () => {
-  // Small batches, so a sweep of a test store runs several of them.
-  t = await startTestApp({ clock: () => now }, { ...process.env, TOTAL_RECALL_SWEEP_BATCH: '4' });
-});
-afterAll(async () => {
-  for (const s of stores) await t.dropStore(s);
-  await t.stop();
-});
-beforeEach(() => {
-  now = T0;
-});
-
-const C = () => t.config.salience;
-const newStore = () => {
-  const s = randomStore('salience');
-  stores.push(s);
-  return s;
-};
-
-const STORE_MANY = 'mutation ($inputs: [StoreInput!]!) { storeMany(inputs: $inputs) { id } }';
-
-async function remember(store: string, content: string, extra: Record<string, unknown> = {}): Promise<string> {
-  const { storeMany } = await t.ok<{ storeMany: { id: string }[] }>(STORE_MANY, {
-    inputs: [{ store, content, ...extra }],
-  });
-  return storeMany[0]!.id;
-}
-
-async function sweep(store: string, at: number): Promise<SweepReport> {
-  now = at;
-  const report = await t.app.bus.ask(message('SweepDecay', { store, now: at }, 'subconscious'));
-  await t.app.bus.idle();
-  return report;
-}
-
-interface NodeState {
-  content: string;
-  tier: Tier;
-  salience: number | null;
-  salienceAt: number | null;
-  anchor: number | null;
-  anchorTier: string | null;
-}
-
-async function states(store: string): Promise<NodeState[]> {
-  return t.cypher<NodeState>(
-    `MATCH (m:Memory {store: $store})
-     RETURN m.content AS content, m.tier AS tier, m.salience AS salience, m.salienceAt.epochMillis AS salienceAt,
-            m.salienceAnchor AS anchor, m.salienceAnchorTier AS anchorTier
-     ORDER BY content`,
-    { store },
-  );
-}
-
-/** The score as Memory.salience would report it at `at`, without recording an access. */
-async function scoreOf(id: string, at: number): Promise<number> {
-  const m = await t.app.hippocampus.get(id);
-  return currentSalience(m!, at, C());
-}
-
-async function tierChanges(id: string): Promise<{ from: string; to: string; by: string; reason: string }[]> {
-  const rows = await t.cypher<{ p: string }>(
-    'MATCH (e:Event {memoryId: $id, type: "TierChanged"}) RETURN e.payload AS p ORDER BY e.id',
-    { id },
-  );
-  return rows.map((r) => JSON.parse(r.p));
-}
-
-/** A mixed store: every tier, claims, reads, a session. */
-async function seedMixed(store: string): Promise<void> {
-  const tiers = ['IDENTITY_CORE', 'ACTIVE_CONTEXT', 'LONG_TERM', 'ARCHIVE'];
-  const inputs = Array.from({ length: 22 }, (_, i) => ({
-    store,
-    content: `memory ${String(i).padStart(2, '0')}`,
-    tier: tiers[i % 4],
-    sessionId: 's1',
-  }));
-  const { storeMany } = await t.ok<{ storeMany: { id: string }[] }>(STORE_MANY, { inputs });
-  const ids = storeMany.map((m) => m.id);
-  // Each memory's own history is what counts (claimed at T0, read an hour later), so the
-  // claims go together, then the reads: two round trips' worth of waiting instead of forty.
-  now = T0;
-  await Promise.all(
-    ids.filter((_, i) => i % 3 === 0).map((id) => t.ok('mutation ($id: ID!) { claim(id: $id) { id } }', { id })),
-  );
-  await t.app.bus.idle(); // the claims are rescored at T0 before the clock moves on
-  now = T0 + HOUR;
-  await Promise.all(
-    ids.filter((_, i) => i % 5 === 0).map((id) => t.ok('query ($id: ID!) { memory(id: $id) { id } }', { id })),
-  );
-  await t.app.bus.idle();
-  now = T0;
-}
+useSalienceApp();
 
 describe('resuming a sweep that crashed', () => {
   // Crash points: right after a batch's decay statement commits, and right after
@@ -119,7 +36,7 @@ describe('resuming a sweep that crashed', () => {
     await seedMixed(crashed);
     await seedMixed(control);
     const at = T0 + 4 * DAY;
-    now = at;
+    clock.now = at;
     const real = new Neo4jGraph(t.app.driver, t.config.neo4j.database);
     let seen = 0;
     let crashedUntil: string | null = null; // the end of the batch range whose statement crashed
@@ -139,7 +56,7 @@ describe('resuming a sweep that crashed', () => {
       readTransaction: (w) => real.readTransaction(w),
       transaction: (w) => crashAfter(where === 'transaction', () => real.transaction(w)),
     };
-    const doomed = new Salience({ graph: dying, bus: t.app.bus, config: t.config.salience, clock: () => now });
+    const doomed = new Salience({ graph: dying, bus: t.app.bus, config: t.config.salience, clock: () => clock.now });
     await expect(doomed.sweep(message('SweepDecay', { store: crashed, now: at }, 'subconscious'))).rejects.toThrow(
       /crash/,
     );
@@ -213,7 +130,7 @@ describe('session end', () => {
     const loose = await remember(store, 'scratch note', { tier: 'ACTIVE_CONTEXT', sessionId: session });
     const other = await remember(store, 'other session', { tier: 'ACTIVE_CONTEXT', sessionId: `${session}-2` });
     await t.ok('mutation ($id: ID!) { claim(id: $id) { id } }', { id: kept });
-    now = T0 + 10 * 60_000;
+    clock.now = T0 + 10 * 60_000;
     t.app.bus.publish(
       message('SessionEnded', { sessionId: session, instanceId: 'i1', store, cause: 'EXPLICIT' }, 'cortex'),
     );
@@ -234,8 +151,8 @@ describe('session end', () => {
       reason: expect.stringMatching(/session ended/),
     });
     // It lands at the demotion threshold, inside LONG_TERM's band: the next sweep leaves it there.
-    expect(await scoreOf(loose, now)).toBeCloseTo(C().thresholds.demoteFromActive, 6);
-    const report = await sweep(store, now + HOUR);
+    expect(await scoreOf(loose, clock.now)).toBeCloseTo(C().thresholds.demoteFromActive, 6);
+    const report = await sweep(store, clock.now + HOUR);
     expect(report.promoted).toBe(0);
   });
 });
@@ -271,7 +188,7 @@ describe('session end, through the API', () => {
       ]);
       const outside = await remember(store, 'working memory of no session', { tier: 'ACTIVE_CONTEXT' });
       await as('mutation ($id: ID!) { claim(id: $id) { id } }', { id: kept.id });
-      now = T0 + 10 * 60_000;
+      clock.now = T0 + 10 * 60_000;
       const { endSession } = await as<{ endSession: { unclaimed: { id: string }[] } }>(
         'mutation ($i: String!) { endSession(instanceId: $i) { unclaimed { id } } }',
         { i },
@@ -305,7 +222,7 @@ describe("the mind's tier changes", () => {
   it('folds a reclassify in at once, so the next sweep does not undo it', async () => {
     const store = newStore();
     const id = await remember(store, 'old idea, needed now', { tier: 'ARCHIVE' });
-    now = T0 + 400 * DAY;
+    clock.now = T0 + 400 * DAY;
     await t.ok(
       'mutation ($id: ID!) { reclassify(id: $id, tier: ACTIVE_CONTEXT, reason: "working on it again") { id } }',
       { id },
@@ -316,8 +233,8 @@ describe("the mind's tier changes", () => {
       { id },
     );
     expect(row?.anchorTier).toBe('ACTIVE_CONTEXT');
-    expect(await scoreOf(id, now)).toBeCloseTo(C().thresholds.promoteToActive, 6);
-    const report = await sweep(store, now + 15 * 60_000);
+    expect(await scoreOf(id, clock.now)).toBeCloseTo(C().thresholds.promoteToActive, 6);
+    const report = await sweep(store, clock.now + 15 * 60_000);
     expect(report.demoted).toBe(0);
   });
 });

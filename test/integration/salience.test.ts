@@ -1,57 +1,34 @@
 import 'reflect-metadata';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { randomStore, startTestApp, type TestApp } from '../helpers.js';
+import { describe, expect, it } from 'vitest';
 import { message, type Tier } from '../../src/domain/index.js';
 import neo4j from 'neo4j-driver';
-import { Salience, currentSalience, type SweepReport } from '../../src/contexts/salience/index.js';
+import { Salience, type SweepReport } from '../../src/contexts/salience/index.js';
+
+import {
+  C,
+  DAY,
+  HOUR,
+  T0,
+  clock,
+  newStore,
+  remember,
+  scoreOf,
+  seedMixed,
+  states,
+  sweep,
+  t,
+  tierChanges,
+  useSalienceApp,
+  type NodeState,
+} from './salience-fixture.js';
+
+useSalienceApp();
 
 const neo4jInt = (n: number) => neo4j.int(n);
-const HOUR = 3_600_000;
-const DAY = 24 * HOUR;
-const T0 = Date.UTC(2030, 0, 1);
-
-let t: TestApp;
-let now = T0;
-const stores: string[] = [];
-
-beforeAll(async () => {
-  // Small batches, so a sweep of a test store runs several of them.
-  t = await startTestApp({ clock: () => now }, { ...process.env, TOTAL_RECALL_SWEEP_BATCH: '4' });
-});
-afterAll(async () => {
-  for (const s of stores) await t.dropStore(s);
-  await t.stop();
-});
-beforeEach(() => {
-  now = T0;
-});
-
-const C = () => t.config.salience;
-const newStore = () => {
-  const s = randomStore('salience');
-  stores.push(s);
-  return s;
-};
-
-const STORE_MANY = 'mutation ($inputs: [StoreInput!]!) { storeMany(inputs: $inputs) { id } }';
-
-async function remember(store: string, content: string, extra: Record<string, unknown> = {}): Promise<string> {
-  const { storeMany } = await t.ok<{ storeMany: { id: string }[] }>(STORE_MANY, {
-    inputs: [{ store, content, ...extra }],
-  });
-  return storeMany[0]!.id;
-}
-
-async function sweep(store: string, at: number): Promise<SweepReport> {
-  now = at;
-  const report = await t.app.bus.ask(message('SweepDecay', { store, now: at }, 'subconscious'));
-  await t.app.bus.idle();
-  return report;
-}
 
 /** A read by id through GraphQL (an access), at `at`. */
 async function read(id: string, at: number): Promise<{ salience: number; tier: Tier }> {
-  now = at;
+  clock.now = at;
   const { memory } = await t.ok<{ memory: { salience: number; tier: Tier } }>(
     'query ($id: ID!) { memory(id: $id) { salience tier } }',
     { id },
@@ -60,65 +37,6 @@ async function read(id: string, at: number): Promise<{ salience: number; tier: T
   // The read's access is recorded once its request has succeeded: the score after it is the stored one.
   const stored = await t.app.hippocampus.get(id);
   return { salience: await scoreOf(id, at), tier: stored?.tier ?? memory.tier };
-}
-
-interface NodeState {
-  content: string;
-  tier: Tier;
-  salience: number | null;
-  salienceAt: number | null;
-  anchor: number | null;
-  anchorTier: string | null;
-}
-
-async function states(store: string): Promise<NodeState[]> {
-  return t.cypher<NodeState>(
-    `MATCH (m:Memory {store: $store})
-     RETURN m.content AS content, m.tier AS tier, m.salience AS salience, m.salienceAt.epochMillis AS salienceAt,
-            m.salienceAnchor AS anchor, m.salienceAnchorTier AS anchorTier
-     ORDER BY content`,
-    { store },
-  );
-}
-
-/** The score as Memory.salience would report it at `at`, without recording an access. */
-async function scoreOf(id: string, at: number): Promise<number> {
-  const m = await t.app.hippocampus.get(id);
-  return currentSalience(m!, at, C());
-}
-
-async function tierChanges(id: string): Promise<{ from: string; to: string; by: string; reason: string }[]> {
-  const rows = await t.cypher<{ p: string }>(
-    'MATCH (e:Event {memoryId: $id, type: "TierChanged"}) RETURN e.payload AS p ORDER BY e.id',
-    { id },
-  );
-  return rows.map((r) => JSON.parse(r.p));
-}
-
-/** A mixed store: every tier, claims, reads, a session. */
-async function seedMixed(store: string): Promise<void> {
-  const tiers = ['IDENTITY_CORE', 'ACTIVE_CONTEXT', 'LONG_TERM', 'ARCHIVE'];
-  const inputs = Array.from({ length: 22 }, (_, i) => ({
-    store,
-    content: `memory ${String(i).padStart(2, '0')}`,
-    tier: tiers[i % 4],
-    sessionId: 's1',
-  }));
-  const { storeMany } = await t.ok<{ storeMany: { id: string }[] }>(STORE_MANY, { inputs });
-  const ids = storeMany.map((m) => m.id);
-  // Each memory's own history is what counts (claimed at T0, read an hour later), so the
-  // claims go together, then the reads: two round trips' worth of waiting instead of forty.
-  now = T0;
-  await Promise.all(
-    ids.filter((_, i) => i % 3 === 0).map((id) => t.ok('mutation ($id: ID!) { claim(id: $id) { id } }', { id })),
-  );
-  await t.app.bus.idle(); // the claims are rescored at T0 before the clock moves on
-  now = T0 + HOUR;
-  await Promise.all(
-    ids.filter((_, i) => i % 5 === 0).map((id) => t.ok('query ($id: ID!) { memory(id: $id) { id } }', { id })),
-  );
-  await t.app.bus.idle();
-  now = T0;
 }
 
 describe('decay with an injectable clock (invariant 4)', () => {
@@ -138,7 +56,7 @@ describe('decay with an injectable clock (invariant 4)', () => {
 
   it('reads Memory.salience decayed to the moment of the query', async () => {
     const store = newStore();
-    now = T0;
+    clock.now = T0;
     const { store: stored } = await t.ok<{ store: { id: string; salience: number } }>(
       'mutation ($i: StoreInput!) { store(input: $i) { id salience } }',
       {
@@ -214,8 +132,8 @@ describe('use raises the score', () => {
   it('counts a markUsed report (MemoryUsed) as a use, once per use id', async () => {
     const store = newStore();
     const id = await remember(store, 'helped me once');
-    now = T0 + 10 * DAY;
-    const before = await scoreOf(id, now);
+    clock.now = T0 + 10 * DAY;
+    const before = await scoreOf(id, clock.now);
     const used = message(
       'MemoryUsed',
       { useId: `use-${store}`, recallId: 'recall-1', store, memoryIds: [id] },
@@ -227,7 +145,7 @@ describe('use raises the score', () => {
     await t.app.bus.idle();
     const [row] = await t.cypher<{ uses: number }>('MATCH (m:Memory {id: $id}) RETURN m.salienceUses AS uses', { id });
     expect(row?.uses).toBe(1);
-    expect(await scoreOf(id, now)).toBeGreaterThan(before);
+    expect(await scoreOf(id, clock.now)).toBeGreaterThan(before);
   });
 
   it('promotes a memory used again and again, one tier at a time, by asking Hippocampus', async () => {
@@ -279,7 +197,7 @@ describe('IDENTITY_CORE', () => {
     for (const years of [1, 10, 50]) {
       const report = await sweep(store, T0 + years * 365 * DAY);
       expect(report.scanned).toBe(0);
-      expect(await scoreOf(id, now)).toBe(1);
+      expect(await scoreOf(id, clock.now)).toBe(1);
     }
     const after = await t.cypher<{ p: Record<string, unknown> }>(
       'MATCH (m:Memory {id: $id}) RETURN properties(m) AS p',
@@ -297,7 +215,7 @@ describe('hysteresis (no bounce at a threshold)', () => {
     let demotedAt = 0;
     for (let day = 0; day <= 200 && demotedAt === 0; day += 2) {
       const report = await sweep(store, T0 + day * DAY);
-      if (report.demoted > 0) demotedAt = now;
+      if (report.demoted > 0) demotedAt = clock.now;
     }
     expect(demotedAt).toBeGreaterThan(0);
     const atDemotion = await scoreOf(id, demotedAt);
@@ -338,7 +256,7 @@ describe('idempotence', () => {
       t.cypher<{ id: string }>('MATCH (m:Memory {store: $s}) RETURN m.id AS id ORDER BY m.content', { s });
     const [ia, ib] = [await ids(a), await ids(b)];
     for (let i = 0; i < ia.length; i++)
-      expect(await scoreOf(ia[i]!.id, now)).toBeCloseTo(await scoreOf(ib[i]!.id, now), 12);
+      expect(await scoreOf(ia[i]!.id, clock.now)).toBeCloseTo(await scoreOf(ib[i]!.id, clock.now), 12);
   });
 });
 
@@ -347,14 +265,14 @@ describe('batches in flight at once (sweepLanes)', () => {
     const stores = [newStore(), newStore()];
     for (const s of stores) await seedMixed(s);
     const at = T0 + 6 * DAY;
-    now = at;
+    clock.now = at;
     const reports: SweepReport[] = [];
     for (const [i, store] of stores.entries()) {
       const salience = new Salience({
         graph: t.app.graph,
         bus: t.app.bus,
         config: { ...C(), sweepLanes: [1, 3][i]! },
-        clock: () => now,
+        clock: () => clock.now,
       });
       reports.push(await salience.sweep(message('SweepDecay', { store, now: at }, 'subconscious')));
       await t.app.bus.idle();
