@@ -1,93 +1,33 @@
 /**
- * Cortex on the real Neo4j: per-instance sessions, modes, decisions, the
- * session audit, resume, isolation between instances (invariant 8), a
- * restart that keeps open sessions, and idle sessions ending with TIMEOUT.
+ * Cortex on the real Neo4j, the second half: isolation between instances (invariant 8), resume, a restart
+ * that keeps open sessions, idle sessions ending with TIMEOUT, and callers naming themselves.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MEMORY_FIELDS, randomStore, startTestApp, type TestApp } from '../helpers.js';
-import {
-  backgroundEnv,
-  dropQueues,
-  eventually,
-  queuePrefix,
-  startBackgroundApp,
-  stopBackgroundApp,
-} from '../background.js';
+import { describe, expect, it } from 'vitest';
+import { randomStore, startTestApp } from '../helpers.js';
+import { backgroundEnv, eventually, queuePrefix, startBackgroundApp, stopBackgroundApp } from '../background.js';
 import type { AnyMessage } from '../../src/domain/index.js';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 
-let t: TestApp;
-const store = randomStore('cortex');
-const prefix = queuePrefix();
+import {
+  DECIDE,
+  END,
+  SESSION,
+  START,
+  STORE,
+  TRANSITION,
+  as,
+  expectRefused,
+  instance,
+  prefix,
+  start,
+  store,
+  t,
+  tapTypes,
+  useCortexApp,
+} from './cortex-sessions-fixture.js';
 
-beforeAll(async () => {
-  t = await startTestApp({ log: () => undefined }, backgroundEnv(store, prefix));
-});
-afterAll(async () => {
-  await t.dropStore(store);
-  await t.stop();
-  await dropQueues(prefix);
-});
-
-const SESSION =
-  `id store instanceId mindType mode modeSince task project state startedAt lastActiveAt endedAt ` +
-  `endCause decisions { id text rationale at } memoriesStored`;
-const START = `mutation ($input: StartSessionInput!) { startSession(input: $input) { ${SESSION} } }`;
-const TRANSITION =
-  `mutation ($i: String!, $mode: WorkingMode!, $task: String, $context: JSON) { ` +
-  `transition(instanceId: $i, mode: $mode, task: $task, context: $context) { ${SESSION} } }`;
-const DECIDE =
-  'mutation ($i: String!, $text: String!, $why: String) { logDecision(instanceId: $i, text: $text, rationale: $why) ' +
-  '{ id text rationale at } }';
-const END =
-  `mutation ($i: String!, $reason: String) { endSession(instanceId: $i, reason: $reason) { prompt ` +
-  `memoriesStored unclaimed { id content } session { ${SESSION} } } }`;
-const STORE = `mutation ($input: StoreInput!) { store(input: $input) { ${MEMORY_FIELDS} } }`;
-
-let n = 0;
-const instance = (label = 'mind') => `${label}-${store.slice(-8)}-${++n}`;
-
-async function start(instanceId: string, extra: Record<string, unknown> = {}) {
-  const { startSession } = await t.ok<{ startSession: Record<string, any> }>(START, {
-    input: { instanceId, mindType: 'claude', store, ...extra },
-  });
-  return startSession;
-}
-
-/** As the instance itself (x-instance-id), failing the test on any error. */
-async function as<T = Record<string, any>>(
-  instanceId: string,
-  query: string,
-  variables: Record<string, unknown> = {},
-): Promise<T> {
-  const res = await t.gql<T>(query, variables, { 'x-instance-id': instanceId });
-  if (res.errors?.length) throw new Error(`GraphQL errors: ${JSON.stringify(res.errors)}`);
-  return res.data as T;
-}
-
-/** Expects the typed error, and that neither this file's store nor the other stores named moved. */
-async function expectRefused(
-  query: string,
-  variables: Record<string, unknown>,
-  code: string,
-  headers: Record<string, string> = {},
-  alsoStores: string[] = [],
-) {
-  const counts = () => Promise.all([store, ...alsoStores].map((s) => t.countNodes(s)));
-  const before = await counts();
-  const res = await t.gql(query, variables, headers);
-  expect(res.errors?.[0]?.extensions?.code, JSON.stringify(res.errors)).toBe(code);
-  expect(await counts()).toEqual(before);
-}
-
-function tapTypes(...types: string[]): { seen: AnyMessage[]; stop(): void } {
-  const seen: AnyMessage[] = [];
-  const stop = t.app.bus.tap((m) => {
-    if (types.includes(m.type)) seen.push(m);
-  });
-  return { seen, stop };
-}
+useCortexApp();
 
 describe('instances (invariant 8)', () => {
   it('keeps two instances’ working state apart: only memories are shared', async () => {

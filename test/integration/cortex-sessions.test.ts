@@ -3,84 +3,27 @@
  * session audit, resume, isolation between instances (invariant 8), a
  * restart that keeps open sessions, and idle sessions ending with TIMEOUT.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MEMORY_FIELDS, randomStore, startTestApp, type TestApp } from '../helpers.js';
-import { backgroundEnv, dropQueues, queuePrefix } from '../background.js';
-import type { AnyMessage } from '../../src/domain/index.js';
+import { describe, expect, it } from 'vitest';
 
-let t: TestApp;
-const store = randomStore('cortex');
-const prefix = queuePrefix();
-/** The app's clock: real time unless a test sets it. */
-let fixedNow: number | null = null;
+import {
+  DECIDE,
+  END,
+  SESSION,
+  START,
+  STORE,
+  TRANSITION,
+  as,
+  clock,
+  expectRefused,
+  instance,
+  start,
+  store,
+  t,
+  tapTypes,
+  useCortexApp,
+} from './cortex-sessions-fixture.js';
 
-beforeAll(async () => {
-  t = await startTestApp({ log: () => undefined, clock: () => fixedNow ?? Date.now() }, backgroundEnv(store, prefix));
-});
-afterAll(async () => {
-  await t.dropStore(store);
-  await t.stop();
-  await dropQueues(prefix);
-});
-
-const SESSION =
-  `id store instanceId mindType mode modeSince task project state startedAt lastActiveAt endedAt ` +
-  `endCause decisions { id text rationale at } memoriesStored`;
-const START = `mutation ($input: StartSessionInput!) { startSession(input: $input) { ${SESSION} } }`;
-const TRANSITION =
-  `mutation ($i: String!, $mode: WorkingMode!, $task: String, $context: JSON) { ` +
-  `transition(instanceId: $i, mode: $mode, task: $task, context: $context) { ${SESSION} } }`;
-const DECIDE =
-  'mutation ($i: String!, $text: String!, $why: String) { logDecision(instanceId: $i, text: $text, rationale: $why) ' +
-  '{ id text rationale at } }';
-const END =
-  `mutation ($i: String!, $reason: String) { endSession(instanceId: $i, reason: $reason) { prompt ` +
-  `memoriesStored unclaimed { id content } session { ${SESSION} } } }`;
-const STORE = `mutation ($input: StoreInput!) { store(input: $input) { ${MEMORY_FIELDS} } }`;
-
-let n = 0;
-const instance = (label = 'mind') => `${label}-${store.slice(-8)}-${++n}`;
-
-async function start(instanceId: string, extra: Record<string, unknown> = {}) {
-  const { startSession } = await t.ok<{ startSession: Record<string, any> }>(START, {
-    input: { instanceId, mindType: 'claude', store, ...extra },
-  });
-  return startSession;
-}
-
-/** As the instance itself (x-instance-id), failing the test on any error. */
-async function as<T = Record<string, any>>(
-  instanceId: string,
-  query: string,
-  variables: Record<string, unknown> = {},
-): Promise<T> {
-  const res = await t.gql<T>(query, variables, { 'x-instance-id': instanceId });
-  if (res.errors?.length) throw new Error(`GraphQL errors: ${JSON.stringify(res.errors)}`);
-  return res.data as T;
-}
-
-/** Expects the typed error, and that neither this file's store nor the other stores named moved. */
-async function expectRefused(
-  query: string,
-  variables: Record<string, unknown>,
-  code: string,
-  headers: Record<string, string> = {},
-  alsoStores: string[] = [],
-) {
-  const counts = () => Promise.all([store, ...alsoStores].map((s) => t.countNodes(s)));
-  const before = await counts();
-  const res = await t.gql(query, variables, headers);
-  expect(res.errors?.[0]?.extensions?.code, JSON.stringify(res.errors)).toBe(code);
-  expect(await counts()).toEqual(before);
-}
-
-function tapTypes(...types: string[]): { seen: AnyMessage[]; stop(): void } {
-  const seen: AnyMessage[] = [];
-  const stop = t.app.bus.tap((m) => {
-    if (types.includes(m.type)) seen.push(m);
-  });
-  return { seen, stop };
-}
+useCortexApp();
 
 describe('a session', () => {
   it('starts in TASK mode with a task (CONVERSATION without), recorded with its SessionStarted event', async () => {
@@ -122,12 +65,12 @@ describe('a session', () => {
     // The app's clock, a minute apart at each step: modeSince must name the step that changed the mode.
     const t0 = Date.UTC(2031, 0, 1, 9);
     const at = (minutes: number) => new Date(t0 + minutes * 60_000).toISOString();
-    fixedNow = t0;
+    clock.fixed = t0;
     try {
       const started = await start(i, { task: 'refactor' });
       expect(started.modeSince).toBe(at(0));
       const tap = tapTypes('ModeChanged', 'StateTransitioned');
-      fixedNow = t0 + 60_000;
+      clock.fixed = t0 + 60_000;
       const talk = (
         await as<{ transition: any }>(i, TRANSITION, { i, mode: 'CONVERSATION', context: { step: 3, files: ['a.ts'] } })
       ).transition;
@@ -137,7 +80,7 @@ describe('a session', () => {
         state: { step: 3, files: ['a.ts'] },
         modeSince: at(1),
       });
-      fixedNow = t0 + 2 * 60_000;
+      clock.fixed = t0 + 2 * 60_000;
       const again = (await as<{ transition: any }>(i, TRANSITION, { i, mode: 'CONVERSATION', task: 'review' }))
         .transition;
       expect(again).toMatchObject({
@@ -146,7 +89,7 @@ describe('a session', () => {
         state: { step: 3, files: ['a.ts'] },
         modeSince: at(1),
       });
-      fixedNow = t0 + 3 * 60_000;
+      clock.fixed = t0 + 3 * 60_000;
       const work = (await as<{ transition: any }>(i, TRANSITION, { i, mode: 'TASK' })).transition;
       expect(work).toMatchObject({ mode: 'TASK', modeSince: at(3) });
       await t.app.bus.idle();
@@ -161,7 +104,7 @@ describe('a session', () => {
       ]);
       expect(tap.seen.filter((m) => m.type === 'StateTransitioned')).toHaveLength(3);
     } finally {
-      fixedNow = null;
+      clock.fixed = null;
     }
   });
 
