@@ -1,67 +1,26 @@
 /**
- * Embeddings end to end on the real Neo4j, Redis and model: stores never wait
- * for the model, the `embeddings` job attaches vectors through Hippocampus, the
- * vector index finds paraphrases, client vectors stay as sent, the backfill
- * catches up, and a missing model leaves the service running and saying so.
+ * Embeddings when things go wrong, on the real Neo4j, Redis and model: a model that keeps failing, and a missing
+ * model that leaves the service running and saying so.
  */
 import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { randomStore, startTestApp, type TestApp } from '../helpers.js';
-import { dropQueues, queuePrefix, startBackgroundApp } from '../background.js';
+import { describe, expect, it } from 'vitest';
+import { randomStore, startTestApp } from '../helpers.js';
+import { queuePrefix } from '../background.js';
 import type { ThreadedEmbedder, Embedder } from '../../src/adapters/embeddings/index.js';
-import { MODEL_FILE, MODEL_NAME, TOKENIZER_FILE, missingModelFiles } from '../../src/adapters/embeddings/testing.js';
+import { MODEL_FILE, MODEL_NAME, TOKENIZER_FILE } from '../../src/adapters/embeddings/testing.js';
 import { EmbeddingQueue } from '../../src/adapters/bullmq/embedding-queue.js';
-import { loadConfig } from '../../src/config.js';
-
-const stores = {
-  fresh: randomStore('emb'),
-  client: randomStore('emb-client'),
-  backfill: randomStore('emb-backfill'),
-  late: randomStore('emb-late'),
-  context: randomStore('emb-context'),
-  api: randomStore('emb-api'),
-};
-const MODEL_DIR = loadConfig({ ...process.env, TOTAL_RECALL_EMBEDDINGS: 'on' }).embeddings.modelDir;
-
-const prefixes: string[] = [];
-
-/** An app running workers with embeddings on, its own queue keys, and a backfill limited to these tests' stores. */
-function startEmbeddingApp(
-  extra: Record<string, string> = {},
-  log: (line: string) => void = () => undefined,
-): Promise<TestApp> {
-  const prefix = queuePrefix();
-  prefixes.push(prefix);
-  const env = {
-    TOTAL_RECALL_EMBEDDINGS: 'on',
-    TOTAL_RECALL_SCOPE_STORES: Object.values(stores).join(','),
-    TOTAL_RECALL_EMBEDDING_BATCH: '4',
-    ...extra,
-  };
-  return startBackgroundApp(stores.fresh, prefix, env, { log });
-}
-
-const STORE_MANY = `mutation ($inputs: [StoreInput!]!) { storeMany(inputs: $inputs) { id content } }`;
-
-interface Row {
-  id: string;
-  content: string;
-  dims: number | null;
-  status: string | null;
-  model: string | null;
-}
-
-async function rows(t: TestApp, store: string): Promise<Row[]> {
-  return t.cypher<Row>(
-    `MATCH (m:Memory {store: $store})
-     RETURN m.id AS id, m.content AS content, size(m.embedding) AS dims,
-            m.embeddingStatus AS status, m.embeddingModel AS model
-     ORDER BY m.id`,
-    { store },
-  );
-}
+import {
+  MODEL_DIR,
+  STORE_MANY,
+  prefixes,
+  rows,
+  startEmbeddingApp,
+  stores,
+  t,
+  useEmbeddingApp,
+} from './embeddings-fixture.js';
 
 async function waitFor<T>(probe: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
   const end = Date.now() + timeoutMs;
@@ -72,24 +31,7 @@ async function waitFor<T>(probe: () => Promise<T>, done: (value: T) => boolean, 
   }
 }
 
-let t: TestApp;
-
-beforeAll(async () => {
-  if (missingModelFiles(MODEL_DIR).length > 0) {
-    throw new Error(
-      `the embedding model is missing in ${MODEL_DIR}: run \`node scripts/services/model.mjs\` ` +
-        `(npm test does it first)`,
-    );
-  }
-  t = await startEmbeddingApp();
-  expect((await (t.app.embedder as ThreadedEmbedder).start()).state).toBe('ready');
-});
-
-afterAll(async () => {
-  for (const store of Object.values(stores)) await t.dropStore(store);
-  await t.stop();
-  for (const prefix of prefixes) await dropQueues(prefix);
-});
+useEmbeddingApp();
 
 describe('a model that keeps failing', () => {
   it('marks the memories FAILED after three attempts, and not before', async () => {
