@@ -10,53 +10,8 @@ import {
   pack,
   rank,
   estimateTokens,
-  type Candidate,
 } from '../../src/contexts/recall/testing.js';
-import type { MemoryRecord, Tier } from '../../src/domain/index.js';
-
-const memory = (id: string, extra: Partial<MemoryRecord> = {}): MemoryRecord => ({
-  id,
-  store: 's',
-  content: `memory ${id}`,
-  tier: 'LONG_TERM',
-  claimed: false,
-  tags: [],
-  people: [],
-  emotions: [],
-  metadata: null,
-  occurredAt: 1000,
-  createdAt: 1000,
-  lastAccessedAt: null,
-  accessCount: 0,
-  sessionId: null,
-  claimedAt: null,
-  tierChangedAt: null,
-  salience: null,
-  salienceAt: null,
-  usefulness: 0,
-  ...extra,
-});
-const candidate = (
-  id: string,
-  coverage: number,
-  extra: Partial<Candidate> = {},
-  tier: Tier = 'LONG_TERM',
-): Candidate => ({
-  memory: memory(id, { tier }),
-  textScore: coverage,
-  coverage,
-  exact: 0,
-  exactMiss: 0,
-  personMatch: 0,
-  dateMatch: 0,
-  similarity: null,
-  activation: 0,
-  via: null,
-  path: [],
-  salience: 0.5,
-  usefulness: 0,
-  ...extra,
-});
+import { candidate, memory } from './recall-fixtures.js';
 
 describe('meaning in confidence', () => {
   it('finds a paraphrase by meaning that shares no word with the query, and ranks it by its similarity', () => {
