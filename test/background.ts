@@ -7,7 +7,11 @@
 import { deleteKeysWithPrefix } from '../src/adapters/redis.js';
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
-import { queuePrefix, startTestApp, type TestApp } from './helpers.js';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll } from 'vitest';
+import { queuePrefix, randomStore, startTestApp, type TestApp } from './helpers.js';
 import type { AppOptions } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 
@@ -126,3 +130,29 @@ export async function eventually<T>(
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Background apps each on its own store, queue keys and cold-storage folder. Each is stopped and its folder
+ * removed after the file, with anything else pushed on `cleanups`, last first.
+ */
+export function scopedApps(): {
+  scopedApp(label: string): Promise<{ t: TestApp; store: string; dir: string }>;
+  cleanups: (() => Promise<void>)[];
+} {
+  const cleanups: (() => Promise<void>)[] = [];
+  afterAll(async () => {
+    for (const clean of cleanups.reverse()) await clean().catch((error) => console.error(error));
+  });
+  async function scopedApp(label: string): Promise<{ t: TestApp; store: string; dir: string }> {
+    const store = randomStore(label);
+    const prefix = queuePrefix();
+    const dir = await mkdtemp(join(tmpdir(), 'total-recall-cold-'));
+    const t = await startBackgroundApp(store, prefix, { TOTAL_RECALL_COLD_STORAGE_DIR: dir });
+    cleanups.push(async () => {
+      await stopBackgroundApp(t, store, prefix);
+      await rm(dir, { recursive: true, force: true });
+    });
+    return { t, store, dir };
+  }
+  return { scopedApp, cleanups };
+}

@@ -1,30 +1,15 @@
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { randomStore, startTestApp, type TestApp } from '../helpers.js';
+import { describe, expect, it } from 'vitest';
+import { randomStore, startTestApp } from '../helpers.js';
 import { populate, readExport } from '../cold-storage-fixture.js';
-import { backgroundEnv, dropQueues, queuePrefix, startBackgroundApp, stopBackgroundApp } from '../background.js';
+import { backgroundEnv, dropQueues, queuePrefix, scopedApps } from '../background.js';
 import { labelKey } from '../../src/adapters/cold-storage/testing.js';
 import type { GraphPort } from '../../src/domain/index.js';
 import { JOB_KINDS } from '../../src/contexts/subconscious/index.js';
 
-const cleanups: (() => Promise<void>)[] = [];
-afterAll(async () => {
-  for (const clean of cleanups.reverse()) await clean().catch((error) => console.error(error));
-});
-
-async function scopedApp(label: string): Promise<{ t: TestApp; store: string; dir: string }> {
-  const store = randomStore(label);
-  const prefix = queuePrefix();
-  const dir = await mkdtemp(join(tmpdir(), 'total-recall-cold-'));
-  const t = await startBackgroundApp(store, prefix, { TOTAL_RECALL_COLD_STORAGE_DIR: dir });
-  cleanups.push(async () => {
-    await stopBackgroundApp(t, store, prefix);
-    await rm(dir, { recursive: true, force: true });
-  });
-  return { t, store, dir };
-}
+const { scopedApp, cleanups } = scopedApps();
 
 describe('shutdown', () => {
   it('stops accepting, drains, flushes, writes cold storage and verifies it, reporting each step', async () => {

@@ -11,34 +11,12 @@ import { tmpdir } from 'node:os';
 import { createInterface } from 'node:readline';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, describe, expect, it } from 'vitest';
-import { randomStore, startTestApp, type TestApp } from '../helpers.js';
+import { describe, expect, it } from 'vitest';
+import { randomStore, startTestApp } from '../helpers.js';
 import { graphOf, populate, readExport } from '../cold-storage-fixture.js';
-import {
-  backgroundEnv,
-  dropQueues,
-  eventually,
-  queuePrefix,
-  startBackgroundApp,
-  stopBackgroundApp,
-} from '../background.js';
+import { backgroundEnv, dropQueues, eventually, queuePrefix, scopedApps } from '../background.js';
 
-const cleanups: (() => Promise<void>)[] = [];
-afterAll(async () => {
-  for (const clean of cleanups.reverse()) await clean().catch((error) => console.error(error));
-});
-
-async function scopedApp(label: string): Promise<{ t: TestApp; store: string; dir: string }> {
-  const store = randomStore(label);
-  const prefix = queuePrefix();
-  const dir = await mkdtemp(join(tmpdir(), 'total-recall-cold-'));
-  const t = await startBackgroundApp(store, prefix, { TOTAL_RECALL_COLD_STORAGE_DIR: dir });
-  cleanups.push(async () => {
-    await stopBackgroundApp(t, store, prefix);
-    await rm(dir, { recursive: true, force: true });
-  });
-  return { t, store, dir };
-}
+const { scopedApp, cleanups } = scopedApps();
 
 /** A child process whose stdout and stderr are read line by line (a line split across chunks stays one line). */
 interface Served {
