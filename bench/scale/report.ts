@@ -52,14 +52,15 @@ function plot(levels: readonly Level[]): string {
     `<line x1="${pad.l}" y1="${pad.t}" x2="${pad.l}" y2="${H - pad.b}" stroke="#333"/>`,
     ...levels.map(
       (l) =>
-        `<text x="${x(l.memories)}" y="${H - pad.b + 15}" text-anchor="middle">${l.memories.toLocaleString('en')}</text>`,
+        `<text x="${x(l.memories)}" y="${H - pad.b + 15}" text-anchor="middle">` +
+        `${l.memories.toLocaleString('en')}</text>`,
     ),
     `<text x="${(pad.l + W - pad.r) / 2}" y="${H - 8}" text-anchor="middle">memories in the store (log scale)</text>`,
     `<text x="${pad.l - 8}" y="${pad.t - 10}" text-anchor="middle">p95 ms</text>`,
     `<text x="${pad.l - 5}" y="${pad.t + 4}" text-anchor="end">${Math.round(top)}</text>`,
     `<text x="${pad.l - 5}" y="${H - pad.b}" text-anchor="end">0</text>`,
-    `<line x1="${pad.l}" y1="${y(TARGETS.searchP95)}" x2="${W - pad.r}" y2="${y(TARGETS.searchP95)}" stroke="#1f77b4" ` +
-      'stroke-dasharray="2,4"/>',
+    `<line x1="${pad.l}" y1="${y(TARGETS.searchP95)}" x2="${W - pad.r}" y2="${y(TARGETS.searchP95)}" ` +
+      'stroke="#1f77b4" stroke-dasharray="2,4"/>',
     `<text x="${W - pad.r + 5}" y="${y(TARGETS.searchP95) + 4}" fill="#1f77b4">search target at 1M</text>`,
     ...CURVES.flatMap(([name, colour, f], i) => [
       `<polyline fill="none" stroke="${colour}" stroke-width="2" points="${levels
