@@ -1,4 +1,4 @@
-// Drops the import's temporary index.
+// Drops the import's temporary constraint (and the index of older versions).
 // params: none
 // returns: none
-DROP INDEX cold_import_ref IF EXISTS
+DROP CONSTRAINT cold_import_key IF EXISTS

@@ -5,5 +5,6 @@ MATCH (m:Memory)
 WHERE m.id IN $ids AND m.embedding IS NULL
 SET m.embeddingStatus = 'FAILED',
     m.embeddingError = $reason,
-    m.embeddedAt = datetime({epochMillis: $now})
+    m.embeddedAt = datetime({epochMillis: $now}),
+    m.changedAt = timestamp()
 RETURN m.id AS id
