@@ -17,7 +17,12 @@ export type CompactResult =
   | { readonly compacted: false; readonly reason: string }
   | ({ readonly compacted: true; readonly files: number } & ExportResult);
 
-export async function compactChain(graph: LosslessGraph, options: ExportOptions): Promise<CompactResult> {
+/** `signal`: shutdown stops a compaction (its temporary file is removed; the job runs again later). */
+export async function compactChain(
+  graph: LosslessGraph,
+  options: ExportOptions,
+  signal?: AbortSignal,
+): Promise<CompactResult> {
   const head = await readHead(graph, options.stores);
   if (!head) return { compacted: false, reason: 'no verified export yet' };
   const chain = await chainOf(head.path);
@@ -26,7 +31,17 @@ export async function compactChain(graph: LosslessGraph, options: ExportOptions)
     dirname(head.path),
     { kind: 'full', previous: null, since: null, until: head.until },
     options,
-    (sink) => resolveChain(chain, sink),
+    (sink) =>
+      resolveChain(chain, {
+        node: (line) => {
+          signal?.throwIfAborted();
+          return sink.node(line);
+        },
+        relationship: (line) => {
+          signal?.throwIfAborted();
+          return sink.relationship(line);
+        },
+      }),
   );
   const check = await checkFile(written.path);
   if (check.problems.length > 0) {

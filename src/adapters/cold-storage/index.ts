@@ -42,6 +42,7 @@ export type ColdStorageWritten = ColdStorageWrite & {
 
 export class ColdStorage implements ColdStoragePort {
   private graph: LosslessGraph | null = null;
+  private readonly stopping = new AbortController();
 
   constructor(private readonly options: ColdStorageOptions) {}
 
@@ -110,7 +111,12 @@ export class ColdStorage implements ColdStoragePort {
   /** The background's full export: the chain rewritten as one file (compact.ts). */
   compact(): Promise<CompactResult> {
     const { stores, service } = this.options;
-    return compactChain(this.lossless(), { stores, service });
+    return compactChain(this.lossless(), { stores, service }, this.stopping.signal);
+  }
+
+  /** Shutdown begins: a compaction under way stops (it runs again after the restart), so the drain need not wait. */
+  stopCompacting(): void {
+    this.stopping.abort(new Error('shutting down: the compaction stops and runs again later'));
   }
 
   /** Restores the chain ending in `target` (a file, or the newest in a folder). */
