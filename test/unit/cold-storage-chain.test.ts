@@ -155,7 +155,7 @@ describe('a chain', () => {
     return { dir, full, d1, d2, a2, b3, d };
   }
 
-  it('is found from its folder (newest file back to the full export) and resolves to the graph it ends in', async () => {
+  it('is found from its folder (newest file back to the full export), resolves to the graph it ends in', async () => {
     const { dir, full, d1, d2, a2, b3, d } = await threeFiles();
     const chain = await chainOf(dir);
     expect(chain.map((f) => f.path)).toEqual([full.path, d1.path, d2.path]);
