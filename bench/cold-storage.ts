@@ -188,7 +188,8 @@ try {
       const [deltaCheck, deltaVerify] = await time(() => cold.verify(delta.path));
       console.log(
         `delta: ${delta.nodes} nodes, ${delta.relationships} relationships, ${delta.deleted} deleted, ` +
-          `${MB(delta.bytes)} MB, ${deltaWrite.toFixed(2)} s; verify ${deltaVerify.toFixed(2)} s (${deltaCheck.verified})`,
+          `${MB(delta.bytes)} MB, ${deltaWrite.toFixed(2)} s; ` +
+          `verify ${deltaVerify.toFixed(2)} s (${deltaCheck.verified})`,
       );
       const reference = await cold.write(join(dir, 'reference'), { full: true });
       // The chain as shutdown left it (the compaction replaces its files), for the import.
