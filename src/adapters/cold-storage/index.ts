@@ -42,7 +42,8 @@ export type ColdStorageWritten = ColdStorageWrite & {
 
 export class ColdStorage implements ColdStoragePort {
   private graph: LosslessGraph | null = null;
-  private readonly stopping = new AbortController();
+  /** The compactions under way (shutdown stops them). */
+  private readonly compacting = new Set<AbortController>();
 
   constructor(private readonly options: ColdStorageOptions) {}
 
@@ -109,14 +110,20 @@ export class ColdStorage implements ColdStoragePort {
   }
 
   /** The background's full export: the chain rewritten as one file (compact.ts). */
-  compact(): Promise<CompactResult> {
+  async compact(): Promise<CompactResult> {
     const { stores, service } = this.options;
-    return compactChain(this.lossless(), { stores, service }, this.stopping.signal);
+    const stop = new AbortController();
+    this.compacting.add(stop);
+    try {
+      return await compactChain(this.lossless(), { stores, service }, stop.signal);
+    } finally {
+      this.compacting.delete(stop);
+    }
   }
 
   /** Shutdown begins: a compaction under way stops (it runs again after the restart), so the drain need not wait. */
   stopCompacting(): void {
-    this.stopping.abort(new Error('shutting down: the compaction stops and runs again later'));
+    for (const stop of this.compacting) stop.abort(new Error('shutting down: the compaction stops and runs again later'));
   }
 
   /** Restores the chain ending in `target` (a file, or the newest in a folder). */
