@@ -123,7 +123,8 @@ export class ColdStorage implements ColdStoragePort {
 
   /** Shutdown begins: a compaction under way stops (it runs again after the restart), so the drain need not wait. */
   stopCompacting(): void {
-    for (const stop of this.compacting) stop.abort(new Error('shutting down: the compaction stops and runs again later'));
+    for (const stop of this.compacting)
+      stop.abort(new Error('shutting down: the compaction stops and runs again later'));
   }
 
   /** Restores the chain ending in `target` (a file, or the newest in a folder). */
