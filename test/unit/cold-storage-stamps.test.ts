@@ -55,6 +55,18 @@ describe('change stamps for cold storage deltas', () => {
       expect(body, `${m[1]} starts a merged relationship`).toMatch(new RegExp(`\\b${m[1]}\\.changedAt\\s*=`));
   });
 
+  it('every kind of node a statement creates is one the deltas look up by label', () => {
+    const created = new Set(
+      statements.flatMap((st) => [...st.body.matchAll(/\b(?:CREATE|MERGE)\s+\(\w+:(\w+)/g)].map((m) => m[1] as string)),
+    );
+    expect(created.size).toBeGreaterThan(8);
+    for (const file of ['cold-storage/delta-nodes.cypher', 'cold-storage/delta-relationships.cypher']) {
+      const body = readFileSync(join(CYPHER_ROOT, file), 'utf8');
+      const looked = new Set([...body.matchAll(/MATCH \(n:(\w+)\) WHERE n\.changedAt >= \$since/g)].map((m) => m[1]));
+      for (const label of created) expect(looked.has(label), `${label} in ${file}`).toBe(true);
+    }
+  });
+
   it('deletes only by forgetting, which leaves a stamped MemoryForgotten event for the delta', () => {
     const deleting = statements.filter((s) => /\bDELETE\b/.test(s.body)).map((s) => s.file);
     expect(deleting).toEqual(['hippocampus/forget-memory.cypher']);
