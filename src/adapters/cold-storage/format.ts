@@ -105,6 +105,8 @@ export const nodeKey = (ref: string): string => (ref.startsWith('~') ? ref : ref
 
 export const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
+const MODULUS = 2n ** 256n;
+
 /** A node's identity in any database: its ref when it has an id, else a hash of its content. */
 export function canonicalNodeRef(line: NodeLine): string {
   return line.ref.startsWith('~')
@@ -143,7 +145,7 @@ export class GraphDigest {
   }
 
   private add(canonical: string): void {
-    this.sum = (this.sum + BigInt(`0x${sha256(canonical)}`)) % 2n ** 256n;
+    this.sum = (this.sum + BigInt(`0x${sha256(canonical)}`)) % MODULUS;
   }
 
   node(line: NodeLine): void {
