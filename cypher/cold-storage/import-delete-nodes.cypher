@@ -2,6 +2,6 @@
 // params: $keys
 // returns: count
 UNWIND $keys AS key
-MATCH (n:ColdImport {coldImportRef: key})
+MATCH (n:ColdImport {coldImportKey: key})
 DETACH DELETE n
 RETURN count(n) AS count

@@ -4,7 +4,7 @@
 // params: $rows
 // returns: count
 UNWIND $rows AS row
-MERGE (n:ColdImport {coldImportRef: row.ref})
+MERGE (n:ColdImport {coldImportKey: row.ref})
 WITH n, row
 CALL (n) {
   MATCH (n)-[r]->()
@@ -12,6 +12,6 @@ CALL (n) {
 }
 REMOVE n:$(labels(n))
 SET n = row.props
-SET n.coldImportRef = row.ref
+SET n.coldImportKey = row.ref
 SET n:ColdImport, n:$(row.labels)
 RETURN count(n) AS count

@@ -19,5 +19,4 @@ export const Q = declareStatements('cold-storage', {
   importDeleteNodes: 'import-delete-nodes',
   importRelationships: 'import-relationships',
   importFinish: 'import-finish',
-  importDropIndex: 'import-drop-index',
 });

@@ -8,6 +8,7 @@
  * is checked against the graph the chain ends in.
  */
 import neo4j from 'neo4j-driver';
+import { randomUUID } from 'node:crypto';
 import { Q } from './cypher.js';
 import { ChainError, chainOf, resolveChain, type ChainFile } from './chain.js';
 import { GraphDigest, compareCounts, fileKind, nodeKey, type Counts } from './format.js';
@@ -51,6 +52,7 @@ async function expectedGraph(chain: readonly ChainFile[]): Promise<GraphDigest> 
 async function writeFile(
   graph: LosslessGraph,
   file: ChainFile,
+  mark: string,
   batchSize: number,
   progressed: (n: number) => void,
 ): Promise<void> {
@@ -82,16 +84,16 @@ async function writeFile(
   };
   await checkFile(file.path, async (line) => {
     if (line.type === 'deleted') {
-      deleted.push(line.key);
+      deleted.push(mark + line.key);
       if (deleted.length >= batchSize) await writeDeleted();
     } else if (line.type === 'node') {
-      nodes.push({ ref: nodeKey(line.ref), labels: line.labels, props: decodeProps(line.props, line.types) });
+      nodes.push({ ref: mark + nodeKey(line.ref), labels: line.labels, props: decodeProps(line.props, line.types) });
       if (nodes.length >= batchSize) await writeNodes();
     } else {
       await writeNodes();
       relationships.push({
-        start: nodeKey(line.start),
-        end: nodeKey(line.end),
+        start: mark + nodeKey(line.start),
+        end: mark + nodeKey(line.end),
         type: line.rel,
         props: decodeProps(line.props, line.types),
       });
@@ -139,11 +141,12 @@ export async function importChain(
     done += n;
     options.onProgress?.(done, total);
   };
+  // This import's temporary keys start with its own mark: another import beside it keeps its own.
+  const mark = `${randomUUID()}:`;
   try {
-    for (const file of chain) await writeFile(graph, file, batchSize, progressed);
+    for (const file of chain) await writeFile(graph, file, mark, batchSize, progressed);
   } finally {
-    while (toCount((await graph.run(Q.importFinish, { limit: neo4j.int(10_000) }))[0]) > 0);
-    await graph.run(Q.importDropIndex);
+    while (toCount((await graph.run(Q.importFinish, { mark, limit: neo4j.int(10_000) }))[0]) > 0);
   }
   const stores = chain[0]?.header.scope.stores ?? null;
   await clearHeads(graph, stores);
