@@ -1,6 +1,7 @@
-// `npm run export -- [DIR]`: writes a verified cold-storage export of the
-// database (or of TOTAL_RECALL_SCOPE_STORES) without stopping anything. The
-// shutdown protocol writes the same export as its last step.
+// `npm run export -- [DIR]`: writes a verified full cold-storage export of the
+// database (or of TOTAL_RECALL_SCOPE_STORES), which starts a new chain: the
+// shutdown protocol's next delta follows it when DIR is its folder. Run it
+// while nothing writes (verification fails otherwise, and the chain stays).
 import { resolve } from 'node:path';
 import { loadConfig } from '../src/config.js';
 import { ColdStorage } from '../src/adapters/cold-storage/index.js';
@@ -17,7 +18,9 @@ let status = 0;
 try {
   // A counter on a terminal only (the total is known once the export is read).
   const bar = progress('exporting', null);
-  const written = await cold.write(dir, (records) => bar.update(records)).finally(() => bar.stop());
+  const written = await cold
+    .write(dir, { full: true, onProgress: (records) => bar.update(records) })
+    .finally(() => bar.stop());
   console.log(
     `wrote ${written.path}: ${written.nodes} nodes, ${written.relationships} relationships, ${written.bytes} bytes`,
   );

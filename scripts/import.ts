@@ -1,6 +1,8 @@
-// `npm run import -- FILE [--allow-non-empty]`: restores a cold-storage export
-// (docs/cold-storage.md) into an empty database exactly, then checks the
-// database against the export. Refuses a non-empty database unless told.
+// `npm run import -- FILE_OR_DIR [--allow-non-empty]`: restores a cold-storage
+// chain (docs/cold-storage.md) into an empty database exactly — a full export,
+// or the chain ending in a delta (FILE) or in a folder's newest file (DIR) —
+// then checks the database against it. Refuses a non-empty database or a
+// broken chain.
 import { resolve } from 'node:path';
 import { loadConfig } from '../src/config.js';
 import { applySchema, createDriver } from '../src/adapters/neo4j/index.js';
@@ -10,7 +12,7 @@ import { progress } from '../src/cli/progress.js';
 const args = process.argv.slice(2);
 const file = args.find((a) => !a.startsWith('--'));
 if (!file) {
-  console.error('usage: npm run import -- FILE [--allow-non-empty]');
+  console.error('usage: npm run import -- FILE_OR_DIR [--allow-non-empty]');
   process.exit(2);
 }
 const config = loadConfig();
@@ -35,7 +37,9 @@ try {
     })
     .finally(() => bar?.stop());
   const { totalNodes, totalRelationships } = report.counts;
-  console.log(`restored ${totalNodes} nodes and ${totalRelationships} relationships`);
+  console.log(
+    `restored ${totalNodes} nodes and ${totalRelationships} relationships from ${report.files.length} file(s)`,
+  );
   for (const [label, n] of Object.entries(report.counts.nodes)) console.log(`  ${label}: ${n}`);
   if (report.verified) console.log('verified: the database matches the export (counts and content digest)');
   else {

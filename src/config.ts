@@ -50,6 +50,8 @@ export interface Config {
     /** Period of the reconciliation, and how old unfinished work must be before it is queued again. */
     readonly reconcileMs: number;
     readonly reconcileGraceMs: number;
+    /** Period of the background's full cold-storage export (a compaction of the chain). */
+    readonly coldStorageFullMs: number;
     readonly jobAttempts: number;
     readonly jobBackoffMs: number;
     readonly jobLockMs: number;

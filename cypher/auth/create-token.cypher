@@ -10,6 +10,7 @@ CREATE (t:ApiToken {
   instanceId: $instanceId,
   label: $label,
   createdAt: datetime({epochMillis: $now}),
-  revoked: false
+  revoked: false,
+  changedAt: timestamp()
 })
 RETURN t {.*, hash: null} AS token

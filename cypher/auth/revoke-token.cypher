@@ -2,5 +2,6 @@
 // params: $id, $now
 // returns: token
 MATCH (t:ApiToken {id: $id})
-SET t.revoked = true, t.revokedAt = coalesce(t.revokedAt, datetime({epochMillis: $now}))
+SET t.revoked = true, t.revokedAt = coalesce(t.revokedAt, datetime({epochMillis: $now})),
+  t.changedAt = timestamp()
 RETURN t {.*, hash: null} AS token

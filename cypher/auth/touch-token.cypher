@@ -2,4 +2,4 @@
 // params: $id, $now
 // returns: none
 MATCH (t:ApiToken {id: $id})
-SET t.lastUsedAt = datetime({epochMillis: $now})
+SET t.lastUsedAt = datetime({epochMillis: $now}), t.changedAt = timestamp()

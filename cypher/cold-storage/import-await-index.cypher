@@ -1,4 +1,4 @@
-// Waits until the import's temporary index is online (relationships use it).
+// Waits until the import's temporary constraint's index is online (relationships use it).
 // params: none
 // returns: none
-CALL db.awaitIndex('cold_import_ref', 300)
+CALL db.awaitIndex('cold_import_key', 300)

@@ -5,6 +5,6 @@
 UNWIND $rows AS row
 CREATE (n:ColdImport)
 SET n = row.props
-SET n.coldImportRef = row.ref
+SET n.coldImportKey = row.ref
 SET n:$(row.labels)
 RETURN count(n) AS count

@@ -2,8 +2,8 @@
 // params: $rows
 // returns: count
 UNWIND $rows AS row
-MATCH (a:ColdImport {coldImportRef: row.start})
-MATCH (b:ColdImport {coldImportRef: row.end})
+MATCH (a:ColdImport {coldImportKey: row.start})
+MATCH (b:ColdImport {coldImportKey: row.end})
 CREATE (a)-[r:$(row.type)]->(b)
 SET r = row.props
 RETURN count(r) AS count

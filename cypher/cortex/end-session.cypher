@@ -10,7 +10,8 @@ WHERE ($guardSessionId IS NULL OR s.id = $guardSessionId)
   AND ($idleBefore IS NULL OR s.lastActiveAt < datetime({epochMillis: $idleBefore}))
 SET s.endedAt = datetime({epochMillis: $now}),
     s.endCause = $cause,
-    s.endReason = $reason
+    s.endReason = $reason,
+    s.changedAt = timestamp()
 REMOVE s.openInstance
 MERGE (e:Event {id: $eventId})
   ON CREATE SET
@@ -20,6 +21,7 @@ MERGE (e:Event {id: $eventId})
     e.sessionId = s.id,
     e.causationId = $commandId,
     e.correlationId = $correlationId,
-    e.payload = $payload
+    e.payload = $payload,
+    e.changedAt = timestamp()
 MERGE (e)-[:ABOUT]->(s)
 RETURN s {.*} AS session

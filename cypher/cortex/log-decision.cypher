@@ -11,7 +11,9 @@ MERGE (d:Decision {id: $decision.id})
     d.text = $decision.text,
     d.rationale = $decision.rationale,
     d.at = datetime({epochMillis: $now}),
-    s.lastActiveAt = datetime({epochMillis: $now})
+    s.lastActiveAt = datetime({epochMillis: $now}),
+    s.changedAt = timestamp(),
+    d.changedAt = timestamp()
 MERGE (d)-[:DECIDED_IN]->(s)
 MERGE (e:Event {id: $eventId})
   ON CREATE SET
@@ -21,6 +23,7 @@ MERGE (e:Event {id: $eventId})
     e.sessionId = s.id,
     e.causationId = $commandId,
     e.correlationId = $correlationId,
-    e.payload = '{"decisionId":"' + d.id + '"}'
+    e.payload = '{"decisionId":"' + d.id + '"}',
+    e.changedAt = timestamp()
 MERGE (e)-[:ABOUT]->(s)
 RETURN d {.*} AS decision, s {.*} AS session

@@ -10,7 +10,8 @@ MERGE (r:Reflection {id: $id})
     r.sessionId = $sessionId,
     r.candidates = $candidates,
     r.memoryIds = $memoryIds,
-    r.startedAt = datetime({epochMillis: $now})
+    r.startedAt = datetime({epochMillis: $now}),
+    r.changedAt = timestamp()
 MERGE (e:Event {id: $eventId})
   ON CREATE SET
     e.type = 'ReflectionStarted',
@@ -19,7 +20,8 @@ MERGE (e:Event {id: $eventId})
     e.sessionId = $sessionId,
     e.causationId = $id,
     e.correlationId = $correlationId,
-    e.payload = $payload
+    e.payload = $payload,
+    e.changedAt = timestamp()
 MERGE (e)-[:ABOUT]->(r)
 WITH r
 CALL {

@@ -12,8 +12,9 @@ MERGE (n:Notification {id: $notification.id})
     n.message = $notification.message,
     n.payload = $notification.payload,
     n.at = datetime({epochMillis: $now}),
-    n.cursor = $cursor
+    n.cursor = $cursor,
+    n.changedAt = timestamp()
 WITH n, n.cursor = $cursor AS created
 OPTIONAL MATCH (s:Session {id: n.sessionId})
-FOREACH (_ IN CASE WHEN s IS NULL THEN [] ELSE [1] END | MERGE (n)-[:ABOUT]->(s))
+FOREACH (_ IN CASE WHEN s IS NULL THEN [] ELSE [1] END | MERGE (n)-[:ABOUT]->(s) SET n.changedAt = timestamp())
 RETURN n {.*} AS notification, created

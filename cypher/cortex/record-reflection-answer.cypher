@@ -15,7 +15,8 @@ MERGE (e:Event {id: $eventId})
     e.sessionId = $sessionId,
     e.causationId = $commandId,
     e.correlationId = $correlationId,
-    e.payload = $payload
+    e.payload = $payload,
+    e.changedAt = timestamp()
 MERGE (e)-[:ANSWERS]->(r)
 WITH e
 CALL {

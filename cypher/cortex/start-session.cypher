@@ -16,7 +16,8 @@ MERGE (s:Session {id: $session.id})
     s.project = $session.project,
     s.startedAt = datetime({epochMillis: $now}),
     s.lastActiveAt = datetime({epochMillis: $now}),
-    s.startedBy = $commandId
+    s.startedBy = $commandId,
+    s.changedAt = timestamp()
 WITH s, s.startedBy = $commandId AS created
 FOREACH (_ IN CASE WHEN created THEN [1] ELSE [] END |
   MERGE (e:Event {id: $eventId})
@@ -27,7 +28,8 @@ FOREACH (_ IN CASE WHEN created THEN [1] ELSE [] END |
       e.sessionId = s.id,
       e.causationId = $commandId,
       e.correlationId = $correlationId,
-      e.payload = $payload
+      e.payload = $payload,
+      e.changedAt = timestamp()
   MERGE (e)-[:ABOUT]->(s)
 )
 RETURN s {.*} AS session, created

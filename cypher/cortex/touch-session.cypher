@@ -5,5 +5,6 @@
 MATCH (s:Session {openInstance: $instanceId})
 SET s.lastActiveAt = CASE
   WHEN s.lastActiveAt < datetime({epochMillis: $now}) THEN datetime({epochMillis: $now})
-  ELSE s.lastActiveAt END
+  ELSE s.lastActiveAt END,
+  s.changedAt = timestamp()
 RETURN s.id AS sessionId, s.store AS store

@@ -19,6 +19,8 @@ MERGE (e:Event {id: $eventId})
     s.mode = $mode,
     s.task = CASE WHEN $keepTask THEN s.task ELSE $task END,
     s.state = coalesce($state, s.state),
-    s.lastActiveAt = datetime({epochMillis: $now})
+    s.lastActiveAt = datetime({epochMillis: $now}),
+    s.changedAt = timestamp(),
+    e.changedAt = timestamp()
 MERGE (e)-[:ABOUT]->(s)
 RETURN s {.*} AS session

@@ -13,6 +13,8 @@ MERGE (e:Event {id: $eventId})
     e.causationId = $commandId,
     e.correlationId = $correlationId,
     m.accessCount = coalesce(m.accessCount, 0) + 1,
-    m.lastAccessedAt = datetime({epochMillis: $now})
+    m.lastAccessedAt = datetime({epochMillis: $now}),
+    m.changedAt = timestamp(),
+    e.changedAt = timestamp()
 MERGE (e)-[:ABOUT]->(m)
 RETURN m {.*, embedding: null} AS memory

@@ -24,6 +24,7 @@ SET m.embedding = v.embedding,
     m.embeddingStatus = 'DONE',
     m.embeddingModel = $model,
     m.embeddingContextId = v.contextId,
-    m.embeddedAt = datetime({epochMillis: $now})
+    m.embeddedAt = datetime({epochMillis: $now}),
+    m.changedAt = timestamp()
 REMOVE m.embeddingError
 RETURN m.id AS id, m.store AS store

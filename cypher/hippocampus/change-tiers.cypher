@@ -17,7 +17,9 @@ MERGE (e:Event {id: change.eventId})
     e.correlationId = $correlationId,
     e.payload = change.payload,
     m.tier = change.to,
-    m.tierChangedAt = datetime({epochMillis: $now})
+    m.tierChangedAt = datetime({epochMillis: $now}),
+    m.changedAt = timestamp(),
+    e.changedAt = timestamp()
 MERGE (e)-[:ABOUT]->(m)
 REMOVE m:IDENTITY_CORE:ACTIVE_CONTEXT:LONG_TERM:ARCHIVE
 SET m:$(m.tier)

@@ -15,6 +15,8 @@ MERGE (e:Event {id: $eventId})
     e.payload = '{"claimCount":' + toString(coalesce(m.claimCount, 0) + 1) + '}',
     m.claimed = true,
     m.claimedAt = coalesce(m.claimedAt, datetime({epochMillis: $now})),
-    m.claimCount = coalesce(m.claimCount, 0) + 1
+    m.claimCount = coalesce(m.claimCount, 0) + 1,
+    m.changedAt = timestamp(),
+    e.changedAt = timestamp()
 MERGE (e)-[:ABOUT]->(m)
 RETURN m {.*, embedding: null} AS memory

@@ -6,4 +6,5 @@ UNWIND $ids AS id
 MATCH (m:Memory {id: id})
 WHERE m.linkPendingAt IS NOT NULL
 REMOVE m.linkPendingAt
+SET m.changedAt = timestamp()
 RETURN m.id AS id

@@ -22,7 +22,7 @@ MERGE (n:Memory {id: $memory.id})
     n.accessCount = 0,
     n.linkPendingAt = CASE WHEN $linking THEN datetime({epochMillis: $now}) ELSE null END,
     n.storedBy = $commandId
-SET n:$(n.tier)
+SET n:$(n.tier), n.changedAt = timestamp()
 WITH n
 UNWIND $from AS originalId
 MATCH (o:Memory {id: originalId})
@@ -37,7 +37,8 @@ MERGE (s:Event {id: $storedEventId})
     s.sessionId = $sessionId,
     s.causationId = $commandId,
     s.correlationId = $correlationId,
-    s.payload = $payload
+    s.payload = $payload,
+    s.changedAt = timestamp()
 MERGE (s)-[:ABOUT]->(n)
 MERGE (c:Event {id: $consolidatedEventId})
   ON CREATE SET
@@ -48,7 +49,8 @@ MERGE (c:Event {id: $consolidatedEventId})
     c.sessionId = $sessionId,
     c.causationId = $commandId,
     c.correlationId = $correlationId,
-    c.payload = $payload
+    c.payload = $payload,
+    c.changedAt = timestamp()
 MERGE (c)-[:ABOUT]->(n)
 FOREACH (o IN originals | MERGE (c)-[:ABOUT]->(o))
 RETURN n {.*, embedding: null} AS memory

@@ -12,5 +12,6 @@ WITH m
 WHERE m.embedding IS NULL
 SET m.embeddingStatus = 'FAILED',
     m.embeddingError = $reason,
-    m.embeddedAt = datetime({epochMillis: $now})
+    m.embeddedAt = datetime({epochMillis: $now}),
+    m.changedAt = timestamp()
 RETURN m.id AS id

@@ -10,7 +10,7 @@
 MATCH (m:Memory {id: $id})
 OPTIONAL MATCH (old:Event {memoryId: $id})
 WITH m, collect(old) AS olds
-FOREACH (o IN olds | SET o.payload = '{"redacted":true}')
+FOREACH (o IN olds | SET o.payload = '{"redacted":true}', o.changedAt = timestamp())
 MERGE (t:Event {id: $eventId})
   ON CREATE SET
     t.type = 'MemoryForgotten',
@@ -20,13 +20,14 @@ MERGE (t:Event {id: $eventId})
     t.sessionId = $sessionId,
     t.causationId = $commandId,
     t.correlationId = $correlationId,
-    t.payload = $payload
+    t.payload = $payload,
+    t.changedAt = timestamp()
 WITH m, m.store AS store
 CALL (m) {
   MATCH (n:Memory)
   WHERE m.sessionId IS NOT NULL AND n.sessionId = m.sessionId AND n.store = m.store AND n.embeddingContextId = m.id
   SET n.embedding = null, n.embeddingStatus = 'PENDING', n.embeddingModel = null, n.embeddedAt = null,
-    n.embeddingContextId = null
+    n.embeddingContextId = null, n.changedAt = timestamp()
   RETURN collect(n.id) AS embeddedWith
 }
 DETACH DELETE m

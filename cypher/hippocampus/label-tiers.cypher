@@ -6,5 +6,5 @@
 MATCH (m:Memory)
 WHERE NOT (m:IDENTITY_CORE OR m:ACTIVE_CONTEXT OR m:LONG_TERM OR m:ARCHIVE)
 WITH m LIMIT $limit
-SET m:$(m.tier)
+SET m:$(m.tier), m.changedAt = timestamp()
 RETURN count(m) AS labelled

@@ -17,7 +17,9 @@ MERGE (e:Event {id: $eventId})
     e.payload = $payload,
     m.tier = $tier,
     m.metadata = coalesce($metadata, m.metadata),
-    m.tierChangedAt = CASE WHEN $from <> $tier THEN datetime({epochMillis: $now}) ELSE m.tierChangedAt END
+    m.tierChangedAt = CASE WHEN $from <> $tier THEN datetime({epochMillis: $now}) ELSE m.tierChangedAt END,
+    m.changedAt = timestamp(),
+    e.changedAt = timestamp()
 MERGE (e)-[:ABOUT]->(m)
 REMOVE m:IDENTITY_CORE:ACTIVE_CONTEXT:LONG_TERM:ARCHIVE
 SET m:$(m.tier)
@@ -31,7 +33,8 @@ FOREACH (_ IN CASE WHEN $from <> $tier THEN [1] ELSE [] END |
       t.sessionId = $sessionId,
       t.causationId = $commandId,
       t.correlationId = $correlationId,
-      t.payload = $payload
+      t.payload = $payload,
+      t.changedAt = timestamp()
   MERGE (t)-[:ABOUT]->(m)
 )
 RETURN m {.*, embedding: null} AS memory

@@ -33,7 +33,8 @@ MERGE (m:Memory {id: input.id})
     m.createdAt = datetime({epochMillis: input.now}),
     m.accessCount = 0,
     m.linkPendingAt = CASE WHEN $linking THEN datetime({epochMillis: input.now}) ELSE null END,
-    m.storedBy = input.commandId
+    m.storedBy = input.commandId,
+    m.changedAt = timestamp()
 WITH m, input, m.storedBy = input.commandId AS created
 SET m:$(m.tier)
 FOREACH (_ IN CASE WHEN created THEN [1] ELSE [] END |
@@ -46,7 +47,8 @@ FOREACH (_ IN CASE WHEN created THEN [1] ELSE [] END |
       e.sessionId = input.sessionId,
       e.causationId = input.commandId,
       e.correlationId = input.correlationId,
-      e.payload = input.eventPayload
+      e.payload = input.eventPayload,
+      e.changedAt = timestamp()
   MERGE (e)-[:ABOUT]->(m)
 )
 WITH m, input, created

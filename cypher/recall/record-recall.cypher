@@ -9,7 +9,8 @@ MERGE (r:Recall {id: $id})
     r.query = $query,
     r.hitIds = $hitIds,
     r.sessionId = $sessionId,
-    r.at = datetime({epochMillis: $now})
+    r.at = datetime({epochMillis: $now}),
+    r.changedAt = timestamp()
 MERGE (e:Event {id: $eventId})
   ON CREATE SET
     e.type = 'MemoryRetrieved',
@@ -18,7 +19,8 @@ MERGE (e:Event {id: $eventId})
     e.sessionId = $sessionId,
     e.causationId = $id,
     e.correlationId = $correlationId,
-    e.payload = $payload
+    e.payload = $payload,
+    e.changedAt = timestamp()
 MERGE (e)-[:RECORDS]->(r)
 WITH r, e
 CALL {

@@ -8,7 +8,8 @@ MERGE (u:Use {id: $id})
     u.recallId = r.id,
     u.memoryIds = $memoryIds,
     u.action = $action,
-    u.at = datetime({epochMillis: $now})
+    u.at = datetime({epochMillis: $now}),
+    u.changedAt = timestamp()
 MERGE (u)-[:FROM]->(r)
 MERGE (e:Event {id: $eventId})
   ON CREATE SET
@@ -18,7 +19,8 @@ MERGE (e:Event {id: $eventId})
     e.sessionId = $sessionId,
     e.causationId = $recallId,
     e.correlationId = $correlationId,
-    e.payload = $payload
+    e.payload = $payload,
+    e.changedAt = timestamp()
 MERGE (e)-[:RECORDS]->(u)
 WITH u, e
 CALL {

@@ -13,6 +13,8 @@ MERGE (e:Event {id: $eventId})
     e.payload = $payload,
     u.outcome = $outcome,
     u.note = $note,
-    u.reportedAt = datetime({epochMillis: $now})
+    u.reportedAt = datetime({epochMillis: $now}),
+    u.changedAt = timestamp(),
+    e.changedAt = timestamp()
 MERGE (e)-[:RECORDS]->(u)
 RETURN u {.*} AS use

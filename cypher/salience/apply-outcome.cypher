@@ -9,5 +9,6 @@ MATCH (m:Memory {id: id})
 WHERE m.store = $store AND coalesce(m.usefulnessEventId, '') <> $eventId
 WITH m, coalesce(m.usefulness, 0.0) AS u
 SET m.usefulness = u + $up * (1 - u) - $down * (1 + u),
-    m.usefulnessEventId = $eventId
+    m.usefulnessEventId = $eventId,
+    m.changedAt = timestamp()
 RETURN m.id AS id, m.usefulness AS usefulness

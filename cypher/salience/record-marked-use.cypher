@@ -8,5 +8,6 @@ MATCH (m:Memory {id: id})
 WHERE coalesce(m.salienceLastUseId, '') <> $useId
 SET m.salienceUses = coalesce(m.salienceUses, 0) + 1,
     m.salienceUsedAt = datetime({epochMillis: $now}),
-    m.salienceLastUseId = $useId
+    m.salienceLastUseId = $useId,
+    m.changedAt = timestamp()
 RETURN m.id AS id

@@ -54,7 +54,7 @@ WITH m, score, simple,
   simple AND (stored IS NULL OR CASE WHEN m.salienceAt IS NULL THEN true
     ELSE m.salienceAt.epochMillis <= $now AND stored <> score AND abs(stored - score) >= $model.epsilon END) AS write
 FOREACH (_ IN CASE WHEN write THEN [1] ELSE [] END |
-  SET m.salience = score, m.salienceAt = datetime({epochMillis: $now}))
+  SET m.salience = score, m.salienceAt = datetime({epochMillis: $now}), m.changedAt = timestamp())
 WITH count(m) AS scanned, sum(CASE WHEN write THEN 1 ELSE 0 END) AS written,
   collect(CASE WHEN simple THEN null ELSE m {
     .id, .store, .tier, .accessCount, .claimed, .salience, createdAt: m.createdAt.epochMillis,

@@ -10,5 +10,6 @@ WHERE m.tier = r.tier AND m.claimed = r.claimed AND m.accessCount = r.accessCoun
   AND coalesce(m.salienceUses, 0) = r.marked
 SET m.salience = toFloat(r.salience), m.salienceAt = at,
     m.salienceAnchor = toFloat(r.level), m.salienceAnchorAt = datetime({epochMillis: r.anchorAt}),
-    m.salienceAnchorTier = r.anchorTier, m.salienceAnchorUses = r.anchorUses, m.salienceAnchorClaimed = r.anchorClaimed
+    m.salienceAnchorTier = r.anchorTier, m.salienceAnchorUses = r.anchorUses, m.salienceAnchorClaimed = r.anchorClaimed,
+    m.changedAt = timestamp()
 RETURN count(m) AS written

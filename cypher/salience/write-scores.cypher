@@ -9,5 +9,5 @@ UNWIND $rows AS r
 MATCH (m:Memory {id: r.id})
 WHERE m.tier = r.tier AND m.claimed = r.claimed AND m.accessCount = r.accessCount
   AND coalesce(m.salienceUses, 0) = r.marked
-SET m.salience = toFloat(r.salience), m.salienceAt = at
+SET m.salience = toFloat(r.salience), m.salienceAt = at, m.changedAt = timestamp()
 RETURN count(m) AS written

@@ -4,5 +4,5 @@
 MERGE (c:SweepCursor {key: $key})
 SET c.store = $store, c.now = datetime({epochMillis: $now}), c.after = $after, c.scanned = $scanned,
     c.updated = $updated, c.promoted = $promoted, c.demoted = $demoted, c.batches = $batches,
-    c.done = $done, c.updatedAt = datetime({epochMillis: $at})
+    c.done = $done, c.updatedAt = datetime({epochMillis: $at}), c.changedAt = timestamp()
 RETURN c.key AS key

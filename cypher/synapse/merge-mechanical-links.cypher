@@ -13,6 +13,7 @@ MERGE (lo)-[r:$(link.type)]->(hi)
     r.origin = 'MECHANICAL',
     r.createdAt = datetime({epochMillis: $now}),
     r.updatedAt = datetime({epochMillis: $now}),
-    r.changeId = $changeId
+    r.changeId = $changeId,
+    lo.changedAt = timestamp()
 WITH link, r WHERE r.changeId = $changeId
 RETURN link.lo AS a, link.hi AS b, link.type AS type, r.origin AS origin, r.strength AS strength

@@ -10,5 +10,6 @@ MERGE (lo)-[r:$($type)]->(hi)
 SET r.origin = 'SEMANTIC',
     r.strength = toFloat($strength),
     r.updatedAt = datetime({epochMillis: $now}),
-    r.changeId = $changeId
+    r.changeId = $changeId,
+    lo.changedAt = timestamp()
 RETURN r.origin AS origin, r.strength AS strength, r.createdAt AS createdAt, r.updatedAt AS updatedAt

@@ -7,6 +7,7 @@ UNWIND $changes AS change
 MATCH (lo:Memory {id: change.lo})-[r:$(change.type)]->(hi:Memory {id: change.hi})
 SET r.strength = toFloat(change.strength),
     r.updatedAt = datetime({epochMillis: $now}),
-    r.changeId = $changeId
+    r.changeId = $changeId,
+    lo.changedAt = timestamp()
 RETURN lo.id AS a, hi.id AS b, type(r) AS type, r.origin AS origin, r.strength AS strength,
   r.createdAt AS createdAt, r.updatedAt AS updatedAt

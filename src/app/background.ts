@@ -49,6 +49,12 @@ export function buildBackground(config: Config, needs: BackgroundNeeds): Backgro
     stalledIntervalMs: sub.stalledIntervalMs,
     log: logger.warn,
   });
+  const coldStorage = new ColdStorage({
+    neo4j: config.neo4j,
+    stores: config.scopeStores,
+    service: `total-recall ${config.version}`,
+    progress,
+  });
   const subconscious = new Subconscious({
     bus,
     graph,
@@ -63,18 +69,16 @@ export function buildBackground(config: Config, needs: BackgroundNeeds): Backgro
     ],
     clock,
     progress,
+    fullExport: () => coldStorage.compact(),
   }).register();
-  const coldStorage = new ColdStorage({
-    neo4j: config.neo4j,
-    stores: config.scopeStores,
-    service: `total-recall ${config.version}`,
-    progress,
-  });
   const protocol = new ShutdownProtocol({
     bus,
     jobs,
     coldStorage,
-    stopAccepting: needs.stopAccepting,
+    stopAccepting: () => {
+      coldStorage.stopCompacting();
+      needs.stopAccepting();
+    },
     defaultDir: config.coldStorageDir,
     drainTimeoutMs: sub.drainTimeoutMs,
     drains: embeddings ? [{ name: 'embeddings worker', run: () => embeddings.close() }] : [],

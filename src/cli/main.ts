@@ -44,7 +44,7 @@ export const USAGE = `usage: total-recall <command> [options]
   status                                    the service, and which store this directory gets
   mcp                                       an MCP server on stdio, relaying to the service
   export [DIR]                              a verified cold-storage export (direct to Neo4j)
-  import FILE [--allow-non-empty]           restore an export (direct to Neo4j)
+  import FILE_OR_DIR [--allow-non-empty]    restore an export or a chain of deltas (direct to Neo4j)
 
 options: --store NAME (or TOTAL_RECALL_STORE) overrides the directory's store; --json prints JSON.
 The service is at TOTAL_RECALL_URL (default ${DEFAULT_URL}).`;
@@ -283,7 +283,7 @@ export async function run(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: 
         // The existing scripts (they talk to Neo4j directly, as `npm run export` / `npm run import`).
         const script = join(CHECKOUT, 'scripts', `${command}.ts`);
         const args = [...rest.map((a) => resolve(cwd, a)), ...(flags['allow-non-empty'] ? ['--allow-non-empty'] : [])];
-        if (command === 'import' && rest.length !== 1) throw new UsageError('import needs one FILE');
+        if (command === 'import' && rest.length !== 1) throw new UsageError('import needs one FILE_OR_DIR');
         const child = spawnSync(process.execPath, ['--import', 'tsx', script, ...args], {
           cwd: CHECKOUT,
           env,

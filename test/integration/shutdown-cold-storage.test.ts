@@ -43,7 +43,8 @@ describe('shutdown', () => {
     expect(header).toMatchObject({
       type: 'header',
       format: 'total-recall-cold-storage',
-      version: 1,
+      version: 2,
+      kind: 'full',
       scope: { stores: [store] },
     });
     expect(trailer?.type).toBe('trailer');

@@ -77,6 +77,7 @@ describe('job schedulers', () => {
     expect(decay.lastRun.jobId).toMatch(/^repeat:decay-sweep:/);
     expect(health.queues.map((q) => q.name).sort()).toEqual([
       'break-check',
+      'cold-storage',
       'consolidation',
       'decay-sweep',
       'reconcile',

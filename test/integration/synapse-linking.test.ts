@@ -215,7 +215,9 @@ describe('batching and events', () => {
       'MATCH (m:Memory {id: $id}) RETURN properties(m) AS p',
       { id: first },
     );
-    expect(after).toEqual(before);
+    // Only its change stamp moves: a new link from it is in cold storage's next delta (docs/cold-storage.md).
+    const unstamped = (rows: { p: Record<string, unknown> }[]) => rows.map(({ p: { changedAt: _, ...rest } }) => rest);
+    expect(unstamped(after)).toEqual(unstamped(before));
   });
 });
 

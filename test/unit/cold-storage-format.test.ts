@@ -13,7 +13,7 @@ import {
 } from '../../src/adapters/cold-storage/testing.js';
 
 describe('property values', () => {
-  it('keep their Neo4j types through JSON', () => {
+  it('keep their Neo4j types through JSON (version 1: float lists as JSON numbers)', () => {
     const props = {
       id: 'mem_1',
       claimed: true,
@@ -31,7 +31,7 @@ describe('property values', () => {
       local: new neo4j.types.LocalDateTime(2026, 1, 1, 10, 0, 0, 500_000_000),
       day: new neo4j.types.Date(2026, 1, 2),
     };
-    const { props: json, types } = encodeProps(props, 'test');
+    const { props: json, types } = encodeProps(props, 'test', 1);
     expect(JSON.parse(JSON.stringify(json))).toEqual(json);
     expect(types).toEqual({
       accessCount: 'Integer',
@@ -47,7 +47,7 @@ describe('property values', () => {
     expect(json.big).toBe('9007199254740993');
     expect(json.createdAt).toBe('2026-05-01T12:00:00.123000000Z');
     const back = decodeProps(json, types);
-    expect(encodeProps(back, 'again')).toEqual({ props: json, types });
+    expect(encodeProps(back, 'again', 1)).toEqual({ props: json, types });
     expect(neo4j.isInt(back.accessCount)).toBe(true);
     expect(String(back.zoned)).toBe(String(props.zoned));
     expect(Number.isNaN(back.odd)).toBe(true);

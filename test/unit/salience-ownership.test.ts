@@ -39,7 +39,8 @@ describe('Salience writes only its own properties (invariant 1)', () => {
           const before = body.slice(0, m.index);
           return before.lastIndexOf('SET') > before.lastIndexOf('WHERE');
         });
-        for (const m of assigned) expect(m[1]).toMatch(/^(salience|usefulness)/);
+        // changedAt: the change stamp every write sets for cold storage's deltas (docs/cold-storage.md).
+        for (const m of assigned) expect(m[1]).toMatch(/^(salience|usefulness|changedAt$)/);
       }
     },
   );

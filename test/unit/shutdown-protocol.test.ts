@@ -19,7 +19,7 @@ function setup(verified = true) {
   const cold: ColdStoragePort = {
     write: async (dir) => {
       calls.push(`write ${dir}`);
-      return { path: `${dir}/x.ndjson`, bytes: 10, nodes: 9, relationships: 8, memories: 7 };
+      return { path: `${dir}/x.ndjson`, kind: 'full', bytes: 10, nodes: 9, relationships: 8, deleted: 0, memories: 7 };
     },
     verify: async (path) => {
       calls.push(`verify ${path}`);

@@ -39,6 +39,7 @@ const CONCURRENCY: Record<JobKind, number> = {
   consolidation: 1,
   'session-sweep': 1,
   reconcile: 1,
+  'cold-storage': 1,
   'break-check': 4,
   'session-audit': 4,
 };

@@ -1,42 +1,70 @@
 /**
- * Writes a cold-storage export atomically: to a temporary file in the target
+ * Writes a cold-storage file atomically: to a temporary file in the target
  * folder, synced, then renamed into place (and the folder synced), so the
- * folder never holds a half-written export under its final name.
+ * folder never holds a half-written export under its final name. The records
+ * come from a producer: the live graph (a full export), its changes (a delta,
+ * delta.ts) or a chain of files (a compaction, compact.ts).
  */
 import { createHash } from 'node:crypto';
 import { mkdir, open, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { FORMAT, FORMAT_VERSION, GraphDigest, type Counts, type Header, type Line, type Trailer } from './format.js';
-import { readGraph } from './read-graph.js';
+import {
+  FORMAT,
+  FORMAT_VERSION,
+  GraphDigest,
+  type Counts,
+  type Header,
+  type Line,
+  type NodeLine,
+  type RelationshipLine,
+  type Trailer,
+} from './format.js';
+import { neo4jNow, readGraph } from './read-graph.js';
 import type { LosslessGraph } from './lossless-graph.js';
 
 export interface ExportResult {
   readonly path: string;
   readonly bytes: number;
+  readonly header: Header;
   readonly counts: Counts;
+  readonly deleted: number;
   readonly digest: string;
   readonly sha256: string;
+}
+
+export interface ExportOptions {
+  readonly stores: readonly string[] | null;
+  readonly service: string;
+  /** Called every PROGRESS_EVERY records and at the end: records written so far. */
+  readonly onProgress?: (records: number) => void;
+}
+
+/** What a producer hands the writer: deleted keys first (deltas only), then nodes, then relationships. */
+export interface RecordSink {
+  deleted(key: string): Promise<void>;
+  node(line: NodeLine): Promise<void>;
+  relationship(line: RelationshipLine): Promise<void>;
 }
 
 const FLUSH_BYTES = 1 << 20;
 const PROGRESS_EVERY = 1000;
 
-export function exportFileName(now = new Date()): string {
-  return `total-recall-${now.toISOString().replace(/[:.]/g, '-')}-${process.pid}.ndjson`;
+export function exportFileName(kind: 'full' | 'delta' = 'full', now = new Date()): string {
+  const time = now.toISOString().replace(/[:.]/g, '-');
+  return `total-recall-${time}-${process.pid}${kind === 'delta' ? '-delta' : ''}.ndjson`;
 }
 
-export async function writeExport(
-  graph: LosslessGraph,
+/** Header fields a producer chooses: the kind and the chain's link and times. */
+export type HeaderFields = Pick<Header, 'kind' | 'previous' | 'since' | 'until'>;
+
+export async function writeColdFile(
   dir: string,
-  options: {
-    readonly stores: readonly string[] | null;
-    readonly service: string;
-    /** Called every PROGRESS_EVERY records and at the end: nodes and relationships written so far. */
-    readonly onProgress?: (records: number) => void;
-  },
+  fields: HeaderFields,
+  options: ExportOptions,
+  produce: (sink: RecordSink) => Promise<void>,
 ): Promise<ExportResult> {
   await mkdir(dir, { recursive: true });
-  const name = exportFileName();
+  const name = exportFileName(fields.kind);
   const path = join(dir, name);
   const tmp = join(dir, `.${name}.tmp`);
   // Every store's memories: readable by the service's user only.
@@ -47,10 +75,7 @@ export async function writeExport(
   let pendingBytes = 0;
   let bytes = 0;
   let records = 0;
-  const counted = () => {
-    records += 1;
-    if (records % PROGRESS_EVERY === 0) options.onProgress?.(records);
-  };
+  let deleted = 0;
   const flush = async () => {
     if (pending.length === 0) return;
     await file.write(pending.join(''));
@@ -66,6 +91,10 @@ export async function writeExport(
     pendingBytes += size;
     if (pendingBytes >= FLUSH_BYTES) await flush();
   };
+  const counted = () => {
+    records += 1;
+    if (records % PROGRESS_EVERY === 0) options.onProgress?.(records);
+  };
   try {
     const header: Header = {
       type: 'header',
@@ -74,9 +103,14 @@ export async function writeExport(
       createdAt: new Date().toISOString(),
       service: options.service,
       scope: { stores: options.stores },
+      ...fields,
     };
     await write(header);
-    await readGraph(graph, options.stores, {
+    await produce({
+      deleted: (key) => {
+        deleted++;
+        return write({ type: 'deleted', key });
+      },
       node: (line) => {
         digest.node(line);
         counted();
@@ -92,6 +126,7 @@ export async function writeExport(
     const trailer: Trailer = {
       type: 'trailer',
       counts: digest.counts(),
+      ...(fields.kind === 'delta' ? { deleted } : {}),
       digest: digest.digest(),
       sha256: hash.digest('hex'),
     };
@@ -102,10 +137,18 @@ export async function writeExport(
     await rename(tmp, path);
     const folder = await open(dir, 'r');
     await folder.sync().finally(() => folder.close());
-    return { path, bytes, counts: trailer.counts, digest: trailer.digest, sha256: trailer.sha256 };
+    return { path, bytes, header, counts: trailer.counts, deleted, digest: trailer.digest, sha256: trailer.sha256 };
   } catch (error) {
     await file.close().catch(() => undefined);
     await rm(tmp, { force: true });
     throw error;
   }
+}
+
+/** A full export: every node and relationship in scope; a new chain starts with it. */
+export async function writeExport(graph: LosslessGraph, dir: string, options: ExportOptions): Promise<ExportResult> {
+  const until = await neo4jNow(graph);
+  return writeColdFile(dir, { kind: 'full', previous: null, since: null, until }, options, (sink) =>
+    readGraph(graph, options.stores, sink),
+  );
 }

@@ -1,17 +1,17 @@
 /**
  * The cold-storage format (docs/cold-storage.md): NDJSON, one header line,
- * then every node, then every relationship, then a trailer with counts, the
- * SHA-256 of every byte before it and an order-independent digest of the
- * content. Property values keep their Neo4j types: what JSON cannot say on its
- * own (integers, temporal values) is named in each record's `types`.
+ * then the records, then a trailer with counts, the SHA-256 of every byte
+ * before it and an order-independent digest of the content. A full export
+ * holds every node and relationship; a delta (version 2) holds what changed
+ * since the file it follows: deleted nodes, then changed nodes with all their
+ * outgoing relationships. Values: values.ts.
  */
 import { createHash } from 'node:crypto';
-import neo4j from 'neo4j-driver';
+import type { Json } from './values.js';
 
 export const FORMAT = 'total-recall-cold-storage';
-export const FORMAT_VERSION = 1;
-
-export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+/** 2: vectors as base64, deltas and their chain. Readers still read 1. */
+export const FORMAT_VERSION = 2;
 
 export interface Header {
   readonly type: 'header';
@@ -20,6 +20,20 @@ export interface Header {
   readonly createdAt: string;
   readonly service: string;
   readonly scope: { readonly stores: readonly string[] | null };
+  /** Version 2: `full` (a chain's first file) or `delta`. Version 1 files are full. */
+  readonly kind?: 'full' | 'delta';
+  /** A delta: the sha256 of the file it follows (its trailer's `sha256`). */
+  readonly previous?: string | null;
+  /** A delta: it holds what was stamped (`changedAt`, Neo4j's clock in ms) at or after this. */
+  readonly since?: number | null;
+  /** Neo4j's clock when the export began reading: the next delta takes what was stamped from here on. */
+  readonly until?: number | null;
+}
+
+/** A delta's deleted node, by its key (`#id`). */
+export interface DeletedLine {
+  readonly type: 'deleted';
+  readonly key: string;
 }
 
 export interface NodeLine {
@@ -52,135 +66,15 @@ export interface Counts {
 export interface Trailer {
   readonly type: 'trailer';
   readonly counts: Counts;
+  /** A delta: how many `deleted` lines it holds. */
+  readonly deleted?: number;
   readonly digest: string;
   readonly sha256: string;
 }
 
-export type Line = Header | NodeLine | RelationshipLine | Trailer;
+export type Line = Header | DeletedLine | NodeLine | RelationshipLine | Trailer;
 
-// ── values ──────────────────────────────────────────────────────────────────
-
-// date T time, fraction, offset, [zone id]
-const ISO_DATE_TIME = new RegExp(
-  String.raw`^(-?\d{4,})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?` +
-    String.raw`(Z|[+-]\d{2}:\d{2}(?::\d{2})?)?(?:\[([^\]]+)\])?$`,
-);
-const ISO_DATE = /^(-?\d{4,})-(\d{2})-(\d{2})$/;
-
-const isTemporal = (v: unknown, check: (x: never) => boolean) =>
-  v !== null && typeof v === 'object' && check(v as never);
-
-/** One value in JSON form and its type name (null for the types JSON states itself). */
-function encodeScalar(value: unknown, where: string): [Json, string | null] {
-  if (typeof value === 'string') return [value, null];
-  if (typeof value === 'boolean') return [value, null];
-  if (typeof value === 'number') return Number.isFinite(value) ? [value, null] : [String(value), 'Float'];
-  if (neo4j.isInt(value)) {
-    const int = value as unknown as { inSafeRange(): boolean; toNumber(): number; toString(): string };
-    return [int.inSafeRange() ? int.toNumber() : int.toString(), 'Integer'];
-  }
-  if (isTemporal(value, neo4j.isDateTime)) return [String(value), 'DateTime'];
-  if (isTemporal(value, neo4j.isLocalDateTime)) return [String(value), 'LocalDateTime'];
-  if (isTemporal(value, neo4j.isDate)) return [String(value), 'Date'];
-  throw new Error(`cold storage cannot keep ${Object.prototype.toString.call(value)} values yet (${where})`);
-}
-
-function encodeValue(value: unknown, where: string): [Json, string | null] {
-  if (!Array.isArray(value)) return encodeScalar(value, where);
-  const items = value.map((v) => encodeScalar(v, where));
-  const types = new Set(items.map(([, t]) => t));
-  // A float list with a NaN in it is still a float list.
-  if (types.size === 2 && types.has(null) && types.has('Float')) types.delete(null);
-  const [only] = types;
-  if (types.size > 1) throw new Error(`mixed list at ${where}`);
-  return [items.map(([v]) => v), only ? `List<${only}>` : null];
-}
-
-/** A property map from a lossless driver as JSON plus the types JSON cannot tell. */
-export function encodeProps(
-  props: Record<string, unknown>,
-  where: string,
-): { props: Record<string, Json>; types: Record<string, string> } {
-  const out: Record<string, Json> = {};
-  const types: Record<string, string> = {};
-  for (const key of Object.keys(props).sort()) {
-    const [value, type] = encodeValue(props[key], `${where}.${key}`);
-    out[key] = value;
-    if (type) types[key] = type;
-  }
-  return { props: out, types };
-}
-
-function decodeScalar(value: Json, type: string | null): unknown {
-  switch (type) {
-    case null:
-      return value;
-    case 'Float':
-      return Number(value);
-    case 'Integer':
-      return neo4j.int(value as number | string);
-    case 'DateTime': {
-      const m = ISO_DATE_TIME.exec(String(value));
-      if (!m) throw new Error(`not a DateTime: ${String(value)}`);
-      const [, y, mo, d, h, mi, s, frac, offset, zone] = m;
-      const ns = Number((frac ?? '').padEnd(9, '0'));
-      const offsetSeconds = zone ? undefined : offsetToSeconds(offset ?? 'Z');
-      return new neo4j.types.DateTime(
-        Number(y),
-        Number(mo),
-        Number(d),
-        Number(h),
-        Number(mi),
-        Number(s),
-        ns,
-        offsetSeconds,
-        zone,
-      );
-    }
-    case 'LocalDateTime': {
-      const m = ISO_DATE_TIME.exec(String(value));
-      if (!m) throw new Error(`not a LocalDateTime: ${String(value)}`);
-      const [, y, mo, d, h, mi, s, frac] = m;
-      return new neo4j.types.LocalDateTime(
-        Number(y),
-        Number(mo),
-        Number(d),
-        Number(h),
-        Number(mi),
-        Number(s),
-        Number((frac ?? '').padEnd(9, '0')),
-      );
-    }
-    case 'Date': {
-      const m = ISO_DATE.exec(String(value));
-      if (!m) throw new Error(`not a Date: ${String(value)}`);
-      return new neo4j.types.Date(Number(m[1]), Number(m[2]), Number(m[3]));
-    }
-    default:
-      throw new Error(`unknown property type ${type}`);
-  }
-}
-
-function offsetToSeconds(offset: string): number {
-  if (offset === 'Z') return 0;
-  const sign = offset.startsWith('-') ? -1 : 1;
-  const [h, m, s] = offset.slice(1).split(':').map(Number);
-  return sign * ((h ?? 0) * 3600 + (m ?? 0) * 60 + (s ?? 0));
-}
-
-/** Back to driver values (integers as Integer, times as temporal objects). */
-export function decodeProps(props: Record<string, Json>, types: Record<string, string>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(props)) {
-    const type = types[key] ?? null;
-    const list = type?.match(/^List<(.+)>$/);
-    out[key] =
-      list || Array.isArray(value)
-        ? (value as Json[]).map((v) => decodeScalar(v, list?.[1] ?? null))
-        : decodeScalar(value, type);
-  }
-  return out;
-}
+export const fileKind = (header: Header): 'full' | 'delta' => header.kind ?? 'full';
 
 // ── records and digests ─────────────────────────────────────────────────────
 
@@ -203,7 +97,15 @@ export function nodeRef(labels: readonly string[], id: unknown, elementId: strin
   return typeof id === 'string' ? `${labelKey(labels)}#${id}` : `~${elementId}`;
 }
 
+/**
+ * A node's identity across a chain whatever its labels (a memory's tier label
+ * changes): `#id`, or the ref of a node without an id (`~elementId`).
+ */
+export const nodeKey = (ref: string): string => (ref.startsWith('~') ? ref : ref.slice(ref.indexOf('#')));
+
 export const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+const MODULUS = 2n ** 256n;
 
 /** A node's identity in any database: its ref when it has an id, else a hash of its content. */
 export function canonicalNodeRef(line: NodeLine): string {
@@ -243,7 +145,7 @@ export class GraphDigest {
   }
 
   private add(canonical: string): void {
-    this.sum = (this.sum + BigInt(`0x${sha256(canonical)}`)) % 2n ** 256n;
+    this.sum = (this.sum + BigInt(`0x${sha256(canonical)}`)) % MODULUS;
   }
 
   node(line: NodeLine): void {

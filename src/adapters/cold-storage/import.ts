@@ -1,14 +1,21 @@
 /**
- * Restores an export. The file is checked first (nothing is written for a
- * damaged file); the database must be empty unless the caller says otherwise;
- * nodes go in first with a temporary label and reference, relationships find
- * their ends by it, the temporary marks are removed, and the result is checked
- * against the export's trailer.
+ * Restores a chain (a full export and the deltas that follow it, chain.ts):
+ * every file and link is checked first (nothing is written for a damaged file
+ * or a broken chain); the database must be empty unless the caller says
+ * otherwise; the full export's nodes go in with a temporary label and key,
+ * its relationships find their ends by it, each delta then deletes, replaces
+ * and relinks what it names, the temporary marks are removed, and the result
+ * is checked against the graph the chain ends in.
  */
 import neo4j from 'neo4j-driver';
+import { randomUUID } from 'node:crypto';
 import { Q } from './cypher.js';
-import { decodeProps, type Counts, type NodeLine, type RelationshipLine } from './format.js';
-import { checkFile, checkLive } from './verify.js';
+import { ChainError, chainOf, resolveChain, type ChainFile } from './chain.js';
+import { GraphDigest, compareCounts, fileKind, nodeKey, type Counts } from './format.js';
+import { clearHeads } from './head.js';
+import { readGraph } from './read-graph.js';
+import { decodeProps } from './values.js';
+import { checkFile } from './verify.js';
 import type { LosslessGraph } from './lossless-graph.js';
 
 export interface ImportOptions {
@@ -22,6 +29,8 @@ export interface ImportOptions {
 
 export interface ImportReport {
   readonly path: string;
+  /** The chain's files, its full export first. */
+  readonly files: readonly string[];
   readonly counts: Counts;
   readonly verified: boolean;
   readonly problems: readonly string[];
@@ -29,78 +38,121 @@ export interface ImportReport {
 
 export class ImportRefused extends Error {}
 
-export async function importExport(
+const toCount = (row: Record<string, unknown> | undefined) =>
+  (row?.count as { toNumber(): number } | undefined)?.toNumber() ?? 0;
+
+/** The graph the chain ends in, as a digest (every file checked against its trailer and link on the way). */
+async function expectedGraph(chain: readonly ChainFile[]): Promise<GraphDigest> {
+  const expected = new GraphDigest();
+  await resolveChain(chain, expected);
+  return expected;
+}
+
+/** Writes one file of the chain: a full export's records are created, a delta's applied over them. */
+async function writeFile(
   graph: LosslessGraph,
-  path: string,
+  file: ChainFile,
+  mark: string,
+  batchSize: number,
+  progressed: (n: number) => void,
+): Promise<void> {
+  const delta = fileKind(file.header) === 'delta';
+  let deleted: string[] = [];
+  let nodes: Record<string, unknown>[] = [];
+  let relationships: Record<string, unknown>[] = [];
+  const writeDeleted = async () => {
+    if (deleted.length === 0) return;
+    await graph.run(Q.importDeleteNodes, { keys: deleted });
+    deleted = [];
+  };
+  const writeNodes = async () => {
+    await writeDeleted();
+    if (nodes.length === 0) return;
+    await graph.run(delta ? Q.importUpsertNodes : Q.importNodes, { rows: nodes });
+    progressed(nodes.length);
+    nodes = [];
+  };
+  const writeRelationships = async () => {
+    if (relationships.length === 0) return;
+    const made = toCount((await graph.run(Q.importRelationships, { rows: relationships }))[0]);
+    if (made !== relationships.length)
+      throw new Error(
+        `${relationships.length - made} relationships in ${file.path} name a node the chain does not hold`,
+      );
+    progressed(relationships.length);
+    relationships = [];
+  };
+  await checkFile(file.path, async (line) => {
+    if (line.type === 'deleted') {
+      deleted.push(mark + line.key);
+      if (deleted.length >= batchSize) await writeDeleted();
+    } else if (line.type === 'node') {
+      nodes.push({ ref: mark + nodeKey(line.ref), labels: line.labels, props: decodeProps(line.props, line.types) });
+      if (nodes.length >= batchSize) await writeNodes();
+    } else {
+      await writeNodes();
+      relationships.push({
+        start: mark + nodeKey(line.start),
+        end: mark + nodeKey(line.end),
+        type: line.rel,
+        props: decodeProps(line.props, line.types),
+      });
+      if (relationships.length >= batchSize) await writeRelationships();
+    }
+  });
+  await writeNodes();
+  await writeRelationships();
+}
+
+export async function importChain(
+  graph: LosslessGraph,
+  target: string,
   options: ImportOptions = {},
 ): Promise<ImportReport> {
   const batchSize = options.batchSize ?? 500;
   const log = options.log ?? (() => undefined);
-  const checked = await checkFile(path);
-  if (checked.problems.length > 0 || !checked.header || !checked.trailer) {
-    throw new ImportRefused(`${path} is not a complete, intact export: ${checked.problems.join('; ')}`);
+  let chain: ChainFile[];
+  let expected: GraphDigest;
+  try {
+    chain = await chainOf(target);
+    expected = await expectedGraph(chain);
+  } catch (error) {
+    if (error instanceof ChainError) throw new ImportRefused(error.message);
+    throw error;
   }
-  const [{ count }] = (await graph.run(Q.countNodes)) as [{ count: { toNumber(): number } }];
-  if (count.toNumber() > 0 && !options.allowNonEmpty) {
+  const count = toCount((await graph.run(Q.countNodes))[0]);
+  if (count > 0 && !options.allowNonEmpty) {
     throw new ImportRefused(
-      `the database holds ${count.toNumber()} nodes; import restores into an empty database (pass --allow-non-empty ` +
-        `to add to it)`,
+      `the database holds ${count} nodes; import restores into an empty database (pass --allow-non-empty ` +
+        'to add to it)',
     );
   }
-  const { header, trailer } = checked;
+  const counts = expected.counts();
+  const files = chain.map((f) => f.path);
   log(
-    `restoring ${trailer.counts.totalNodes} nodes and ${trailer.counts.totalRelationships} relationships from ${path}`,
+    `restoring ${counts.totalNodes} nodes and ${counts.totalRelationships} relationships from ${files.length} ` +
+      `file${files.length === 1 ? '' : 's'}: ${files.join(', ')}`,
   );
   await graph.run(Q.importRefIndex);
   await graph.run(Q.importAwaitIndex);
-  const total = trailer.counts.totalNodes + trailer.counts.totalRelationships;
+  const total = chain.reduce((n, f) => n + f.trailer.counts.totalNodes + f.trailer.counts.totalRelationships, 0);
   let done = 0;
   const progressed = (n: number) => {
     done += n;
     options.onProgress?.(done, total);
   };
+  // This import's temporary keys start with its own mark: another import beside it keeps its own.
+  const mark = `${randomUUID()}:`;
   try {
-    let nodes: Record<string, unknown>[] = [];
-    let relationships: Record<string, unknown>[] = [];
-    const writeNodes = async () => {
-      if (nodes.length === 0) return;
-      await graph.run(Q.importNodes, { rows: nodes });
-      progressed(nodes.length);
-      nodes = [];
-    };
-    const writeRelationships = async () => {
-      if (relationships.length === 0) return;
-      const [row] = await graph.run(Q.importRelationships, { rows: relationships });
-      const made = (row?.count as { toNumber(): number } | undefined)?.toNumber() ?? 0;
-      if (made !== relationships.length)
-        throw new Error(`${relationships.length - made} relationships name a node the export does not hold`);
-      progressed(relationships.length);
-      relationships = [];
-    };
-    await checkFile(path, async (line: NodeLine | RelationshipLine) => {
-      if (line.type === 'node') {
-        nodes.push({ ref: line.ref, labels: line.labels, props: decodeProps(line.props, line.types) });
-        if (nodes.length >= batchSize) await writeNodes();
-      } else {
-        await writeNodes();
-        relationships.push({
-          start: line.start,
-          end: line.end,
-          type: line.rel,
-          props: decodeProps(line.props, line.types),
-        });
-        if (relationships.length >= batchSize) await writeRelationships();
-      }
-    });
-    await writeNodes();
-    await writeRelationships();
+    for (const file of chain) await writeFile(graph, file, mark, batchSize, progressed);
   } finally {
-    for (;;) {
-      const [row] = await graph.run(Q.importFinish, { limit: neo4j.int(10_000) });
-      if (((row?.count as { toNumber(): number } | undefined)?.toNumber() ?? 0) === 0) break;
-    }
-    await graph.run(Q.importDropIndex);
+    while (toCount((await graph.run(Q.importFinish, { mark, limit: neo4j.int(10_000) }))[0]) > 0);
   }
-  const problems = await checkLive(graph, header, trailer);
-  return { path, counts: trailer.counts, verified: problems.length === 0, problems };
+  const stores = chain[0]?.header.scope.stores ?? null;
+  await clearHeads(graph, stores);
+  const live = new GraphDigest();
+  await readGraph(graph, stores, live, 2);
+  const problems = compareCounts(counts, live.counts()).map((p) => `Neo4j: ${p}`);
+  if (live.digest() !== expected.digest()) problems.push('Neo4j: content digest differs from the export');
+  return { path: target, files, counts, verified: problems.length === 0, problems };
 }

@@ -1,2 +1,4 @@
 /** The export format's parts, for tests only (production code may not import this file). */
 export * from './format.js';
+export * from './values.js';
+export { chainOf, resolveChain } from './chain.js';

@@ -1,23 +1,27 @@
 /**
  * Checks an export twice: the file against its own trailer (SHA-256 of the
- * bytes, counts, content digest), and the live store against the file (the
- * same counts and digest recomputed from Neo4j).
+ * bytes, counts, content digest), and the live store against the file — a
+ * full export against the whole graph in scope, a delta against what changed
+ * since the export it follows (its link to that file checked too).
  */
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
+import { Q } from './cypher.js';
 import {
   FORMAT,
   FORMAT_VERSION,
   GraphDigest,
   compareCounts,
+  fileKind,
   type Header,
   type Line,
   type NodeLine,
   type RelationshipLine,
   type Trailer,
 } from './format.js';
-import { readGraph } from './read-graph.js';
+import { readTrailer, type Head } from './head.js';
+import { readChanges, readGraph } from './read-graph.js';
 import type { LosslessGraph } from './lossless-graph.js';
 
 export interface FileCheck {
@@ -29,12 +33,19 @@ export interface FileCheck {
 export interface ExportCheck {
   readonly verified: boolean;
   readonly problems: readonly string[];
+  /** The file's own sha256 and clock (`until`), for the head a verified export becomes. */
+  readonly sha256: string;
+  readonly until: number | null;
 }
 
-/** Reads an export line by line; `onRecord` sees each node and relationship. */
+export type FileRecord = NodeLine | RelationshipLine | { readonly type: 'deleted'; readonly key: string };
+
+const ORDER = { deleted: 0, node: 1, relationship: 2 } as const;
+
+/** Reads an export line by line; `onRecord` sees each deleted key, node and relationship. */
 export async function checkFile(
   path: string,
-  onRecord?: (line: NodeLine | RelationshipLine) => void | Promise<void>,
+  onRecord?: (line: FileRecord) => void | Promise<void>,
 ): Promise<FileCheck> {
   const problems: string[] = [];
   const hash = createHash('sha256');
@@ -42,7 +53,8 @@ export async function checkFile(
   let header: Header | null = null;
   let trailer: Trailer | null = null;
   let lineNo = 0;
-  let seenRelationship = false;
+  let stage = 0;
+  let deleted = 0;
   const lines = createInterface({ input: createReadStream(path, { encoding: 'utf8' }), crlfDelay: Infinity });
   for await (const text of lines) {
     lineNo++;
@@ -75,16 +87,22 @@ export async function checkFile(
       continue;
     }
     hash.update(`${text}\n`);
-    if (line.type === 'node') {
-      if (seenRelationship) problems.push(`line ${lineNo}: a node after the relationships`);
-      digest.node(line);
-    } else if (line.type === 'relationship') {
-      seenRelationship = true;
-      digest.relationship(line);
-    } else {
+    if (line.type !== 'node' && line.type !== 'relationship' && line.type !== 'deleted') {
       problems.push(`line ${lineNo}: unexpected ${(line as { type: string }).type} line`);
       continue;
     }
+    if (line.type === 'deleted' && fileKind(header as Header) !== 'delta') {
+      problems.push(`line ${lineNo}: a deleted node in a full export`);
+      continue;
+    }
+    if (ORDER[line.type] < stage) {
+      const what = line.type === 'deleted' ? 'deleted node' : line.type;
+      problems.push(`line ${lineNo}: a ${what} after the ${['deleted nodes', 'nodes', 'relationships'][stage]}`);
+    }
+    stage = Math.max(stage, ORDER[line.type]);
+    if (line.type === 'node') digest.node(line);
+    else if (line.type === 'relationship') digest.relationship(line);
+    else deleted++;
     await onRecord?.(line);
   }
   if (!header && problems.length === 0) problems.push('the file is empty');
@@ -92,23 +110,68 @@ export async function checkFile(
   if (trailer) {
     if (hash.digest('hex') !== trailer.sha256) problems.push('sha256 of the file does not match its trailer');
     problems.push(...compareCounts(trailer.counts, digest.counts()).map((p) => `file: ${p}`));
+    if ((trailer.deleted ?? 0) !== deleted)
+      problems.push(`file: deleted: expected ${trailer.deleted}, found ${deleted}`);
     if (digest.digest() !== trailer.digest) problems.push('content digest of the file does not match its trailer');
   }
   return { header, trailer, problems };
 }
 
-/** The live store (in the export's scope) against the export's trailer. */
+/** The live store (in the export's scope) against a full export's trailer, read in the file's version's form. */
 export async function checkLive(graph: LosslessGraph, header: Header, trailer: Trailer): Promise<string[]> {
   const live = new GraphDigest();
-  await readGraph(graph, header.scope.stores, live);
+  await readGraph(graph, header.scope.stores, live, header.version);
+  return liveProblems(trailer, live);
+}
+
+function liveProblems(trailer: Trailer, live: GraphDigest): string[] {
   const problems = compareCounts(trailer.counts, live.counts()).map((p) => `Neo4j: ${p}`);
   if (live.digest() !== trailer.digest) problems.push('Neo4j: content digest differs from the export');
   return problems;
 }
 
-export async function verifyExport(graph: LosslessGraph, path: string): Promise<ExportCheck> {
-  const file = await checkFile(path);
-  if (file.problems.length > 0 || !file.header || !file.trailer) return { verified: false, problems: file.problems };
-  const problems = await checkLive(graph, file.header, file.trailer);
-  return { verified: problems.length === 0, problems };
+/** A delta's records against what Neo4j holds now, and its link to the head it follows. */
+async function checkDelta(
+  graph: LosslessGraph,
+  header: Header,
+  trailer: Trailer,
+  deletedInFile: readonly string[],
+  head: Head | null,
+): Promise<string[]> {
+  const problems: string[] = [];
+  if (!head || head.sha256 !== header.previous) {
+    problems.push(`chain: the delta follows ${header.previous}, the last verified export is ${head?.sha256 ?? 'none'}`);
+  } else if ((await readTrailer(head.path))?.sha256 !== header.previous) {
+    problems.push(`chain: ${head.path} is not the file the delta follows`);
+  }
+  const live = new GraphDigest();
+  const deleted: string[] = [];
+  await readChanges(graph, header.scope.stores, header.since ?? 0, {
+    ...{ node: (l: NodeLine) => live.node(l), relationship: (l: RelationshipLine) => live.relationship(l) },
+    deleted: (key: string) => {
+      deleted.push(key);
+    },
+  });
+  problems.push(...liveProblems(trailer, live));
+  if ([...deleted].sort().join() !== [...deletedInFile].sort().join())
+    problems.push('Neo4j: the forgotten memories differ from the delta');
+  const ids = deletedInFile.map((k) => k.slice(1));
+  const [row] = await graph.run(Q.countMemories, { ids });
+  const present = (row?.count as { toNumber(): number } | undefined)?.toNumber() ?? 0;
+  if (present > 0) problems.push(`Neo4j: ${present} memories the delta deletes still exist`);
+  return problems;
+}
+
+export async function verifyExport(graph: LosslessGraph, path: string, head: Head | null): Promise<ExportCheck> {
+  const deleted: string[] = [];
+  const file = await checkFile(path, (line) => {
+    if (line.type === 'deleted') deleted.push(line.key);
+  });
+  if (file.problems.length > 0 || !file.header || !file.trailer)
+    return { verified: false, problems: file.problems, sha256: '', until: null };
+  const problems =
+    fileKind(file.header) === 'delta'
+      ? await checkDelta(graph, file.header, file.trailer, deleted, head)
+      : await checkLive(graph, file.header, file.trailer);
+  return { verified: problems.length === 0, problems, sha256: file.trailer.sha256, until: file.header.until ?? null };
 }

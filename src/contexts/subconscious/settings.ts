@@ -51,6 +51,12 @@ export const SUBCONSCIOUS_SETTINGS = {
     unit: 'ms',
     description: 'period of the session sweep (timeouts, lost break timers, missing audits)',
   }),
+  coldStorageFullMs: settings.integer('TOTAL_RECALL_COLD_STORAGE_FULL_MS', {
+    ...ms(24 * 60 * MINUTE, '24 h'),
+    description:
+      'how often the background writes a full cold-storage export, from the chain of deltas since the last one ' +
+      '([cold storage](docs/cold-storage.md))',
+  }),
   reconcileMs: settings.integer('TOTAL_RECALL_RECONCILE_MS', {
     default: MINUTE,
     unit: 'ms',

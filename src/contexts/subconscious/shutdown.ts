@@ -1,7 +1,8 @@
 /**
  * The shutdown protocol (seeds, "Shutdown Protocol"; invariant 10), in order:
- * stop accepting, drain queues and workers, flush, write cold storage, verify
- * it against the live store, report ready. Each step is reported; a failed
+ * stop accepting, drain queues and workers, flush, write cold storage (only
+ * what changed since the last verified export when there is one), verify it
+ * against the live store, report ready. Each step is reported; a failed
  * step stops the protocol with ready = false. Run once: a second request
  * (SIGTERM after the mutation, say) gets the same report.
  */
@@ -10,10 +11,15 @@ import type { JobPort } from './jobs.js';
 
 export interface ColdStorageWrite {
   readonly path: string;
+  /** A full export, or a delta: what changed since the last verified export (docs/cold-storage.md). */
+  readonly kind: 'full' | 'delta';
   readonly bytes: number;
   readonly nodes: number;
   readonly relationships: number;
-  readonly memories: number;
+  /** A delta's deleted nodes. */
+  readonly deleted: number;
+  /** The memories in a full export (a delta holds only the changed ones: null). */
+  readonly memories: number | null;
 }
 
 export interface ColdStorageCheck {
@@ -23,6 +29,7 @@ export interface ColdStorageCheck {
 
 /** Writes and checks the cold-storage export (an adapter implements it). */
 export interface ColdStoragePort {
+  /** A delta after the last verified export in `dir`, else a full export. */
   write(dir: string): Promise<ColdStorageWrite>;
   verify(path: string): Promise<ColdStorageCheck>;
 }
@@ -112,11 +119,12 @@ export class ShutdownProtocol {
       await step('write cold storage', async () => {
         const w = await coldStorage.write(dir);
         out.written = w;
-        return `${w.path} (${w.nodes} nodes, ${w.relationships} relationships, ${w.bytes} bytes)`;
+        const deleted = w.kind === 'delta' ? `, ${w.deleted} deleted` : '';
+        return `${w.kind} ${w.path} (${w.nodes} nodes, ${w.relationships} relationships${deleted}, ${w.bytes} bytes)`;
       });
       const written = out.written as ColdStorageWrite;
       path = written.path;
-      memories = written.memories;
+      memories = written.memories ?? memories;
       await step('verify against Neo4j', async () => {
         const check = await coldStorage.verify(written.path);
         verified = check.verified;

@@ -60,6 +60,8 @@ export interface SubconsciousSettings {
   readonly reconcileMs: number;
   /** Work younger than this may still be on its way in a live process: the reconciliation leaves it alone. */
   readonly reconcileGraceMs: number;
+  /** Period of the background's full cold-storage export. */
+  readonly coldStorageFullMs: number;
   /** Stores this process maintains; null = every store. */
   readonly scopeStores: readonly string[] | null;
 }
@@ -89,6 +91,8 @@ export interface SubconsciousDeps {
   readonly clock?: () => number;
   /** Where consolidation runs report how many clusters they merged. */
   readonly progress?: ProgressBoard;
+  /** Writes the periodic full cold-storage export (from the chain's files; none: the job does nothing). */
+  readonly fullExport?: () => Promise<unknown>;
 }
 
 /** How many candidate pairs or sessions one run looks at. */
@@ -131,6 +135,7 @@ export class Subconscious {
     await this.deps.jobs.every('consolidation', s.consolidationMs);
     await this.deps.jobs.every('session-sweep', s.sessionSweepMs);
     await this.deps.jobs.every('reconcile', s.reconcileMs);
+    await this.deps.jobs.every('cold-storage', s.coldStorageFullMs);
   }
 
   /** What a job does when it fires (the worker calls this; a throw means retry). */
@@ -144,6 +149,8 @@ export class Subconscious {
         return this.sessionSweep();
       case 'reconcile':
         return this.reconcile();
+      case 'cold-storage':
+        return this.deps.fullExport?.() ?? { skipped: 'no cold storage in this process' };
       case 'break-check':
         return this.breakCheck(job.data);
       case 'session-audit':
