@@ -31,14 +31,11 @@ export interface VectorCacheOptions {
    * crowded out); larger ones use the index until their copy is there.
    */
   readonly waitBelow: number;
-  /** The vector index is asked for at most this many neighbours per search. */
-  readonly maxIndexK: number;
 }
 
 export const DEFAULT_VECTOR_CACHE: Omit<VectorCacheOptions, 'dimensions'> = {
   maxVectors: 20_000,
   waitBelow: 5_000,
-  maxIndexK: 2_000,
   maxStores: 32,
   refreshMs: 2_000,
   maxAgeMs: 10 * 60_000,
@@ -110,10 +107,6 @@ export class VectorCache {
     if (vectors || storeSize > this.options.waitBelow) return vectors;
     await this.copies.peek(store)?.catching;
     return this.peek(store);
-  }
-
-  get maxIndexK(): number {
-    return this.options.maxIndexK;
   }
 
   /** The store's loaded copy, if any, without loading or refreshing it. */
