@@ -15,7 +15,15 @@ import neo4j from 'neo4j-driver';
 import { HOST, ServiceError, dataDir, envPort, envSeconds, localAuthEnabled, readSecret, sleep } from './common.mjs';
 import { ensureService, serviceStatus, stopProcess, stopService } from './lifecycle.mjs';
 import { ensureJava, ensureLib, libComplete } from './neo4j-install.mjs';
-import { ENTRY_POINT, FORMER_ENTRY_POINTS, confAuthEnabled, logOffsets, prepareAuth, spawnNeo4j, writeConf } from './neo4j-launch.mjs';
+import {
+  ENTRY_POINT,
+  FORMER_ENTRY_POINTS,
+  confAuthEnabled,
+  logOffsets,
+  prepareAuth,
+  spawnNeo4j,
+  writeConf,
+} from './neo4j-launch.mjs';
 import { isAlive, processArgv, terminate } from './process.mjs';
 import { linesSince } from './system.mjs';
 
