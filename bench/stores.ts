@@ -35,6 +35,7 @@ import { createApp } from '../src/app.js';
 import { Recall } from '../src/contexts/recall/index.js';
 import { StoreVectors } from '../src/contexts/recall/store-vectors.js';
 import { buildGraphQLSchema, startGraphQLServer } from '../src/adapters/graphql/index.js';
+import { schemaStatements } from '../src/adapters/neo4j/testing.js';
 import { graphqlClient, markdownTable, rng, summarise, writeResults, type LatencySummary } from './lib.js';
 import { startBench } from './conditions.js';
 
@@ -114,7 +115,12 @@ async function seed(store: string, keep: StoreVectors | null): Promise<number> {
       const id = `${store}-${j}`;
       keep?.upsert(id, vector);
       const words = [0, 1, 2].map(() => WORDS[Math.floor(random() * WORDS.length)]).join(' ');
-      rows.push({ id, content: `Memory ${j}: ${words}`, embedding: Array.from(vector), at: now - j * 60_000 });
+      rows.push({
+        id,
+        content: `Memory ${j}: ${words}`,
+        embedding: Array.from(vector),
+        at: neo4j.int(now - j * 60_000),
+      });
     }
     await driver.executeQuery(
       SEED,
@@ -244,15 +250,11 @@ const crowded = await measure('with 9 others', exact);
 // What the move from Neo4j 5 costs once: the index dropped and built anew over every store's vectors.
 let rebuildSeconds: number | null = null;
 if (REBUILD) {
-  const { records } = await driver.executeQuery(
-    "SHOW INDEXES YIELD name, createStatement WHERE name = 'memory_embedding' RETURN createStatement",
-    {},
-    { database },
-  );
-  const create = records[0]?.get('createStatement') as string;
+  // The statement the service applies (SHOW INDEXES gives no createStatement for an index with filter properties).
+  const create = schemaStatements().find((s) => s.file.endsWith('memory-embedding-vector.cypher'))?.text as string;
   const started = performance.now();
   await driver.executeQuery('DROP INDEX memory_embedding', {}, { database });
-  await driver.executeQuery(`CYPHER 25 ${create}`, {}, { database });
+  await driver.executeQuery(create, {}, { database });
   await driver.executeQuery("CALL db.awaitIndex('memory_embedding', 7200)", {}, { database });
   rebuildSeconds = Math.round((performance.now() - started) / 100) / 10;
   console.log(`rebuilt memory_embedding over ${crowded.memoriesInDatabase} memories in ${rebuildSeconds} s`);
@@ -261,11 +263,11 @@ if (REBUILD) {
 if (process.env.BENCH_KEEP) console.log(`kept stores ${stores.join(', ')} (BENCH_KEEP)`);
 else {
   for (const store of stores) {
-    await driver.executeQuery(
-      'MATCH (n) WHERE n.store = $store CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 5000 ROWS',
-      { store },
-      { database },
-    );
+    const session = driver.session({ database }); // CALL … IN TRANSACTIONS needs an implicit transaction
+    await session.run('MATCH (n) WHERE n.store = $store CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 5000 ROWS', {
+      store,
+    });
+    await session.close();
   }
 }
 await server.stop();
