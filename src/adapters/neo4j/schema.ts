@@ -48,8 +48,9 @@ export async function applySchema(
   database: string,
   log: (line: string) => void = () => undefined,
 ): Promise<void> {
-  for (const name of await dropChangedIndexes(driver, database)) {
-    log(`neo4j: index ${name} was made by an earlier version; dropped it to build it anew (recall waits for it)`);
+  const dropped = await dropChangedIndexes(driver, database);
+  for (const name of dropped) {
+    log(`neo4j: index ${name} was made by an earlier version; building it anew (the start waits for it)`);
   }
   for (const { text } of schemaStatements()) {
     try {
@@ -64,5 +65,6 @@ export async function applySchema(
         throw error;
     }
   }
-  await driver.executeQuery('CALL db.awaitIndexes(300)', {}, { database });
+  // A rebuilt vector index takes about a minute per 100k vectors on 2 cores (bench/results/stores.md).
+  await driver.executeQuery(`CALL db.awaitIndexes(${dropped.length > 0 ? 7200 : 300})`, {}, { database });
 }
