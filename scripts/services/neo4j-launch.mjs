@@ -154,7 +154,7 @@ export function writeConf(p, ports, auth, javaVersion = 21) {
     'db.tx_log.rotation.retention_policy=256M size',
     '',
     '# Vector index segments: Neo4j merges them only once 50 (100 while the index is',
-    "# built; 1,000 in 5.26) of a size have piled up (merge policy LOG_BYTE_SIZED, still",
+    '# built; 1,000 in 5.26) of a size have piled up (merge policy LOG_BYTE_SIZED, still',
     "# 2026.08's default), and a search walks every segment's graph.",
     '# A store grown by the embedding job had 72 segments and recall p95 37 ms at 100k',
     '# memories (docs/recall.md); merging every 4 keeps them few.',
