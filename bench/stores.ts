@@ -328,7 +328,8 @@ writeResults(
         : `Rebuilding the index over all of them (what the upgrade from Neo4j 5 does once): ${rebuildSeconds} s.`),
     '',
     `Load average at the start ${conditions.loadAverage.join(' ')}; after the alone phase ` +
-      `${(alone.loadAverage as number[]).join(' ')}; after the crowded phase ${(crowded.loadAverage as number[]).join(' ')}.`,
+      `${(alone.loadAverage as number[]).join(' ')}; after the crowded phase ` +
+      `${(crowded.loadAverage as number[]).join(' ')}.`,
     ...phases.map(([name, p]) => `- ${name}: ${p.memoriesInDatabase} memories in the database`),
   ].join('\n'),
 );
