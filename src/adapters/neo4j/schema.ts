@@ -65,6 +65,6 @@ export async function applySchema(
         throw error;
     }
   }
-  // A rebuilt vector index takes about a minute per 100k vectors on 2 cores (bench/results/stores.md).
+  // A rebuilt vector index: 500k vectors took 31 min on 2 busy cores (bench/results/stores.md).
   await driver.executeQuery(`CALL db.awaitIndexes(${dropped.length > 0 ? 7200 : 300})`, {}, { database });
 }
