@@ -176,7 +176,7 @@ async function measure(phase: string, exact: StoreVectors): Promise<Record<strin
   const total = await memoriesInDatabase();
   const k = mainK(total);
   const variants: Variant[] = [
-    { name: `old: queryNodes k=${k} (main's k), filter by store`, run: (v) => ids(OLD, v, k) },
+    { name: "old: queryNodes with main's k, filter by store", run: (v) => ids(OLD, v, k) },
     { name: `old: queryNodes k=${MAX_INDEX_K} (main's cap), filter by store`, run: (v) => ids(OLD, v, MAX_INDEX_K) },
     { name: `new: SEARCH … WHERE store, k=${WANT}`, run: (v) => ids(NEW, v, WANT) },
     { name: 'exact scan in process (StoreVectors)', run: async (v) => exact.top(v, WANT).map((t) => t.id) },
@@ -229,7 +229,12 @@ async function measure(phase: string, exact: StoreVectors): Promise<Record<strin
     };
     console.log(phase, v.name, out[v.name]);
   }
-  return { memoriesInDatabase: total, loadAverage: loadavg().map((x) => Math.round(x * 100) / 100), variants: out };
+  return {
+    memoriesInDatabase: total,
+    mainK: k,
+    loadAverage: loadavg().map((x) => Math.round(x * 100) / 100),
+    variants: out,
+  };
 }
 
 // ---------------------------------------------------------------- the run
@@ -330,7 +335,7 @@ writeResults(
     `Load average at the start ${conditions.loadAverage.join(' ')}; after the alone phase ` +
       `${(alone.loadAverage as number[]).join(' ')}; after the crowded phase ` +
       `${(crowded.loadAverage as number[]).join(' ')}.`,
-    ...phases.map(([name, p]) => `- ${name}: ${p.memoriesInDatabase} memories in the database`),
+    ...phases.map(([name, p]) => `- ${name}: ${p.memoriesInDatabase} memories in the database, main's k ${p.mainK}`),
   ].join('\n'),
 );
 process.exit(0);
