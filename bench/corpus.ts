@@ -142,6 +142,15 @@ export function syntheticMemories(
   });
 }
 
+/** A conversational memory before it is written out: its turn and, for four in ten, a sentence of another. */
+export interface ConversationalParts extends Omit<SyntheticMemory, 'content'> {
+  readonly turn: string;
+  readonly extra: string | null;
+}
+
+/** The content a memory of these parts has: "speaker: text", then "(speaker: sentence)" when there is one. */
+export const contentOf = (parts: ConversationalParts) => (parts.extra ? `${parts.turn} (${parts.extra})` : parts.turn);
+
 /**
  * Memories made of real conversation turns: each is one turn ("speaker: text") and, for four in
  * ten, one sentence of another turn of the same conversation, so no two memories are copies.
@@ -153,6 +162,19 @@ export function conversationalMemories(
   seed = 7,
   start = Date.parse('2025-01-01T00:00:00Z'),
 ): SyntheticMemory[] {
+  return conversationalParts(conversations, count, seed, start).map((parts) => {
+    const { turn, extra, ...memory } = parts;
+    return { ...memory, content: contentOf(parts) };
+  });
+}
+
+/** The parts of conversationalMemories' memories (the same ones for the same arguments). */
+export function conversationalParts(
+  conversations: readonly Conversation[],
+  count: number,
+  seed = 7,
+  start = Date.parse('2025-01-01T00:00:00Z'),
+): ConversationalParts[] {
   const random = rng(seed);
   const pick = <T>(xs: readonly T[]) => xs[Math.floor(random() * xs.length)] as T;
   const talks = conversations.filter((c) => c.turns.length > 0);
@@ -161,17 +183,18 @@ export function conversationalMemories(
     const { turns } = pick(talks);
     const { turn } = pick(turns);
     const people = new Set([turn.speaker]);
-    let content = `${turn.speaker}: ${turn.text}`;
+    let extra: string | null = null;
     if (random() < 0.4) {
       const other = pick(turns).turn;
-      const sentences = other.text.split(/(?<=[.!?])\s+/).filter((x) => x.length > 0);
+      const sentences = sentencesOf(other.text);
       if (sentences.length > 0) {
-        content += ` (${other.speaker}: ${pick(sentences)})`;
+        extra = `${other.speaker}: ${pick(sentences)}`;
         people.add(other.speaker);
       }
     }
     return {
-      content,
+      turn: `${turn.speaker}: ${turn.text}`,
+      extra,
       tags: [...new Set([zipfPick(TAGS, random), zipfPick(TAGS, random)])],
       people: [...people],
       emotions: random() < 0.5 ? [pick(EMOTIONS)] : [],
@@ -179,6 +202,18 @@ export function conversationalMemories(
     };
   });
 }
+
+/** Every turn and every sentence conversationalParts can put in a memory, in the form it puts them. */
+export function conversationalTexts(conversations: readonly Conversation[]): string[] {
+  return conversations.flatMap((c) =>
+    c.turns.flatMap(({ turn }) => [
+      `${turn.speaker}: ${turn.text}`,
+      ...sentencesOf(turn.text).map((s) => `${turn.speaker}: ${s}`),
+    ]),
+  );
+}
+
+const sentencesOf = (text: string) => text.split(/(?<=[.!?])\s+/).filter((x) => x.length > 0);
 
 /** The conversations' own questions (adversarial ones left out): what a mind would ask of such a store. */
 export function conversationalQuestions(conversations: readonly Conversation[]): string[] {
