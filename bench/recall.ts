@@ -174,21 +174,18 @@ await deleteKeysWithPrefix(config.redisUrl, config.subconscious.queuePrefix);
 
 /** The vector index's Lucene segments (each search walks every one), when this machine runs Neo4j. */
 function vectorSegments(): number | null {
-  const dir = join(
-    process.env.TOTAL_RECALL_DATA || '.data',
-    'neo4j',
-    'data',
-    'databases',
-    'neo4j',
-    'schema',
-    'index',
-    'vector-2.0',
-  );
+  const dir = join(process.env.TOTAL_RECALL_DATA || '.data', 'neo4j', 'data', 'databases', 'neo4j', 'schema', 'index');
   if (process.env.NEO4J_URI || !existsSync(dir)) return null;
-  return readdirSync(dir).reduce((n, index) => {
-    const segments = join(dir, index, '1');
-    return n + (existsSync(segments) ? readdirSync(segments).filter((f) => f.endsWith('.si')).length : 0);
-  }, 0);
+  // One folder per index provider: vector-2.0 (Neo4j 5), vector-2026.08 (the store as filter property), …
+  const providers = readdirSync(dir).filter((p) => p.startsWith('vector-'));
+  return providers.reduce(
+    (n, provider) =>
+      readdirSync(join(dir, provider)).reduce((m, index) => {
+        const segments = join(dir, provider, index, '1');
+        return m + (existsSync(segments) ? readdirSync(segments).filter((f) => f.endsWith('.si')).length : 0);
+      }, n),
+    0,
+  );
 }
 const segments = vectorSegments();
 

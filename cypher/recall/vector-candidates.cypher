@@ -1,14 +1,16 @@
-// Semantic candidates of a store too large to keep in process: the vector
-// index's $k nearest memories across all stores (Neo4j 5's index cannot filter
-// inside the search), kept when they belong to $store and pass the filters.
+// Semantic candidates of a store too large to keep in process: the $k nearest
+// memories of $store in the vector index, which filters by store inside its
+// search (the store is the index's filter property; Cypher 25 SEARCH), then
+// kept when they pass the other filters.
 // Neo4j reports cosine as (1 + cos) / 2; this returns cos itself.
 // The memory comes back as the list memoryFromValues reads (records.ts says why).
 // params: $vector, $k, $limit, $store, $tiers, $from, $to, $tags, $people, $sessionId
 // returns: memory, similarity
-CALL db.index.vector.queryNodes('memory_embedding', $k, $vector) YIELD node, score
+CYPHER 25
+MATCH (node:Memory)
+  SEARCH node IN (VECTOR INDEX memory_embedding FOR $vector WHERE node.store = $store LIMIT $k) SCORE AS score
 WITH node, score
-WHERE node.store = $store
-  AND ($tiers IS NULL OR node.tier IN $tiers)
+WHERE ($tiers IS NULL OR node.tier IN $tiers)
   AND ($from IS NULL OR node.occurredAt >= datetime({epochMillis: $from}))
   AND ($to IS NULL OR node.occurredAt <= datetime({epochMillis: $to}))
   AND ($tags IS NULL OR any(tag IN $tags WHERE tag IN node.tags))

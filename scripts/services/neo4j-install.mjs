@@ -1,6 +1,6 @@
-// What a local Neo4j needs on disk before it can start: a Java 17 or 21 (Debian's, installed when root) and the
-// Neo4j jars, which Maven assembles from Maven Central by services/neo4j/pom.xml into <home>/lib (again only
-// when the pom's SHA-256 differs from <home>/lib/.pom-sha256).
+// What a local Neo4j needs on disk before it can start: a Java 21 or 25 (found under /usr/lib/jvm, or installed
+// with apt-get when root and apt knows one) and the Neo4j jars, which Maven assembles from Maven Central by
+// services/neo4j/pom.xml into <home>/lib (again only when the pom's SHA-256 differs from <home>/lib/.pom-sha256).
 
 import fs from 'node:fs';
 import path from 'node:path';
@@ -10,59 +10,107 @@ import { aptHasCandidate, aptInstall, canApt, ensureMaven, mavenFailure, run, sh
 
 export const POM = path.join(projectRoot, 'services', 'neo4j', 'pom.xml');
 
-async function javaFeatureVersion(java) {
-  const r = await run(java, ['-version']);
+/** The Java feature versions Neo4j 2026.x runs on (its jars are built for 21), newest first. */
+export const JAVA_VERSIONS = [25, 21];
+
+export async function javaFeatureVersion(java) {
+  const r = await run(java, ['-version']).catch(() => ({ stdout: '', stderr: '' }));
   const m = /version "(\d+)(?:\.(\d+))?/.exec(r.stderr + r.stdout);
   if (!m) return null;
   const major = Number(m[1]);
   return major === 1 ? Number(m[2]) : major; // "1.8.0" → 8
 }
 
-/** The java binaries Debian installed for Java 17 and 21. */
-function debianJavas() {
+/**
+ * The java binaries of the JDKs and JREs under /usr/lib/jvm: Debian's (java-21-openjdk-amd64, …) and those
+ * unpacked or installed there by other means (temurin-25-jdk-amd64, …). Names with a higher number first;
+ * symlinked duplicates (java-1.17.0-openjdk-amd64 → java-17-openjdk-amd64) once.
+ */
+export function jvmJavas(root = '/usr/lib/jvm') {
+  let dirs = [];
+  try {
+    dirs = fs.readdirSync(root);
+  } catch {
+    return []; // no /usr/lib/jvm
+  }
+  const number = (d) => Math.max(0, ...(d.match(/\d+/g) ?? []).map(Number).filter((n) => n < 100));
+  const seen = new Set();
   const found = [];
-  for (const v of ['17', '21']) {
+  for (const d of dirs.sort((a, b) => number(b) - number(a) || a.localeCompare(b))) {
+    const java = path.join(root, d, 'bin', 'java');
+    let real;
     try {
-      for (const d of fs.readdirSync('/usr/lib/jvm')) {
-        if (d.startsWith(`java-${v}-`)) found.push(path.join('/usr/lib/jvm', d, 'bin', 'java'));
-      }
+      real = fs.realpathSync(java);
     } catch {
-      /* no /usr/lib/jvm */
+      continue;
     }
+    if (seen.has(real)) continue;
+    seen.add(real);
+    found.push(java);
   }
   return found;
 }
 
-/** A java binary of version 17 or 21 (Neo4j 5.26's supported runtimes). Installs one if root. */
+/** Debian packages that bring a Java Neo4j runs on, in order of preference (Debian 13 has both OpenJDKs; the
+ * Adoptium repository, when configured, Temurin's). Debian 12 has none of them. */
+const JAVA_PACKAGES = [
+  'openjdk-25-jre-headless',
+  'openjdk-21-jre-headless',
+  'temurin-25-jre',
+  'temurin-25-jdk',
+  'temurin-21-jre',
+  'temurin-21-jdk',
+];
+
+const JAVA_HINT =
+  'put a Java 21 or 25 under /usr/lib/jvm (e.g. Temurin 25 from https://adoptium.net, which on Debian 12 is ' +
+  'also `apt-get install temurin-25-jre` once the Adoptium apt repository is added), or set JAVA_HOME to one';
+
+/**
+ * A Java that Neo4j 2026.x runs on (21 or 25): JAVA_HOME's, else `java` on the PATH, else the newest under
+ * /usr/lib/jvm. A Java 17 on the PATH (Maven's) is passed over. None: installs one with apt-get when root and
+ * a package is known to apt, else stops with what to install.
+ * @returns {Promise<{java: string, version: number}>}
+ */
 export async function ensureJava(version, say) {
   const candidates = [];
   if (process.env.JAVA_HOME) candidates.push(path.join(process.env.JAVA_HOME, 'bin', 'java'));
   const onPath = which('java');
   if (onPath) candidates.push(onPath);
-  candidates.push(...debianJavas());
-  let seen = null;
+  candidates.push(...jvmJavas());
+  const seen = [];
   for (const c of candidates) {
     if (!which(c)) continue;
     const v = await javaFeatureVersion(c);
-    if (v === 17 || v === 21) return c;
-    seen ??= { c, v };
+    if (JAVA_VERSIONS.includes(v)) return { java: c, version: v };
+    seen.push(`${c} is Java ${v ?? '?'}`);
   }
-  const pkg = 'openjdk-17-jre-headless';
+  const found = seen.length > 0 ? ` (${seen.join(', ')})` : '';
   if (canApt()) {
-    const chosen = (await aptHasCandidate(pkg)) ? pkg : 'openjdk-21-jre-headless';
-    say(`neo4j: no Java 17/21 found${seen ? ` (${seen.c} is Java ${seen.v})` : ''}, installing ${chosen}…`);
-    await aptInstall([chosen], { log: (m) => say(`neo4j: ${m}`) });
-    const installed = debianJavas().find((j) => which(j));
-    if (installed) return installed;
-    throw new ServiceError('Java 17/21 is still missing after apt-get install', {
-      service: 'neo4j',
-      hint: 'apt-get install openjdk-17-jre-headless, or set JAVA_HOME to a Java 17/21',
-    });
+    let pkg = null;
+    for (const candidate of JAVA_PACKAGES) {
+      if (await aptHasCandidate(candidate)) {
+        pkg = candidate;
+        break;
+      }
+    }
+    if (pkg) {
+      say(`neo4j: no Java 21/25 found${found}, installing ${pkg}…`);
+      await aptInstall([pkg], { log: (m) => say(`neo4j: ${m}`) });
+      for (const c of jvmJavas()) {
+        const v = await javaFeatureVersion(c);
+        if (JAVA_VERSIONS.includes(v)) return { java: c, version: v };
+      }
+      throw new ServiceError(`Java 21/25 is still missing after apt-get install ${pkg}`, {
+        service: 'neo4j',
+        hint: JAVA_HINT,
+      });
+    }
   }
-  throw new ServiceError(
-    seen ? `Neo4j ${version} needs Java 17 or 21, found Java ${seen.v} (${seen.c})` : 'java is not installed',
-    { service: 'neo4j', hint: `apt-get install ${pkg} maven (as root), or set JAVA_HOME to a Java 17/21` },
-  );
+  throw new ServiceError(`Neo4j ${version} needs Java 21 or 25, and none is installed${found}`, {
+    service: 'neo4j',
+    hint: JAVA_HINT,
+  });
 }
 
 /** Whether <home>/lib holds the jars of the current pom. */
@@ -80,7 +128,7 @@ export async function ensureLib(p, version, say) {
   const mvn = await ensureMaven(say, { service: 'neo4j', purpose: 'the Neo4j jars' });
   const tmp = `${p.lib}.partial`;
   fs.rmSync(tmp, { recursive: true, force: true });
-  say(`neo4j: fetching Neo4j ${version} jars with Maven (~140 MB, downloaded into ~/.m2 unless cached there)…`);
+  say(`neo4j: fetching Neo4j ${version} jars with Maven (~170 MB, downloaded into ~/.m2 unless cached there)…`);
   const t0 = Date.now();
   const r = await run(mvn, ['-B', '-q', '-f', POM, 'dependency:copy-dependencies', `-DoutputDirectory=${tmp}`], {
     cwd: path.dirname(POM),

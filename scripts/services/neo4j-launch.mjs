@@ -9,7 +9,9 @@ import { HOST, ServiceError, ensureSecret, lastLine, localAuthEnabled, readSecre
 import { writePid } from './process.mjs';
 import { fileSize, run } from './system.mjs';
 
-export const ENTRY_POINT = 'org.neo4j.server.CommunityEntryPoint';
+export const ENTRY_POINT = 'org.neo4j.server.Neo4jCommunity';
+/** The entry points of earlier versions (5.26's): a server they started is still ours to stop. */
+export const FORMER_ENTRY_POINTS = ['org.neo4j.server.CommunityEntryPoint'];
 
 /**
  * Hosts Neo4j Browser may fetch guides and styles from (`:guide <url>`, `:style <url>`): Neo4j's
@@ -23,9 +25,10 @@ export const MEMORY = { heapInitial: '1g', heapMax: '3g', pageCache: '3g' };
 export const VECTOR_MERGE_FACTOR = 4;
 
 /**
- * JVM flags. These are the `server.jvm.additional` defaults of the 5.26 distribution's conf/neo4j.conf
- * (the bin/neo4j bootloader passes them), plus what the bootloader adds itself: -Xms/-Xmx from
- * server.memory.heap.* and -Dfile.encoding=UTF-8 (org.neo4j.server.startup.BootloaderOsAbstraction).
+ * JVM flags. These are the `server.jvm.additional` defaults of the distribution's conf/neo4j.conf (the bin/neo4j
+ * bootloader passes them), plus what the bootloader adds itself: -Xms/-Xmx from server.memory.heap.* and
+ * -Dfile.encoding=UTF-8 (org.neo4j.server.startup.BootloaderOsAbstraction); see jvmFlags for the ones that
+ * depend on the Java version.
  */
 export const JVM_ADDITIONAL = [
   '-XX:+UseG1GC',
@@ -47,7 +50,18 @@ export const JVM_ADDITIONAL = [
   '--enable-native-access=ALL-UNNAMED',
   '-Dlog4j2.disable.jmx=true',
   '-Dlog4j.layout.jsonTemplate.maxStringLength=32768',
+  // Lucene's SIMD distance functions (the vector index): without the module, scalar Java.
+  '--add-modules=jdk.incubator.vector',
 ];
+
+/** Flags only Java 25 knows (Neo4j's own build passes them on 25): smaller object headers, and no warning each
+ * start about the sun.misc.Unsafe memory access Netty and Lucene still use. */
+export const JVM_25 = ['-XX:+UseCompactObjectHeaders', '--sun-misc-unsafe-memory-access=allow'];
+
+/** The flags for this Java (feature version, e.g. 25). */
+export function jvmFlags(javaVersion) {
+  return [...JVM_ADDITIONAL, ...(javaVersion >= 25 ? JVM_25 : [])];
+}
 
 /** Whether the conf the server runs with (written at its start) turns authentication on. */
 export function confAuthEnabled(p) {
@@ -97,8 +111,8 @@ export async function prepareAuth(p, ports, java, say) {
   return true;
 }
 
-/** conf/neo4j.conf for this start; `ports` is {bolt, http}. */
-export function writeConf(p, ports, auth) {
+/** conf/neo4j.conf for this start; `ports` is {bolt, http}; `javaVersion` the Java it runs on. */
+export function writeConf(p, ports, auth, javaVersion = 21) {
   for (const d of [p.conf, p.data, p.logs, p.plugins, p.import, p.run]) fs.mkdirSync(d, { recursive: true });
   const lines = [
     '# Written by scripts/services/neo4j-launch.mjs on every start: edit that file, not this one.',
@@ -119,7 +133,7 @@ export function writeConf(p, ports, auth) {
     'dbms.usage_report.enabled=false',
     '',
     '# Neo4j Browser: the project serves its guide and style (GraSS) on HOST; the Browser',
-    '# fetches remote content only from hosts on this list (5.26 still names it "whitelist").',
+    '# fetches remote content only from hosts on this list (2026.08 still names it "whitelist").',
     `browser.remote_content_hostname_whitelist=${BROWSER_CONTENT_HOSTS.join(',')}`,
     '',
     '# Directories',
@@ -139,26 +153,27 @@ export function writeConf(p, ports, auth) {
     'db.tx_log.rotation.size=64M',
     'db.tx_log.rotation.retention_policy=256M size',
     '',
-    '# Vector index segments: Neo4j 5 merges them only once 50 (1,000 while the index',
-    "# is built) of a size have piled up, and a search walks every segment's graph.",
+    '# Vector index segments: Neo4j merges them only once 50 (100 while the index is',
+    '# built; 1,000 in 5.26) of a size have piled up (merge policy LOG_BYTE_SIZED, still',
+    "# 2026.08's default), and a search walks every segment's graph.",
     '# A store grown by the embedding job had 72 segments and recall p95 37 ms at 100k',
     '# memories (docs/recall.md); merging every 4 keeps them few.',
     `internal.dbms.index.vector.standard_merge_factor=${VECTOR_MERGE_FACTOR}`,
     `internal.dbms.index.vector.population_merge_factor=${VECTOR_MERGE_FACTOR}`,
     '',
     '# JVM flags (informational: neo4j-launch.mjs passes the same list on the java command line)',
-    ...JVM_ADDITIONAL.map((f) => `server.jvm.additional=${f}`),
+    ...jvmFlags(javaVersion).map((f) => `server.jvm.additional=${f}`),
     '',
   ];
   fs.writeFileSync(p.confFile, lines.join('\n'));
 }
 
-function javaArgs(p) {
+function javaArgs(p, javaVersion) {
   const cp = [path.join(p.plugins, '*'), path.join(p.conf, '*'), path.join(p.lib, '*')].join(path.delimiter);
   return [
     '-cp',
     cp,
-    ...JVM_ADDITIONAL,
+    ...jvmFlags(javaVersion),
     `-Xms${MEMORY.heapInitial}`,
     `-Xmx${MEMORY.heapMax}`,
     '-Dfile.encoding=UTF-8',
@@ -177,12 +192,12 @@ export function logOffsets(p) {
  * The JVM, detached, its output appended to console.log, its pid in our pid file.
  * @returns {{pid: () => number|undefined, exited: () => object|null}} a handle for lifecycle.mjs
  */
-export function spawnNeo4j(java, p) {
+export function spawnNeo4j(java, p, javaVersion) {
   const out = fs.openSync(p.consoleLog, 'a');
-  fs.writeSync(out, `\n=== ${new Date().toISOString()} starting: ${java} ${javaArgs(p).join(' ')}\n`);
+  fs.writeSync(out, `\n=== ${new Date().toISOString()} starting: ${java} ${javaArgs(p, javaVersion).join(' ')}\n`);
   let child;
   try {
-    child = spawn(java, javaArgs(p), {
+    child = spawn(java, javaArgs(p, javaVersion), {
       cwd: p.home,
       detached: true,
       stdio: ['ignore', out, out],

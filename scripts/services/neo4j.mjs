@@ -1,8 +1,8 @@
-// A local Neo4j Community Server 5.26 (LTS) assembled from Maven Central, run through lifecycle.mjs.
+// A local Neo4j Community Server 2026.08 (on Java 21 or 25) assembled from Maven Central, run through lifecycle.mjs.
 //
 //   home   <data>/neo4j/        (data/ logs/ conf/ lib/ run/ plugins/ import/)
 //   jars   services/neo4j/pom.xml → mvn dependency:copy-dependencies → <home>/lib   (neo4j-install.mjs)
-//   start  java <flags> -cp … org.neo4j.server.CommunityEntryPoint, detached, pid in run/neo4j.pid
+//   start  java <flags> -cp … org.neo4j.server.Neo4jCommunity, detached, pid in run/neo4j.pid
 //          (neo4j-launch.mjs)
 //   ready  neo4j-driver connects over Bolt, and the HTTP port answers (the Browser's)
 //
@@ -15,11 +15,21 @@ import neo4j from 'neo4j-driver';
 import { HOST, ServiceError, dataDir, envPort, envSeconds, localAuthEnabled, readSecret, sleep } from './common.mjs';
 import { ensureService, serviceStatus, stopProcess, stopService } from './lifecycle.mjs';
 import { ensureJava, ensureLib, libComplete } from './neo4j-install.mjs';
-import { ENTRY_POINT, confAuthEnabled, logOffsets, prepareAuth, spawnNeo4j, writeConf } from './neo4j-launch.mjs';
+import {
+  ENTRY_POINT,
+  FORMER_ENTRY_POINTS,
+  confAuthEnabled,
+  logOffsets,
+  prepareAuth,
+  spawnNeo4j,
+  writeConf,
+} from './neo4j-launch.mjs';
 import { isAlive, processArgv, terminate } from './process.mjs';
 import { linesSince } from './system.mjs';
 
-export const NEO4J_VERSION = '5.26.30';
+// 2026.x: the vector index takes the store as a filter property and Cypher 25's SEARCH filters inside the index
+// (docs/recall.md). A store made by 5.26 is upgraded in place on the first start (db.format stays as it was).
+export const NEO4J_VERSION = '2026.08.1';
 export { HOST };
 // Several checkouts on one machine each run their own servers on other ports (TOTAL_RECALL_DATA apart).
 export const BOLT_PORT = envPort('TOTAL_RECALL_NEO4J_BOLT_PORT', 7687);
@@ -114,7 +124,8 @@ function isOurNeo4j(pid, home) {
   if (!isAlive(pid)) return false;
   const argv = processArgv(pid);
   if (argv.length === 0) return true; // cannot inspect: trust the pid file
-  return argv.includes(ENTRY_POINT) && argv.includes(`--home-dir=${home}`);
+  const entry = [ENTRY_POINT, ...FORMER_ENTRY_POINTS].some((e) => argv.includes(e));
+  return entry && argv.includes(`--home-dir=${home}`);
 }
 
 /** The log lines of this start (neo4j.log, else console.log) and the most telling one of them. */
@@ -187,16 +198,16 @@ function neo4jService() {
     ready: () => neo4jReady(),
     readyProbe: `on ${BOLT_URI} and ${HTTP_URL}`,
     async prepare(say) {
-      const java = await ensureJava(NEO4J_VERSION, say);
+      const { java, version } = await ensureJava(NEO4J_VERSION, say);
       await ensureLib(p, NEO4J_VERSION, say);
       const auth = await prepareAuth(p, PORTS, java, say);
-      writeConf(p, PORTS, auth);
-      return { java, auth };
+      writeConf(p, PORTS, auth, version);
+      return { java, javaVersion: version, auth };
     },
-    start: ({ java }) => spawnNeo4j(java, p),
+    start: ({ java, javaVersion }) => spawnNeo4j(java, p, javaVersion),
     logMark: () => logOffsets(p),
     startupLog: (offsets) => startupLog(p, offsets),
-    spawnHint: 'apt-get install openjdk-17-jre-headless, or set JAVA_HOME',
+    spawnHint: 'put a Java 21 or 25 under /usr/lib/jvm (e.g. Temurin 25), or set JAVA_HOME to one',
     deathHint: `fix the cause above (logs in ${logs}/), then run \`up\` again`,
     slowHint:
       'it may still be starting (e.g. recovering a large store): run `up` again to keep waiting, ' +

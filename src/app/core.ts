@@ -18,7 +18,7 @@ export async function connect(config: Config, schema: boolean, logger: Logger): 
   const driver = createDriver(uri, user, password, config.security.poolAcquisitionMs);
   try {
     await waitForNeo4j(driver, database, config.connectWaitMs, logger.info);
-    if (schema) await applySchema(driver, database);
+    if (schema) await applySchema(driver, database, (line) => logger.info(line));
   } catch (error) {
     await driver.close(); // a process that cannot start leaves no connection behind
     throw error;

@@ -50,7 +50,8 @@ export const OUTSIDE_VARIABLES: readonly OutsideVariable[] = [
   {
     env: 'JAVA_HOME',
     shown: 'unset',
-    description: 'the Java 17/21 to run Neo4j with (else `java` on the PATH or a Debian JDK, installed when missing)',
+    description:
+      'the Java 21/25 to run Neo4j with (else `java` on the PATH, else the newest under /usr/lib/jvm, e.g. Temurin 25)',
   },
   { env: 'KEEP_SERVICES', shown: 'unset', description: 'with `npm test`: leave the servers it started running' },
   {

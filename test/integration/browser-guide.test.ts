@@ -152,7 +152,7 @@ describe('Neo4j Browser', () => {
     const { uri, user, password } = t.config.neo4j;
     const open = new URL(browserUrl());
     open.searchParams.set('dbms', uri);
-    // The Browser's names for the form's choices (5.26): NATIVE is "Username / Password".
+    // The Browser's names for the form's choices (Browser 5.24): NATIVE is "Username / Password".
     open.searchParams.set('preselectAuthMethod', password ? 'NATIVE' : 'NO_AUTH');
     await page.goto(open.href, { waitUntil: 'networkidle2', timeout: 60_000 });
     await page.waitForSelector('#monaco-main-editor', { timeout: 60_000 });

@@ -46,8 +46,8 @@ describe('embedding job', () => {
       // A paraphrase that shares almost no words finds it through the vector index.
       const [query] = await t.app.embedder.embed(['Someone performs music with a guitar in front of an audience.']);
       const hits = await t.cypher<{ content: string; score: number }>(
-        `CALL db.index.vector.queryNodes('memory_embedding', 100, $vector) YIELD node, score
-       WHERE node.store = $store
+        `CYPHER 25 MATCH (node:Memory)
+         SEARCH node IN (VECTOR INDEX memory_embedding FOR $vector WHERE node.store = $store LIMIT 100) SCORE AS score
        RETURN node.content AS content, score ORDER BY score DESC`,
         { vector: Array.from(query as Float32Array), store: stores.fresh },
       );

@@ -86,11 +86,9 @@ describe('recall by meaning', () => {
   it('finds the same through the vector index when the store is too large to copy', async () => {
     const viaIndex = new Recall({
       ...t.app.recallDeps,
-      // maxVectors 0: no copy in process. No cap on the neighbours asked of the
-      // index: Recall asks for its candidates divided by this store's share of
-      // the database (several times the whole index here), so the search is
-      // exhaustive however many memories other files add meanwhile.
-      vectors: { dimensions: 384, maxVectors: 0, maxIndexK: Number.MAX_SAFE_INTEGER },
+      // maxVectors 0: no copy in process. The index searches this store's vectors
+      // only, however many memories other files add meanwhile.
+      vectors: { dimensions: 384, maxVectors: 0 },
     });
     const filters = { tiers: null, from: null, to: null, tags: null, people: null, sessionId: null };
     const hits = await viaIndex.rankOnly({

@@ -17,12 +17,7 @@ export interface Near {
 }
 
 export class CandidateReads {
-  private memoryCount = { n: 0, at: -Infinity };
-
-  constructor(
-    private readonly graph: GraphPort,
-    private readonly clock: () => number,
-  ) {}
+  constructor(private readonly graph: GraphPort) {}
 
   /** The full-text index's matches of the planned terms. */
   async textMatches(plan: SearchPlan): Promise<MemoryRecord[]> {
@@ -54,18 +49,14 @@ export class CandidateReads {
   }
 
   /**
-   * A large store's nearest memories through the vector index, which spans
-   * every store: it is asked for enough neighbours that about the wanted
-   * number of this store's remain after filtering.
+   * A large store's nearest memories through the vector index, which searches
+   * this store's vectors only (the store is its filter property); the other
+   * filters apply after (`want` is already larger when there are any).
    */
-  async nearestInIndex(vector: number[], plan: SearchPlan, want: number, maxIndexK: number): Promise<Near[]> {
-    const total = await this.totalMemories();
-    const documents = plan.stats.documents;
-    const share = Math.max(documents, 1) / Math.max(total, documents, 1);
-    const k = Math.min(maxIndexK, Math.max(want, Math.ceil((want / share) * 1.2)));
+  async nearestInIndex(vector: number[], plan: SearchPlan, want: number): Promise<Near[]> {
     const rows = await this.graph.read<{ memory: unknown[]; similarity: number }>(Q.vectorCandidates, {
       vector,
-      k,
+      k: want,
       limit: want,
       ...plan.filters,
     });
@@ -81,14 +72,5 @@ export class CandidateReads {
       vector,
     });
     return new Map(rows.map((r) => [r.id, r.similarity]));
-  }
-
-  /** All memories of all stores, looked up at most once a minute (the count store answers). */
-  private async totalMemories(): Promise<number> {
-    const now = this.clock();
-    if (now - this.memoryCount.at < 60_000) return this.memoryCount.n;
-    const n = Number((await this.graph.read<{ n: number }>(Q.memoryCount, {}))[0]?.n ?? 0);
-    this.memoryCount = { n, at: now };
-    return n;
   }
 }

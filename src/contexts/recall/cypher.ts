@@ -18,5 +18,4 @@ export const Q = declareStatements('recall', {
   vectorCandidates: 'vector-candidates',
   similarities: 'similarities',
   datedMemories: 'dated-memories',
-  memoryCount: 'memory-count',
 });

@@ -77,7 +77,7 @@ export class Ranking {
       ? new VectorCache(deps.graph, this.clock, { ...DEFAULT_VECTOR_CACHE, ...deps.vectors }, deps.log)
       : null;
     this.queryVectors = deps.embedQuery ? new QueryVectors(deps.embedQuery) : null;
-    this.reads = new CandidateReads(deps.graph, this.clock);
+    this.reads = new CandidateReads(deps.graph);
   }
 
   /** The best hits for a search, most confident first. */
@@ -253,9 +253,8 @@ export class Ranking {
     // A large store (or a small one whose copy is still loading): the vector index, beside the direct candidates'
     // own vectors.
     const indexVector = Array.from(vector);
-    const maxIndexK = this.vectors?.maxIndexK ?? DEFAULT_VECTOR_CACHE.maxIndexK;
     const [near, similarities] = await Promise.all([
-      this.reads.nearestInIndex(indexVector, plan, want, maxIndexK),
+      this.reads.nearestInIndex(indexVector, plan, want),
       this.reads.similarities([...direct.keys()], store, indexVector),
     ]);
     return { vector, near, similarities };

@@ -1,10 +1,11 @@
 /**
  * Which stores Recall searches by vector in process, and keeping those copies
- * current. Why in process: Neo4j 5's vector index spans every store and
- * cannot filter by store inside its search, and an exact scan in Cypher costs
- * about 20 µs per vector; a store of up to `maxVectors` is scanned here
- * exactly in a few milliseconds instead. Larger stores (and stores whose copy
- * is still loading) go to the vector index (see recall.ts).
+ * current. Why in process: a store of up to `maxVectors` is scanned here
+ * exactly in a few milliseconds, where the vector index (which searches one
+ * store's vectors since Neo4j 2026, the store being its filter property) is
+ * approximate and costs a round trip to Neo4j besides (bench/results/stores.md).
+ * Larger stores (and stores whose copy is still loading) go to the vector
+ * index (see ranking.ts).
  *
  * A copy is loaded on a store's first semantic search, in the background,
  * page by page; it catches up from `embeddedAt` when this process attached
@@ -26,19 +27,16 @@ export interface VectorCacheOptions {
   readonly refreshMs: number;
   readonly maxAgeMs: number;
   /**
-   * A search waits for the copy of a store up to this size to load (a small
-   * store is a tiny share of a shared index, where its nearest memories can be
-   * crowded out); larger ones use the index until their copy is there.
+   * A search waits for the copy of a store up to this size to load (it loads
+   * in a few milliseconds, and answers exactly); larger ones use the index
+   * until their copy is there.
    */
   readonly waitBelow: number;
-  /** The vector index is asked for at most this many neighbours per search. */
-  readonly maxIndexK: number;
 }
 
 export const DEFAULT_VECTOR_CACHE: Omit<VectorCacheOptions, 'dimensions'> = {
   maxVectors: 20_000,
   waitBelow: 5_000,
-  maxIndexK: 2_000,
   maxStores: 32,
   refreshMs: 2_000,
   maxAgeMs: 10 * 60_000,
@@ -110,10 +108,6 @@ export class VectorCache {
     if (vectors || storeSize > this.options.waitBelow) return vectors;
     await this.copies.peek(store)?.catching;
     return this.peek(store);
-  }
-
-  get maxIndexK(): number {
-    return this.options.maxIndexK;
   }
 
   /** The store's loaded copy, if any, without loading or refreshing it. */
