@@ -12,6 +12,7 @@ import { graphOf, populate, readExport } from '../cold-storage-fixture.js';
 import { scopedApps } from '../background.js';
 import { nodeKey, type Header, type Line } from '../../src/adapters/cold-storage/testing.js';
 import { ImportRefused } from '../../src/adapters/cold-storage/index.js';
+import { COMMIT_OVERLAP_MS } from '../../src/adapters/cold-storage/delta.js';
 import { asVersion1 } from '../cold-storage-v1.js';
 
 const { scopedApp } = scopedApps();
@@ -49,6 +50,11 @@ describe('cold storage chain', () => {
     'a compaction rewrites it as one full export', async () => {
     const { t, store, dir } = await scopedApp('chain');
     const { ids } = await populate(t, store);
+    // Written long before the export (a delta reaches COMMIT_OVERLAP_MS back before the export it follows).
+    await t.cypher('MATCH (n) WHERE n.store = $store SET n.changedAt = n.changedAt - $ms', {
+      store,
+      ms: 2 * COMMIT_OVERLAP_MS,
+    });
     const full = await t.app.coldStorage.write(dir);
     expect(full.kind).toBe('full');
     expect(await t.app.coldStorage.verify(full.path)).toEqual({ verified: true, problems: [] });
