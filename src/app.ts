@@ -89,8 +89,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const clock = options.clock ?? Date.now;
   const logger = options.logger ?? (options.log ? lineLogger(options.log) : createLogger(config.log));
   useProcessLogger(logger);
-  const driver = await connect(config, options.applySchema !== false, logger);
-  const core = buildCore(config, driver, clock, logger);
+  const { driver, building } = await connect(config, options.applySchema !== false, logger);
+  const core = buildCore(config, driver, clock, logger, building);
   const { graph, bus, progress, hippocampus, synapse } = core;
   const embedding = buildEmbeddings(config, core, options.embeddingWorker ?? options.workers === true, logger);
   const { embedder, embeddings } = embedding;
@@ -179,6 +179,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       await embedder.close();
       await live.close();
       await coldStorage.close();
+      core.indexes.stop();
       await driver.close();
     },
   };

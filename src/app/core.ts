@@ -4,7 +4,7 @@
  */
 import type { Driver } from 'neo4j-driver';
 import { Bus, ProgressBoard, type Logger, type GraphPort } from '../domain/index.js';
-import { createDriver, Neo4jGraph, applySchema, waitForNeo4j } from '../adapters/neo4j/index.js';
+import { createDriver, IndexBuilds, Neo4jGraph, applySchema, waitForNeo4j } from '../adapters/neo4j/index.js';
 import { linkingThread } from '../adapters/linking-thread/index.js';
 import { Hippocampus, storeGroupSettings } from '../contexts/hippocampus/index.js';
 import { Salience } from '../contexts/salience/index.js';
@@ -12,18 +12,25 @@ import { Synapse } from '../contexts/synapse/index.js';
 import { Sessions } from '../contexts/cortex/index.js';
 import type { Config } from '../config.js';
 
-/** A driver whose server answered (and, unless told otherwise, has the schema); closed again when it cannot start. */
-export async function connect(config: Config, schema: boolean, logger: Logger): Promise<Driver> {
+/**
+ * A driver whose server answered (and, unless told otherwise, has the schema), and the indexes Neo4j is still
+ * building; the driver is closed again when it cannot start.
+ */
+export async function connect(
+  config: Config,
+  schema: boolean,
+  logger: Logger,
+): Promise<{ driver: Driver; building: string[] }> {
   const { uri, user, password, database } = config.neo4j;
   const driver = createDriver(uri, user, password, config.security.poolAcquisitionMs);
   try {
     await waitForNeo4j(driver, database, config.connectWaitMs, logger.info);
-    if (schema) await applySchema(driver, database, (line) => logger.info(line));
+    const building = schema ? await applySchema(driver, database, (line) => logger.info(line)) : [];
+    return { driver, building };
   } catch (error) {
     await driver.close(); // a process that cannot start leaves no connection behind
     throw error;
   }
-  return driver;
 }
 
 export interface Core {
@@ -34,9 +41,17 @@ export interface Core {
   readonly salience: Salience;
   readonly synapse: Synapse;
   readonly sessions: Sessions;
+  /** Indexes Neo4j is still building (health says what that costs). */
+  readonly indexes: IndexBuilds;
 }
 
-export function buildCore(config: Config, driver: Driver, clock: () => number, logger: Logger): Core {
+export function buildCore(
+  config: Config,
+  driver: Driver,
+  clock: () => number,
+  logger: Logger,
+  building: readonly string[] = [],
+): Core {
   const graph = new Neo4jGraph(driver, config.neo4j.database);
   const bus = new Bus({ clock });
   bus.onFailure((error, message, actor) => logger.error(`[${actor}] failed on ${message.type}:`, error));
@@ -48,6 +63,8 @@ export function buildCore(config: Config, driver: Driver, clock: () => number, l
     );
   }
   const progress = new ProgressBoard(clock);
+  const indexes = new IndexBuilds(driver, config.neo4j.database, progress, (line) => logger.info(line));
+  indexes.watch(building);
   const hippocampus = new Hippocampus({
     graph,
     bus,
@@ -70,5 +87,5 @@ export function buildCore(config: Config, driver: Driver, clock: () => number, l
     linkingThread: config.synapse.linkingThread ? linkingThread(config.neo4j, config.synapse) : null,
   }).register();
   const sessions = new Sessions({ graph, bus, clock }).register();
-  return { graph, bus, progress, hippocampus, salience, synapse, sessions };
+  return { graph, bus, progress, hippocampus, salience, synapse, sessions, indexes };
 }

@@ -20,7 +20,12 @@ import type { Background } from './background.js';
 const HEALTH_MS = 1000;
 
 /** Health's `degraded`: each part that is not fully up, and what callers get meanwhile. */
-export function degradedParts(up: { neo4j: boolean; redis: boolean; embeddings: string }): string[] {
+export function degradedParts(up: {
+  neo4j: boolean;
+  redis: boolean;
+  embeddings: string;
+  building?: readonly string[];
+}): string[] {
   const lines: string[] = [];
   if (!up.neo4j) lines.push('neo4j: unreachable; requests fail with UNAVAILABLE (retryable) until it is back');
   if (!up.redis)
@@ -30,6 +35,11 @@ export function degradedParts(up: { neo4j: boolean; redis: boolean; embeddings: 
     );
   if (up.embeddings !== 'ready' && up.embeddings !== 'disabled')
     lines.push(`embeddings: ${up.embeddings}; recall is lexical only`);
+  for (const index of up.building ?? [])
+    lines.push(
+      `neo4j: the ${index} index is being built (health.progress says how far); stores too large to keep in ` +
+        'process are searched by words, people, dates and associations until it is online',
+    );
   return lines;
 }
 
@@ -85,7 +95,12 @@ export function buildPorts(config: Config, needs: PortNeeds): Ports {
       memories: memories ?? 0,
       accepting: accepting(),
       embeddings: embeddingState,
-      degraded: degradedParts({ neo4j: memories !== null, redis, embeddings: embeddingState }),
+      degraded: degradedParts({
+        neo4j: memories !== null,
+        redis,
+        embeddings: embeddingState,
+        building: core.indexes.building(),
+      }),
       progress: progress.list().map((p) => ({ ...p, share: progressShare(p) })),
     };
   };

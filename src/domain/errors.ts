@@ -97,6 +97,20 @@ export class BusyError extends RetryableError {
   }
 }
 
+/**
+ * An index Neo4j is still building (after an upgrade changed its definition): a search that needs it gets its
+ * candidates another way meanwhile; anything else may retry once the build is done.
+ */
+export class IndexNotReadyError extends RetryableError {
+  readonly index: string;
+
+  constructor(index: string, retryAfterMs = 5000) {
+    super('INDEX_NOT_READY', `the ${index} index is still being built; retry shortly`, retryAfterMs, { index });
+    this.name = 'IndexNotReadyError';
+    this.index = index;
+  }
+}
+
 export function assertNever(value: never, what = 'message'): never {
   throw new Error(`unhandled ${what}: ${JSON.stringify(value)}`);
 }

@@ -1,10 +1,10 @@
 /**
  * Progress of long operations (import, export, backfill, sweeps,
- * consolidation) in this process: each reports how far it got, `health`
+ * consolidation, an index Neo4j builds) in this process: each reports how far it got, `health`
  * lists them, and the CLI scripts draw bars from the same reports. Finished
  * operations stay listed for a while, so a look after the fact still sees them.
  */
-export const PROGRESS_OPERATIONS = ['import', 'export', 'backfill', 'sweep', 'consolidation'] as const;
+export const PROGRESS_OPERATIONS = ['import', 'export', 'backfill', 'sweep', 'consolidation', 'index'] as const;
 export type ProgressOperation = (typeof PROGRESS_OPERATIONS)[number];
 
 export interface ProgressEntry {

@@ -11,6 +11,7 @@ import { dropQueues, queuePrefix, startBackgroundApp } from '../background.js';
 import { Recall } from '../../src/contexts/recall/index.js';
 import { ALL_SIGNALS } from '../../src/contexts/recall/testing.js';
 import type { ThreadedEmbedder } from '../../src/adapters/embeddings/index.js';
+import { IndexNotReadyError, type GraphPort } from '../../src/domain/index.js';
 
 const store = randomStore('semantic');
 const prefix = queuePrefix();
@@ -122,6 +123,35 @@ describe('recall by meaning', () => {
       signals: { ...ALL_SIGNALS, semantic: false },
     });
     expect(lexical).toEqual([]);
+  });
+
+  it('serves while the vector index is being built: word matches keep their similarity, nothing fails', async () => {
+    // The real graph, but Neo4j answers the vector search as it does while an upgrade rebuilds the index (51N63).
+    const graph = t.app.recallDeps.graph;
+    const building: GraphPort = {
+      ...graph,
+      read: (statement, params) =>
+        statement.file === 'recall/vector-candidates.cypher'
+          ? Promise.reject(new IndexNotReadyError('memory_embedding'))
+          : graph.read(statement, params),
+    };
+    const lines: string[] = [];
+    const whileBuilding = new Recall({
+      ...t.app.recallDeps,
+      graph: building,
+      vectors: { dimensions: 384, maxVectors: 0 },
+      log: (line) => lines.push(line),
+    });
+    const filters = { tiers: null, from: null, to: null, tags: null, people: null, sessionId: null };
+    const ask = (query: string) =>
+      whileBuilding.rankOnly({ query, store, limit: 5, includeAssociations: false, minConfidence: null, filters });
+    const [report] = await ask('quarterly report');
+    expect(report).toMatchObject({ memory: { content: MEMORIES[1]!.content }, coverage: 1 });
+    expect(report?.similarity).toBeGreaterThan(0.75);
+    // Found by meaning alone, the holiday waits for the index; the search still answers.
+    expect((await ask(HOLIDAY)).map((h) => h.memory.content)).not.toContain(MEMORIES[0]!.content);
+    await ask(HOLIDAY);
+    expect(lines.filter((l) => l.includes('memory_embedding index is still being built'))).toHaveLength(1);
   });
 
   it('spreads activation from the nearest memories by meaning when no word matches', async () => {

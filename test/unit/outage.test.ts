@@ -5,6 +5,8 @@ import { asUnavailable, outageOf } from '../../src/adapters/outage.js';
 import { InvalidInputError, UnavailableError } from '../../src/domain/index.js';
 import { formatError } from '../../src/adapters/graphql/testing.js';
 import { degradedParts } from '../../src/app.js';
+import { notReady } from '../../src/adapters/neo4j/graph.js';
+import { IndexNotReadyError } from '../../src/domain/index.js';
 
 const socketError = (code: string) => Object.assign(new Error(`connect ${code} 127.0.0.1:6380`), { code });
 
@@ -107,5 +109,34 @@ describe('health.degraded', () => {
     expect(all[0]).toMatch(/^neo4j: unreachable; requests fail with UNAVAILABLE/);
     expect(all[1]).toMatch(/^redis: unreachable; stores and searches go on/);
     expect(all[2]).toBe('embeddings: missing: no model.onnx; recall is lexical only');
+  });
+});
+
+describe('an index Neo4j is still building', () => {
+  it("turns Neo4j's 51N63 into INDEX_NOT_READY naming the index, and leaves other errors alone", () => {
+    // As Neo4j 2026.08 answers a SEARCH on a vector index while it populates.
+    const populating = new Neo4jError(
+      '51N63: Index `memory_embedding` is not ready yet. Wait until it finishes populating and retry the transaction.',
+      'Neo.ClientError.Schema.IndexNotFound',
+      '51N63',
+      '',
+    );
+    const mapped = notReady(populating);
+    expect(mapped).toBeInstanceOf(IndexNotReadyError);
+    expect(mapped).toMatchObject({ code: 'INDEX_NOT_READY', index: 'memory_embedding' });
+    const missing = new Neo4jError(
+      "22N69: The index 'nope' does not exist.",
+      'Neo.ClientError.Schema.IndexNotFound',
+      '22N69',
+      '',
+    );
+    expect(notReady(missing)).toBeNull();
+    expect(notReady(new Error('51N63: Index `x` is not ready yet'))).toBeNull();
+  });
+
+  it('says in health.degraded what a search gets while the vector index is built', () => {
+    const lines = degradedParts({ neo4j: true, redis: true, embeddings: 'ready', building: ['memory_embedding'] });
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^neo4j: the memory_embedding index is being built .* searched by words/);
   });
 });

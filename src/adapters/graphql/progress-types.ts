@@ -4,11 +4,13 @@ import type { ProgressOperation } from '../../domain/index.js';
 import { DateTimeScalar } from './scalars.js';
 
 @ObjectType('Progress', {
-  description: 'How far a long operation of this process got (import, export, backfill, sweep, consolidation).',
+  description: 'How far a long operation of this process got (import, export, backfill, sweep, consolidation, index).',
 })
 export class ProgressType {
   @Field(() => ID) id!: string;
-  @Field(() => String, { description: 'import, export, backfill, sweep or consolidation.' })
+  @Field(() => String, {
+    description: 'import, export, backfill, sweep, consolidation or index (Neo4j building an index).',
+  })
   operation!: ProgressOperation;
   @Field(() => String, {
     nullable: true,

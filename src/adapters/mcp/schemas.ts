@@ -157,5 +157,8 @@ export const statusResult = {
   degraded: z.array(z.string()).describe('what works less well right now, one line each; empty when everything is up'),
   progress: z
     .array(z.record(z.string(), z.unknown()))
-    .describe('long operations of the service (import, export, backfill, sweeps, consolidation) with their share done'),
+    .describe(
+      'long operations of the service (import, export, backfill, sweeps, consolidation, index builds) ' +
+        'with their share done',
+    ),
 };

@@ -6,7 +6,14 @@
 import { isPoolTimeout, waitingForPool } from './pool-wait.js';
 import neo4j, { Neo4jError, type BookmarkManager, type Driver, type ManagedTransaction } from 'neo4j-driver';
 import type { QueryResult, Session, Transaction } from 'neo4j-driver';
-import type { GraphPort, Params, Row, Statement, Tx } from '../../domain/index.js';
+import {
+  IndexNotReadyError,
+  type GraphPort,
+  type Params,
+  type Row,
+  type Statement,
+  type Tx,
+} from '../../domain/index.js';
 import { statementText } from './statements.js';
 import { asUnavailable, outageOf } from '../outage.js';
 
@@ -85,6 +92,13 @@ function runQuietly(run: () => Promise<QueryResult>): Promise<QueryResult> {
 }
 
 /** The statement's file in a driver error's message (its stack is not recorded: runQuietly). */
+/** Neo4j's answer when a query needs an index that is still being built (GQL status 51N63). */
+export function notReady(error: unknown): IndexNotReadyError | null {
+  if (!(error instanceof Neo4jError) || error.code !== 'Neo.ClientError.Schema.IndexNotFound') return null;
+  if (error.gqlStatus !== '51N63' && !/not ready yet/i.test(error.message)) return null;
+  return new IndexNotReadyError(/Index `([^`]+)`/.exec(error.message)?.[1] ?? 'an');
+}
+
 function named(error: unknown, statement: Statement): unknown {
   if (error instanceof Neo4jError && !error.message.includes(statement.file))
     error.message = `${error.message} (${statement.file})`;
@@ -151,7 +165,9 @@ export class Neo4jGraph implements GraphPort {
       this.inSession(neo4j.session.READ, async (session) =>
         rows<R>(await runQuietly(() => session.run(text, toNeo4jParams(params) as Params))),
       ),
-    );
+    ).catch((error: unknown) => {
+      throw notReady(error) ?? error;
+    });
   }
 
   /**

@@ -18,7 +18,7 @@ export function schemaStatements(): { file: string; text: string }[] {
 /**
  * Indexes whose definition changed, by name and the property the new one has. memory_embedding: Neo4j 5 could not
  * filter a vector search, so it indexed the embedding alone; since the move to Neo4j 2026.x the store is its filter
- * property (memory-embedding-vector.cypher). The index is built anew in the background; applySchema waits for it.
+ * property (memory-embedding-vector.cypher). The index is built anew in the background while the service serves.
  */
 export const CHANGED_INDEXES: readonly { readonly name: string; readonly property: string }[] = [
   { name: 'memory_embedding', property: 'store' },
@@ -43,14 +43,20 @@ export async function dropChangedIndexes(driver: Driver, database: string): Prom
   return dropped;
 }
 
+/**
+ * Applies the schema and waits (up to 300 s) for every index to come online but those it had to drop and build
+ * anew: a rebuilt vector index over a large database takes many minutes (500k vectors: 31 min on 2 busy cores,
+ * bench/results/stores.md), and the service serves meanwhile (index-build.ts watches it; Recall finds the
+ * memories of a large store by their words until it is online). Returns the names of the indexes still being built.
+ */
 export async function applySchema(
   driver: Driver,
   database: string,
   log: (line: string) => void = () => undefined,
-): Promise<void> {
+): Promise<string[]> {
   const dropped = await dropChangedIndexes(driver, database);
   for (const name of dropped) {
-    log(`neo4j: index ${name} was made by an earlier version; building it anew (the start waits for it)`);
+    log(`neo4j: index ${name} was made by an earlier version; building it anew while the service serves`);
   }
   for (const { text } of schemaStatements()) {
     try {
@@ -65,6 +71,42 @@ export async function applySchema(
         throw error;
     }
   }
-  // A rebuilt vector index: 500k vectors took 31 min on 2 busy cores (bench/results/stores.md).
-  await driver.executeQuery(`CALL db.awaitIndexes(${dropped.length > 0 ? 7200 : 300})`, {}, { database });
+  await awaitIndexesBut(driver, database, await building(driver, database, dropped), 300_000);
+  // An index rebuilt over few vectors (a fresh or small database) is online within seconds: wait for that.
+  await awaitIndexesBut(driver, database, [], 10_000).catch(() => undefined);
+  return building(driver, database, dropped);
+}
+
+/** Of these indexes, the ones not online yet (another process may have started their rebuild before this one). */
+async function building(driver: Driver, database: string, names: readonly string[]): Promise<string[]> {
+  const all = CHANGED_INDEXES.map((i) => i.name).concat(names);
+  const { records } = await driver.executeQuery(
+    "SHOW INDEXES YIELD name, state WHERE name IN $names AND state <> 'ONLINE' RETURN name",
+    { names: [...new Set(all)] },
+    { database },
+  );
+  return records.map((r) => r.get('name') as string);
+}
+
+/** Waits until every index but `except` is online; an index that failed to build stops the start. */
+export async function awaitIndexesBut(
+  driver: Driver,
+  database: string,
+  except: readonly string[],
+  timeoutMs: number,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const { records } = await driver.executeQuery(
+      "SHOW INDEXES YIELD name, state WHERE NOT name IN $except AND state <> 'ONLINE' RETURN name, state",
+      { except: [...except] },
+      { database },
+    );
+    const failed = records.filter((r) => r.get('state') === 'FAILED').map((r) => r.get('name') as string);
+    if (failed.length > 0) throw new Error(`neo4j: index ${failed.join(', ')} failed to build (SHOW INDEXES)`);
+    if (records.length === 0) return;
+    if (Date.now() > deadline)
+      throw new Error(`neo4j: index ${records.map((r) => r.get('name')).join(', ')} not online after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
 }

@@ -4,7 +4,7 @@
  * associations from the best of them, then one combined score and a
  * calibrated confidence per hit. It reads and records nothing else.
  */
-import type { MemoryRecord, GraphPort } from '../../domain/index.js';
+import { IndexNotReadyError, type MemoryRecord, type GraphPort } from '../../domain/index.js';
 import { namesPerson } from './query-text.js';
 import { inSpans } from './query-dates.js';
 import { bm25, documentStems, type TermStats } from './bm25.js';
@@ -68,6 +68,8 @@ export class Ranking {
   private readonly weights: RecallWeights;
   private readonly queryVectors: QueryVectors | null;
   private readonly reads: CandidateReads;
+  /** When a search last said the vector index is being built (said at most once a minute). */
+  private toldIndexBuilding = -Infinity;
 
   constructor(private readonly deps: RankingDeps) {
     this.clock = deps.clock ?? Date.now;
@@ -254,10 +256,24 @@ export class Ranking {
     // own vectors.
     const indexVector = Array.from(vector);
     const [near, similarities] = await Promise.all([
-      this.reads.nearestInIndex(indexVector, plan, want),
+      this.reads.nearestInIndex(indexVector, plan, want).catch((error: unknown) => this.whileIndexBuilds(error)),
       this.reads.similarities([...direct.keys()], store, indexVector),
     ]);
     return { vector, near, similarities };
+  }
+
+  /**
+   * The vector index is being built (after an upgrade changed it): this search gets no memories found by meaning
+   * alone, and its word, date and association matches still get their similarity (health says why).
+   */
+  private whileIndexBuilds(error: unknown): Near[] {
+    if (!(error instanceof IndexNotReadyError)) throw error;
+    const now = this.clock();
+    if (now - this.toldIndexBuilding > 60_000) {
+      this.deps.log?.(`recall: ${error.message}; searching without it`);
+      this.toldIndexBuilding = now;
+    }
+    return [];
   }
 
   /** A memory reached by association: its similarity when its store's vectors are in process. */
