@@ -238,7 +238,8 @@ export class Ranking {
     const { store } = plan.request;
     const documents = plan.stats.documents;
     const want = this.weights.semanticCandidates * (plan.filtered ? 4 : 1);
-    const copy = this.vectors && !this.vectors.tooLarge(documents) ? await this.vectors.get(store, documents) : null;
+    // A store too large for a copy gets null here, and a copy kept from when it was small is dropped.
+    const copy = this.vectors ? await this.vectors.get(store, documents) : null;
     if (copy) {
       const similarities = new Map([...direct.keys()].map((id) => [id, copy.similarity(id, vector)] as const));
       const top = copy.top(vector, want).filter((t) => !direct.has(t.id));

@@ -175,6 +175,12 @@ export class VectorCache {
           const rows = await this.graph.read<Row>(Q.vectorsSince, { store, since, limit: PAGE });
           const before = copy.watermark;
           this.apply(copy, rows);
+          if (copy.vectors.size > this.options.maxVectors) {
+            // Grew past the limit: the index serves this store now, and a copy kept current would grow without
+            // end (measured: a store grown to 1M held 1.5 GB of vectors in process and read every new batch).
+            if (this.copies.peek(store) === copy) this.copies.delete(store);
+            return;
+          }
           if (rows.length < PAGE || copy.watermark === before) break;
         }
       } while (copy.again);
