@@ -2,8 +2,10 @@
  * Cold storage at scale (issue 25 item 3): a store of N memories with 384-d
  * vectors, then a full export and its verification, 1,000 changes through
  * GraphQL (stores, claims, links, forgets), the delta shutdown would write and
- * its verification, the compaction (the background's full export) and the
- * chain's import — times and file sizes. Run: npm run bench:cold-storage
+ * its verification, then a day's decay sweep and the delta after it (with,
+ * for comparison, the delta the sweep made before version 3, when it stamped
+ * every memory it rescored), the compaction (the background's full export)
+ * and the chain's import — times and file sizes. Run: npm run bench:cold-storage
  * (BENCH_COLD_LEVELS=100000,1000000; BENCH_COLD_CHANGES=1000; BENCH_COLD_RESTORE=0 skips the
  * compaction and the import, and reports those of the previous results file, marked as such).
  *
@@ -26,7 +28,7 @@ import { createApp } from '../src/app.js';
 import { buildGraphQLSchema, startGraphQLServer } from '../src/adapters/graphql/index.js';
 import { ColdStorage } from '../src/adapters/cold-storage/index.js';
 import { decodeVector } from '../src/adapters/cold-storage/testing.js';
-import { storeKeyOf } from '../src/domain/index.js';
+import { message, storeKeyOf } from '../src/domain/index.js';
 import { graphqlClient, markdownTable, rng, writeResults } from './lib.js';
 import { startBench } from './conditions.js';
 
@@ -177,6 +179,46 @@ const time = async <T>(fn: () => Promise<T>): Promise<[T, number]> => {
 };
 
 const MB = (bytes: number) => Math.round(bytes / 1e5) / 10;
+const DAY = 86_400_000;
+
+/**
+ * A day's decay sweep of the store, then the delta shutdown writes; then the
+ * same rescored memories stamped as the sweep stamped them before version 3
+ * (derived score left out all the same), and the delta that makes.
+ */
+async function sweepAndDeltas(cold: ColdStorage, store: string, dir: string) {
+  const now = Date.now() + DAY;
+  const [sweep, sweepSeconds] = await time(() => app.bus.ask(message('SweepDecay', { store, now }, 'subconscious')));
+  await app.bus.idle();
+  const [delta, write] = await time(() => cold.write(dir));
+  const [check, verify] = await time(() => cold.verify(delta.path));
+  console.log(
+    `sweep ${sweepSeconds.toFixed(1)} s (${sweep.updated} rescored); delta after it: ${delta.nodes} nodes, ` +
+      `${MB(delta.bytes)} MB, ${write.toFixed(2)} s, verify ${verify.toFixed(2)} s (${check.verified})`,
+  );
+  await app.driver.executeQuery(
+    'MATCH (m:Memory {store: $store}) WHERE m.salienceAt = datetime({epochMillis: $now}) ' +
+      'CALL (m) { SET m.changedAt = timestamp() } IN TRANSACTIONS OF 10000 ROWS',
+    { store, now: neo4j.int(now) },
+    db,
+  );
+  const [old, oldWrite] = await time(() => cold.write(dir));
+  const [oldCheck, oldVerify] = await time(() => cold.verify(old.path));
+  console.log(`as before version 3: ${old.nodes} nodes, ${MB(old.bytes)} MB, ${oldWrite.toFixed(1)} s`);
+  return {
+    paths: [delta.path, old.path],
+    sweepSeconds,
+    sweepRescored: sweep.updated,
+    sweepDeltaNodes: delta.nodes,
+    sweepDeltaMB: MB(delta.bytes),
+    sweepDeltaSeconds: write + verify,
+    sweepDeltaVerified: check.verified,
+    oldSweepDeltaNodes: old.nodes,
+    oldSweepDeltaMB: MB(old.bytes),
+    oldSweepDeltaSeconds: oldWrite + oldVerify,
+    oldSweepDeltaVerified: oldCheck.verified,
+  };
+}
 
 /** The compaction of the chain, then (the store dropped) the import of the chain, checked against a full export. */
 async function compactAndImport(cold: ColdStorage, store: string, dir: string, chain: string[]) {
@@ -225,7 +267,8 @@ try {
           `${MB(delta.bytes)} MB, ${deltaWrite.toFixed(2)} s; ` +
           `verify ${deltaVerify.toFixed(2)} s (${deltaCheck.verified})`,
       );
-      const restore = RESTORE ? await compactAndImport(cold, store, dir, [full.path, delta.path]) : null;
+      const { paths, ...afterSweep } = await sweepAndDeltas(cold, store, dir);
+      const restore = RESTORE ? await compactAndImport(cold, store, dir, [full.path, delta.path, ...paths]) : null;
       const before = earlier.get(level);
       results.push({
         memories: level,
@@ -246,6 +289,7 @@ try {
         deltaWriteSeconds: deltaWrite,
         deltaVerifySeconds: deltaVerify,
         deltaVerified: deltaCheck.verified,
+        ...afterSweep,
         ...(restore ?? {
           compactSeconds: before?.compactSeconds ?? '–',
           compactedMB: before?.compactedMB ?? '–',
@@ -275,6 +319,9 @@ const rows = results.map((r) => [
   `${r.deltaNodes} / ${r.deltaRelationships} / ${r.deltaDeleted}`,
   `${s(r.deltaWriteSeconds)} s, ${r.deltaMB} MB`,
   `${s(r.deltaVerifySeconds)} s`,
+  `${s(r.sweepSeconds)} s, ${r.sweepRescored}`,
+  `${r.sweepDeltaNodes} nodes, ${r.sweepDeltaMB} MB, ${s(r.sweepDeltaSeconds)} s`,
+  `${r.oldSweepDeltaNodes} nodes, ${r.oldSweepDeltaMB} MB, ${s(r.oldSweepDeltaSeconds)} s`,
   `${s(r.compactSeconds)} s${r.restoreFromEarlierRun ? ' ¹' : ''}`,
   `${s(r.importSeconds)} s (${r.importVerified && r.sameGraphAfterImport ? 'exact' : 'NOT exact'})` +
     (r.restoreFromEarlierRun ? ' ¹' : ''),
@@ -291,6 +338,9 @@ writeResults(
       `delta after ${CHANGES} changes: nodes / rels / deleted`,
       'delta export',
       'verify delta',
+      "a day's sweep: time, memories rescored",
+      'delta after it: export + verify',
+      'the same before version 3 (rescored memories stamped)',
       'compaction',
       'import',
     ],
@@ -298,8 +348,12 @@ writeResults(
   )}\n\nSeeded straight into Neo4j: per memory 3 nodes (the memory with a 384-d float32 vector, two audit events) ` +
     `and 7 relationships (2 ABOUT, 5 associations). The ${CHANGES} changes go through GraphQL: 40% new memories ` +
     '(with vectors), 40% claims, 15% links of the mind, 5% forgets. Shutdown writes and verifies only the delta ' +
-    '(its steps 4 and 5 = "delta export" + "verify delta"). The compaction rewrites full export + delta as one ' +
-    'file from the files alone. Import restores the chain (full export, then the delta) with batches of 2,000 and ' +
+    '(its steps 4 and 5 = "delta export" + "verify delta"). Then a decay sweep a day later rescores the store, and ' +
+    'the next delta is written and verified; the score is derived and left out of the files (format version 3), ' +
+    'so the sweep adds only the tier changes it makes. For comparison, the rescored memories are then stamped as ' +
+    'the sweep stamped them before version 3, and that delta is written and verified too. The compaction ' +
+    'rewrites the chain as one file from the files alone. Import restores the chain (full export, then the ' +
+    'three deltas) with batches of 2,000 and ' +
     'checks the result against it; "exact": a full export afterwards has the same digest as one taken before.' +
     (results.some((r) => r.restoreFromEarlierRun)
       ? '\n\n¹ From the previous run of this bench (BENCH_COLD_RESTORE=0 skipped them in this one); the code they ' +

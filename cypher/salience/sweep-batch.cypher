@@ -6,7 +6,8 @@
 // model.ts. It is written here when it moved at least $model.epsilon. The others
 // (a move to fold in, an event after $now, a score calling for a tier change)
 // come back whole for Salience to handle. IDENTITY_CORE is never touched.
-// Salience's own properties only. Each property is read once, and the ones most
+// Salience's own properties only, and not stamped (changedAt): the score is derived, and cold storage
+// leaves it out. Each property is read once, and the ones most
 // memories lack (marked uses, an anchor, a stored score) only when they can
 // matter: a missing property costs a walk of the node's whole property chain.
 // params: $after, $until, $now, $model
@@ -54,7 +55,7 @@ WITH m, score, simple,
   simple AND (stored IS NULL OR CASE WHEN m.salienceAt IS NULL THEN true
     ELSE m.salienceAt.epochMillis <= $now AND stored <> score AND abs(stored - score) >= $model.epsilon END) AS write
 FOREACH (_ IN CASE WHEN write THEN [1] ELSE [] END |
-  SET m.salience = score, m.salienceAt = datetime({epochMillis: $now}), m.changedAt = timestamp())
+  SET m.salience = score, m.salienceAt = datetime({epochMillis: $now}))
 WITH count(m) AS scanned, sum(CASE WHEN write THEN 1 ELSE 0 END) AS written,
   collect(CASE WHEN simple THEN null ELSE m {
     .id, .store, .tier, .accessCount, .claimed, .salience, createdAt: m.createdAt.epochMillis,

@@ -3,17 +3,21 @@
  * shutdown protocol writes only a delta (what store, claim, link and forget
  * changed, the forgotten memory as a deleted key); the chain restores the
  * graph exactly, a compaction rewrites it as one full export, a broken chain
- * is refused, version 1 files still import, and vectors come back bit for bit.
+ * is refused, version 1 files still import, vectors come back bit for bit,
+ * and a decay sweep's rescoring (derived, left out of every file) adds nothing to a delta.
  */
 import { cp, mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { graphOf, populate, readExport } from '../cold-storage-fixture.js';
 import { scopedApps } from '../background.js';
-import { nodeKey, type Header, type Line } from '../../src/adapters/cold-storage/testing.js';
+import { FORMAT_VERSION, nodeKey, type Header, type Line } from '../../src/adapters/cold-storage/testing.js';
 import { ImportRefused } from '../../src/adapters/cold-storage/index.js';
 import { COMMIT_OVERLAP_MS } from '../../src/adapters/cold-storage/delta.js';
 import { asVersion1 } from '../cold-storage-v1.js';
+import { message } from '../../src/domain/index.js';
+
+const DAY = 86_400_000;
 
 const { scopedApp } = scopedApps();
 
@@ -80,7 +84,12 @@ describe('cold storage chain', () => {
 
     const lines = await readExport(shutdown.coldStoragePath);
     const header = lines[0] as Header;
-    expect(header).toMatchObject({ version: 2, kind: 'delta', previous: full.sha256, scope: { stores: [store] } });
+    expect(header).toMatchObject({
+      version: FORMAT_VERSION,
+      kind: 'delta',
+      previous: full.sha256,
+      scope: { stores: [store] },
+    });
     const deleted = lines.flatMap((l) => (l.type === 'deleted' ? [l.key] : []));
     const nodes = new Set(lines.flatMap((l) => (l.type === 'node' ? [nodeKey(l.ref)] : [])));
     expect(deleted).toEqual([`#${ids[1]}`]);
@@ -121,6 +130,55 @@ describe('cold storage chain', () => {
     if (!compacted.compacted) throw new Error('not compacted');
     expect(compacted.digest).toBe(now.digest);
     expect(await graphOf(compacted.path)).toEqual(await graphOf(now.path));
+  }, 120_000);
+
+  it("leaves a day's decay sweep out of the next delta (the score is derived) and restores without the score, " +
+    'which the next sweep writes again', async () => {
+    const { t, store, dir } = await scopedApp('sweep');
+    const { ids } = await populate(t, store);
+    await t.app.bus.idle();
+    await t.cypher('MATCH (n) WHERE n.store = $store SET n.changedAt = n.changedAt - $ms', {
+      store,
+      ms: 2 * COMMIT_OVERLAP_MS,
+    });
+    const full = await t.app.coldStorage.write(dir);
+    expect((await t.app.coldStorage.verify(full.path)).verified).toBe(true);
+    const scores = async () =>
+      new Map(
+        (
+          await t.cypher<{ id: string; tier: string; anchor: number | null; salience: number | null }>(
+            'MATCH (m:Memory {store: $store}) RETURN m.id AS id, m.tier AS tier, m.salience AS salience, ' +
+              'm.salienceAnchorAt.epochMillis AS anchor',
+            { store },
+          )
+        ).map((r) => [r.id, r]),
+      );
+    const before = await scores();
+    const sweep = (now: number) => t.app.bus.ask(message('SweepDecay', { store, now }, 'subconscious'));
+    expect((await sweep(Date.now() + DAY)).updated).toBeGreaterThan(0);
+    const after = await scores();
+    // Rescored only: a tier change, or a use or claim folded into a new anchor, is a change a delta carries.
+    const same = (id: string, key: 'tier' | 'anchor' | 'salience') => after.get(id)?.[key] === before.get(id)?.[key];
+    const rescored = ids.filter((id) => same(id, 'tier') && same(id, 'anchor') && !same(id, 'salience'));
+    expect(rescored.length).toBeGreaterThan(0);
+
+    const delta = await t.app.coldStorage.write(dir);
+    expect(delta.kind).toBe('delta');
+    expect(await t.app.coldStorage.verify(delta.path)).toEqual({ verified: true, problems: [] });
+    const lines = await readExport(delta.path);
+    const inDelta = new Set(lines.flatMap((l) => (l.type === 'node' ? [nodeKey(l.ref)] : [])));
+    for (const id of rescored) expect(inDelta.has(`#${id}`), id).toBe(false);
+    for (const line of [...(await readExport(full.path)), ...lines])
+      if (line.type === 'node' && line.labels.includes('Memory')) expect(line.props).not.toHaveProperty('salience');
+
+    await t.app.jobs.close();
+    await t.app.bus.idle();
+    await t.dropStore(store);
+    expect(await t.app.coldStorage.import(dir, { allowNonEmpty: true })).toMatchObject({ verified: true });
+    expect([...(await scores()).values()].filter((m) => m.salience !== null)).toEqual([]);
+    await sweep(Date.now() + DAY);
+    const again = await scores();
+    for (const id of rescored) expect(again.get(id)?.salience, id).toBeCloseTo(after.get(id)?.salience ?? -1, 2);
   }, 120_000);
 
   it('refuses a broken chain and a damaged delta, writing nothing; imports a version 1 file; keeps vectors bit for ' +

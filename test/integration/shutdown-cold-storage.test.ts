@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { randomStore, startTestApp } from '../helpers.js';
 import { populate, readExport } from '../cold-storage-fixture.js';
 import { backgroundEnv, dropQueues, queuePrefix, scopedApps } from '../background.js';
-import { labelKey } from '../../src/adapters/cold-storage/testing.js';
+import { FORMAT_VERSION, labelKey } from '../../src/adapters/cold-storage/testing.js';
 import type { GraphPort } from '../../src/domain/index.js';
 import { JOB_KINDS } from '../../src/contexts/subconscious/index.js';
 
@@ -43,7 +43,7 @@ describe('shutdown', () => {
     expect(header).toMatchObject({
       type: 'header',
       format: 'total-recall-cold-storage',
-      version: 2,
+      version: FORMAT_VERSION,
       kind: 'full',
       scope: { stores: [store] },
     });

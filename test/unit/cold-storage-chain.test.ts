@@ -1,9 +1,9 @@
 /**
- * Cold storage version 2 without a database: vectors as base64 (float32 when
- * lossless, else float64, bit for bit), and a chain of files — found from a
- * folder, resolved to the graph it ends in (last versions, deleted nodes and
- * replaced relationships gone, relabelled ends renamed), refused when a link
- * is missing or a file damaged.
+ * Cold storage without a database: vectors as base64 (float32 when lossless,
+ * else float64, bit for bit), and a chain of files — found from a folder,
+ * resolved to the graph it ends in (last versions, deleted nodes and replaced
+ * relationships gone, relabelled ends renamed, older files' derived memory
+ * properties left out), refused when a link is missing or a file damaged.
  */
 import { createHash } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -11,9 +11,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
+  DERIVED_MEMORY_PROPERTIES,
   FLOAT32_VECTOR,
   FLOAT64_VECTOR,
+  FORMAT_VERSION,
   GraphDigest,
+  keptProps,
   chainOf,
   decodeProps,
   decodeVector,
@@ -167,6 +170,28 @@ describe('a chain', () => {
     want.relationship(rel('CAUSAL', b3, a2));
     expect(got.records()).toEqual(want.records());
     expect(got.digest()).toBe(want.digest());
+  });
+
+  it("resolves an older file's memories in the current form: Salience's materialised score left out", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'cold-chain-'));
+    dirs.push(dir);
+    const scored = node(['Memory', 'LONG_TERM'], 'm', { salience: 0.4, salienceAt: 5, content: 'kept' });
+    const other = node(['Notification'], 'x', { salience: 0.9 });
+    const full = await file(dir, '1.ndjson', { kind: 'full', until: 100 }, [scored, other]);
+    const fresh = node(['Memory', 'LONG_TERM'], 'n', { content: 'new' });
+    await file(dir, '2-delta.ndjson', { version: 3, kind: 'delta', previous: full.sha256, since: 100, until: 200 }, [
+      fresh,
+    ]);
+    const got = new GraphDigest(true);
+    await resolveChain(await chainOf(dir), got);
+    const want = new GraphDigest(true);
+    for (const n of [node(['Memory', 'LONG_TERM'], 'm', { content: 'kept' }), other, fresh]) want.node(n);
+    expect(got.records()).toEqual(want.records());
+    expect(keptProps(['Memory'], { salience: 1, salienceAt: 2, claimed: true }, FORMAT_VERSION)).toEqual({
+      claimed: true,
+    });
+    expect(keptProps(['Memory'], { salience: 1 }, 2)).toEqual({ salience: 1 });
+    expect(DERIVED_MEMORY_PROPERTIES).toEqual(['salience', 'salienceAt']);
   });
 
   it('is refused when a link is missing or a file does not match its trailer', async () => {

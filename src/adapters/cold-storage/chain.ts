@@ -10,7 +10,7 @@ import { readdir, stat } from 'node:fs/promises';
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { basename, dirname, join } from 'node:path';
-import { fileKind, nodeKey, type Header, type Trailer } from './format.js';
+import { FORMAT_VERSION, fileKind, keptProps, nodeKey, type Header, type NodeLine, type Trailer } from './format.js';
 import { readTrailer } from './head.js';
 import type { GraphVisitor } from './read-graph.js';
 import { asVersion2 } from './values.js';
@@ -19,6 +19,15 @@ import { checkFile } from './verify.js';
 export class ChainError extends Error {}
 
 type OnRecord = Parameters<typeof checkFile>[1];
+
+/** A node of a file written in `version`, in the current version's form (what the live graph is read in). */
+function currentNode(line: NodeLine, version: number): NodeLine {
+  const v2 = version === 1 ? asVersion2(line, line.ref) : line;
+  if (version >= FORMAT_VERSION) return v2;
+  const props = keptProps(line.labels, v2.props, FORMAT_VERSION);
+  const types = keptProps(line.labels, v2.types, FORMAT_VERSION);
+  return { ...v2, props, types };
+}
 
 export interface ChainFile {
   readonly path: string;
@@ -103,7 +112,7 @@ async function readChecked(file: ChainFile, previous: ChainFile | null, onRecord
  * Streams the graph the chain ends in: nodes (each in its last version), then
  * relationships (those of the files where their start node last changed, not
  * ending at a node deleted since), ends named by the nodes' last refs, all in
- * version 2's form. Every file is checked against its trailer on the way.
+ * the current version's form. Every file is checked against its trailer on the way.
  */
 export async function resolveChain(chain: readonly ChainFile[], visit: GraphVisitor): Promise<void> {
   const lastTouch = new Map<string, number>();
@@ -127,7 +136,7 @@ export async function resolveChain(chain: readonly ChainFile[], visit: GraphVisi
     const read = i === 0 ? readChecked : (file: ChainFile, _: null, each: OnRecord) => checkFile(file.path, each);
     await read(chain[i] as ChainFile, null, (line) => {
       if (line.type !== 'node' || later(lastTouch, nodeKey(line.ref), i)) return;
-      return visit.node(chain[i]?.header.version === 1 ? asVersion2(line, line.ref) : line);
+      return visit.node(currentNode(line, chain[i]?.header.version ?? FORMAT_VERSION));
     });
   }
   for (let i = 0; i < chain.length; i++) {

@@ -10,8 +10,27 @@ import { createHash } from 'node:crypto';
 import type { Json } from './values.js';
 
 export const FORMAT = 'total-recall-cold-storage';
-/** 2: vectors as base64, deltas and their chain. Readers still read 1. */
-export const FORMAT_VERSION = 2;
+/**
+ * 2: vectors as base64, deltas and their chain. 3: a memory's derived
+ * properties are left out. Readers still read 1 and 2.
+ */
+export const FORMAT_VERSION = 3;
+
+/**
+ * A memory's properties that are recomputed from the others: Salience's
+ * materialised score and when it was taken. Recall and the API compute the
+ * score from the kept inputs and never read these; the decay sweep rewrites
+ * them for nearly every memory each day, so keeping them would make the delta
+ * after a day's run as large as the memories' part of a full export. From
+ * version 3 no file holds them; the first sweep after a restore writes them.
+ */
+export const DERIVED_MEMORY_PROPERTIES: readonly string[] = ['salience', 'salienceAt'];
+
+/** A node's properties as version `version` keeps them. */
+export function keptProps<T>(labels: readonly string[], props: Record<string, T>, version: number): Record<string, T> {
+  if (version < 3 || !labels.includes('Memory')) return props;
+  return Object.fromEntries(Object.entries(props).filter(([key]) => !DERIVED_MEMORY_PROPERTIES.includes(key)));
+}
 
 export interface Header {
   readonly type: 'header';

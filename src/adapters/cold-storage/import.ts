@@ -151,7 +151,7 @@ export async function importChain(
   const stores = chain[0]?.header.scope.stores ?? null;
   await clearHeads(graph, stores);
   const live = new GraphDigest();
-  await readGraph(graph, stores, live, 2);
+  await readGraph(graph, stores, live);
   const problems = compareCounts(counts, live.counts()).map((p) => `Neo4j: ${p}`);
   if (live.digest() !== expected.digest()) problems.push('Neo4j: content digest differs from the export');
   return { path: target, files, counts, verified: problems.length === 0, problems };

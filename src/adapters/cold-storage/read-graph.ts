@@ -6,7 +6,7 @@
 import neo4j from 'neo4j-driver';
 import type { RecordShape } from 'neo4j-driver';
 import { Q } from './cypher.js';
-import { nodeRef, type NodeLine, type RelationshipLine } from './format.js';
+import { FORMAT_VERSION, keptProps, nodeRef, type NodeLine, type RelationshipLine } from './format.js';
 import { encodeProps } from './values.js';
 import type { LosslessGraph } from './lossless-graph.js';
 
@@ -24,7 +24,12 @@ const nodeLine = (row: RecordShape, version: number): NodeLine => {
   const labels = row.labels as string[];
   const props = row.props as Record<string, unknown>;
   const ref = nodeRef(labels, props.id, String(row.elementId));
-  return { type: 'node', ref, labels: [...labels].sort(), ...encodeProps(props, ref, version) };
+  return {
+    type: 'node',
+    ref,
+    labels: [...labels].sort(),
+    ...encodeProps(keptProps(labels, props, version), ref, version),
+  };
 };
 
 const relationshipLine = (row: RecordShape, version: number): RelationshipLine => {
@@ -40,12 +45,12 @@ const relationshipLine = (row: RecordShape, version: number): RelationshipLine =
   };
 };
 
-/** The whole graph in scope, in format `version`'s form (a check of a version 1 file reads it as 1). */
+/** The whole graph in scope, in format `version`'s form (a check of an older file reads it in that file's). */
 export async function readGraph(
   graph: LosslessGraph,
   stores: readonly string[] | null,
   visit: GraphVisitor,
-  version = 2,
+  version = FORMAT_VERSION,
 ): Promise<void> {
   await graph.stream(Q.exportNodes, { stores }, (row) => visit.node(nodeLine(row, version)));
   await graph.stream(Q.exportRelationships, { stores }, (row) => visit.relationship(relationshipLine(row, version)));
@@ -57,11 +62,12 @@ export async function readChanges(
   stores: readonly string[] | null,
   since: number,
   visit: DeltaVisitor,
+  version = FORMAT_VERSION,
 ): Promise<void> {
   const params = { stores, since: neo4j.int(since) };
   await graph.stream(Q.deltaDeleted, params, (row) => visit.deleted(`#${String(row.id)}`));
-  await graph.stream(Q.deltaNodes, params, (row) => visit.node(nodeLine(row, 2)));
-  await graph.stream(Q.deltaRelationships, params, (row) => visit.relationship(relationshipLine(row, 2)));
+  await graph.stream(Q.deltaNodes, params, (row) => visit.node(nodeLine(row, version)));
+  await graph.stream(Q.deltaRelationships, params, (row) => visit.relationship(relationshipLine(row, version)));
 }
 
 /** Neo4j's clock (ms), the one `changedAt` stamps are read from. */

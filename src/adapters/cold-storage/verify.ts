@@ -146,12 +146,18 @@ async function checkDelta(
   }
   const live = new GraphDigest();
   const deleted: string[] = [];
-  await readChanges(graph, header.scope.stores, header.since ?? 0, {
-    ...{ node: (l: NodeLine) => live.node(l), relationship: (l: RelationshipLine) => live.relationship(l) },
-    deleted: (key: string) => {
-      deleted.push(key);
+  await readChanges(
+    graph,
+    header.scope.stores,
+    header.since ?? 0,
+    {
+      ...{ node: (l: NodeLine) => live.node(l), relationship: (l: RelationshipLine) => live.relationship(l) },
+      deleted: (key: string) => {
+        deleted.push(key);
+      },
     },
-  });
+    header.version,
+  );
   problems.push(...liveProblems(trailer, live));
   if ([...deleted].sort().join() !== [...deletedInFile].sort().join())
     problems.push('Neo4j: the forgotten memories differ from the delta');
