@@ -196,12 +196,16 @@ async function sweepAndDeltas(cold: ColdStorage, store: string, dir: string) {
     `sweep ${sweepSeconds.toFixed(1)} s (${sweep.updated} rescored); delta after it: ${delta.nodes} nodes, ` +
       `${MB(delta.bytes)} MB, ${write.toFixed(2)} s, verify ${verify.toFixed(2)} s (${check.verified})`,
   );
-  await app.driver.executeQuery(
-    'MATCH (m:Memory {store: $store}) WHERE m.salienceAt = datetime({epochMillis: $now}) ' +
-      'CALL (m) { SET m.changedAt = timestamp() } IN TRANSACTIONS OF 10000 ROWS',
-    { store, now: neo4j.int(now) },
-    db,
-  );
+  const session = app.driver.session(db);
+  try {
+    await session.run(
+      'MATCH (m:Memory {store: $store}) WHERE m.salienceAt = datetime({epochMillis: $now}) ' +
+        'CALL (m) { SET m.changedAt = timestamp() } IN TRANSACTIONS OF 10000 ROWS',
+      { store, now: neo4j.int(now) },
+    );
+  } finally {
+    await session.close();
+  }
   const [old, oldWrite] = await time(() => cold.write(dir));
   const [oldCheck, oldVerify] = await time(() => cold.verify(old.path));
   console.log(`as before version 3: ${old.nodes} nodes, ${MB(old.bytes)} MB, ${oldWrite.toFixed(1)} s`);
