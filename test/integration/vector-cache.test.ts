@@ -1,11 +1,13 @@
 /**
  * The in-process copy of a small store's vectors (src/contexts/recall/vector-cache.ts) on the real Neo4j: a store
  * that grows past the limit while its copy is kept current loses the copy (the vector index serves it then),
- * instead of the copy growing with the store. Vectors are the client's own, so no model is needed.
+ * instead of the copy growing with the store; after an import of more memories than a page, a catch-up still
+ * reaches what came after it, and reads only vectors it lacks. Vectors are the client's own, so no model is needed.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomStore, startTestApp, type TestApp } from '../helpers.js';
 import { DEFAULT_VECTOR_CACHE, VectorCache } from '../../src/contexts/recall/testing.js';
+import type { GraphPort } from '../../src/domain/index.js';
 
 const store = randomStore('vector-cache');
 let t: TestApp;
@@ -13,10 +15,15 @@ const STORE_MANY = 'mutation ($inputs: [StoreInput!]!) { storeMany(inputs: $inpu
 
 /** A unit vector pointing mostly along one axis. */
 const vector = (axis: number) => Array.from({ length: 384 }, (_, i) => (i === axis ? 1 : 0.01));
-const storeSome = (from: number, n: number) =>
+const storeSome = (from: number, n: number, into = store) =>
   t.ok(STORE_MANY, {
-    inputs: Array.from({ length: n }, (_, i) => ({ store, content: `note ${from + i}`, embedding: vector(from + i) })),
+    inputs: Array.from({ length: n }, (_, i) => ({
+      store: into,
+      content: `note ${from + i}`,
+      embedding: vector((from + i) % 384),
+    })),
   });
+const imported = randomStore('vector-cache-import');
 
 beforeAll(async () => {
   t = await startTestApp();
@@ -25,6 +32,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await t.dropStore(store);
+  await t.dropStore(imported);
   await t.stop();
 });
 
@@ -48,4 +56,33 @@ describe("the in-process copy of a store's vectors", () => {
     expect(await cache.get(store, 6)).toBeNull();
     expect(lines).toEqual([]);
   });
+
+  it('after an import larger than a page, catches up with what came next, reading only new vectors', async () => {
+    // 2,400 memories attached at one instant, as one import's batches are: more than a catch-up page (2,000).
+    for (let from = 0; from < 2400; from += 800) await storeSome(from, 800, imported);
+    await t.cypher('MATCH (m:Memory {store: $store}) SET m.embeddedAt = datetime({epochMillis: toInteger($at)})', {
+      store: imported,
+      at: Date.now() - 1000,
+    });
+    const graph = t.app.recallDeps.graph;
+    let vectorsRead = 0;
+    const counting: GraphPort = {
+      ...graph,
+      read: (async (statement, params) => {
+        const rows = await graph.read(statement, params);
+        vectorsRead += rows.filter((r) => Array.isArray((r as { embedding?: unknown }).embedding)).length;
+        return rows;
+      }) as GraphPort['read'],
+    };
+    const cache = new VectorCache(counting, Date.now, { ...DEFAULT_VECTOR_CACHE, dimensions: 384 });
+    expect((await cache.get(imported, 2400))?.size).toBe(2400);
+    expect(vectorsRead).toBe(2400);
+
+    await cache.changed(imported); // nothing new: ids and times only
+    expect(vectorsRead).toBe(2400);
+    await storeSome(5000, 1, imported);
+    await cache.changed(imported);
+    expect(cache.peek(imported)?.size).toBe(2401);
+    expect(vectorsRead).toBe(2401);
+  }, 60_000);
 });
