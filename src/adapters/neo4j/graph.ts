@@ -91,7 +91,6 @@ function runQuietly(run: () => Promise<QueryResult>): Promise<QueryResult> {
   }
 }
 
-/** The statement's file in a driver error's message (its stack is not recorded: runQuietly). */
 /** Neo4j's answer when a query needs an index that is still being built (GQL status 51N63). */
 export function notReady(error: unknown): IndexNotReadyError | null {
   if (!(error instanceof Neo4jError) || error.code !== 'Neo.ClientError.Schema.IndexNotFound') return null;
@@ -99,6 +98,7 @@ export function notReady(error: unknown): IndexNotReadyError | null {
   return new IndexNotReadyError(/Index `([^`]+)`/.exec(error.message)?.[1] ?? 'an');
 }
 
+/** The statement's file in a driver error's message (its stack is not recorded: runQuietly). */
 function named(error: unknown, statement: Statement): unknown {
   if (error instanceof Neo4jError && !error.message.includes(statement.file))
     error.message = `${error.message} (${statement.file})`;

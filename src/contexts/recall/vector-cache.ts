@@ -152,7 +152,7 @@ export class VectorCache {
         after = (rows[rows.length - 1] as Row).id;
         if (copy.vectors.size > this.options.maxVectors) {
           // Grew past the limit while loading: the index serves this store.
-          if (this.copies.peek(store) === copy) this.copies.delete(store);
+          this.drop(store, copy);
           return;
         }
       }
@@ -160,7 +160,7 @@ export class VectorCache {
     })()
       .catch((error: Error) => {
         this.log(`recall: could not load the vectors of store ${store} (${error.message}); using the vector index`);
-        if (this.copies.peek(store) === copy) this.copies.delete(store);
+        this.drop(store, copy);
       })
       .finally(() => {
         copy.catching = null;
@@ -191,7 +191,7 @@ export class VectorCache {
         if (attached.length >= limit) {
           // More attached in the window than a copy may hold: the store is past the limit, and the index
           // serves it (a copy kept current would grow without end: a store grown to 1M held 1.5 GB).
-          if (this.copies.peek(store) === copy) this.copies.delete(store);
+          this.drop(store, copy);
           return;
         }
         const news = attached.filter((a) => copy.attachedAt.get(a.id) !== a.embeddedAt).map((a) => a.id);
@@ -201,7 +201,7 @@ export class VectorCache {
         }
         for (const a of attached) if (a.embeddedAt > copy.watermark) copy.watermark = a.embeddedAt;
         if (copy.vectors.size > this.options.maxVectors) {
-          if (this.copies.peek(store) === copy) this.copies.delete(store);
+          this.drop(store, copy);
           return;
         }
       } while (copy.again);
@@ -211,6 +211,11 @@ export class VectorCache {
         copy.catching = null;
       });
     return copy.catching;
+  }
+
+  /** Forgets this copy of the store (not a newer one loaded meanwhile): the index serves the store now. */
+  private drop(store: string, copy: Copy): void {
+    if (this.copies.peek(store) === copy) this.copies.delete(store);
   }
 
   private apply(copy: Copy, rows: readonly Row[]): void {
