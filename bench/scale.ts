@@ -32,6 +32,7 @@ await startBench();
 
 const LEVELS = (process.env.BENCH_SCALE_LEVELS ?? '10000,100000,1000000').split(',').map(Number);
 const SAMPLES = Number(process.env.BENCH_SCALE_SAMPLES ?? 300);
+const WARM_UP = Number(process.env.BENCH_SCALE_WARM_UP ?? 100);
 const BATCH = 1000;
 const MINUTE = 60_000;
 const DAY = 1440 * MINUTE;
@@ -142,6 +143,21 @@ const storeOne = () =>
     input: { store, content: `probe ${probes++}: we talked about the garden and the move again`, tier: 'LONG_TERM' },
   });
 
+/**
+ * Uncounted requests of every kind: the first ones after a store grows load its statistics, and a Neo4j
+ * started for this run is still compiling its hot code (its first level measured 2–3 times slower).
+ */
+async function warmUp(): Promise<void> {
+  for (let i = 0; i < WARM_UP; i++) {
+    await gql(SEARCH, { input: { store, query: ask(-1 - i), limit: 10 } });
+    await lexicalGql(SEARCH, { input: { store, query: ask(-1 - i), limit: 10 } });
+    await gql(CONTEXT, { input: { store, query: ask(-2 - i), maxTokens: 400 } });
+    await storeOne();
+  }
+  await app.bus.idle();
+  await app.embeddings?.idle(600_000);
+}
+
 let sweepNow = Date.now();
 const sweep = async (now: number) => {
   const r = await app.bus.ask(message('SweepDecay', { store, now }, 'subconscious'));
@@ -153,6 +169,9 @@ const levels: Level[] = [];
 try {
   for (const size of LEVELS) {
     const seeded = await grow(size);
+    // The seeder wrote past the serving apps: they read the store afresh, as a service does after an import.
+    for (const serving of [app, lexicalApp]) serving.recall.reload(store);
+    await warmUp();
     const memories = await count();
     say(`store holds ${memories.toLocaleString('en')} memories; measuring`);
     const ids = (

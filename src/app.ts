@@ -38,6 +38,8 @@ export interface App {
   readonly hippocampus: Hippocampus;
   readonly salience: Salience;
   readonly synapse: Synapse;
+  /** The service's Recall (its caches: `reload` after memories were written past this process). */
+  readonly recall: Recall;
   /** The local embedding model (a state, never a crash: see `health.embeddings`). */
   readonly embedder: Embedder;
   /** Whether this process serves requests right now: its servers mark them, background work yields to them. */
@@ -134,6 +136,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     hippocampus,
     salience: core.salience,
     synapse,
+    recall,
     embedder,
     activity: embedding.activity,
     embeddings,

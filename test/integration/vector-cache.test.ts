@@ -24,6 +24,21 @@ const storeSome = (from: number, n: number, into = store) =>
     })),
   });
 const imported = randomStore('vector-cache-import');
+const grown = randomStore('vector-cache-grown');
+
+/** The graph, counting the vectors read through it. */
+function countingVectors(graph: GraphPort): { graph: GraphPort; read: () => number } {
+  let vectorsRead = 0;
+  const counting: GraphPort = {
+    ...graph,
+    read: (async (statement, params) => {
+      const rows = await graph.read(statement, params);
+      vectorsRead += rows.filter((r) => Array.isArray((r as { embedding?: unknown }).embedding)).length;
+      return rows;
+    }) as GraphPort['read'],
+  };
+  return { graph: counting, read: () => vectorsRead };
+}
 
 beforeAll(async () => {
   t = await startTestApp();
@@ -33,6 +48,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await t.dropStore(store);
   await t.dropStore(imported);
+  await t.dropStore(grown);
   await t.stop();
 });
 
@@ -64,25 +80,35 @@ describe("the in-process copy of a store's vectors", () => {
       store: imported,
       at: Date.now() - 1000,
     });
-    const graph = t.app.recallDeps.graph;
-    let vectorsRead = 0;
-    const counting: GraphPort = {
-      ...graph,
-      read: (async (statement, params) => {
-        const rows = await graph.read(statement, params);
-        vectorsRead += rows.filter((r) => Array.isArray((r as { embedding?: unknown }).embedding)).length;
-        return rows;
-      }) as GraphPort['read'],
-    };
-    const cache = new VectorCache(counting, Date.now, { ...DEFAULT_VECTOR_CACHE, dimensions: 384 });
+    const counting = countingVectors(t.app.recallDeps.graph);
+    const cache = new VectorCache(counting.graph, Date.now, { ...DEFAULT_VECTOR_CACHE, dimensions: 384 });
     expect((await cache.get(imported, 2400))?.size).toBe(2400);
-    expect(vectorsRead).toBe(2400);
+    expect(counting.read()).toBe(2400);
 
     await cache.changed(imported); // nothing new: ids and times only
-    expect(vectorsRead).toBe(2400);
+    expect(counting.read()).toBe(2400);
     await storeSome(5000, 1, imported);
     await cache.changed(imported);
     expect(cache.peek(imported)?.size).toBe(2401);
-    expect(vectorsRead).toBe(2401);
+    expect(counting.read()).toBe(2401);
   }, 60_000);
+
+  it('is not loaded again on every search of a store that grew past the limit elsewhere', async () => {
+    await storeSome(0, 6, grown);
+    const counting = countingVectors(t.app.recallDeps.graph);
+    let now = Date.now();
+    const cache = new VectorCache(counting.graph, () => now, {
+      ...DEFAULT_VECTOR_CACHE,
+      dimensions: 384,
+      maxVectors: 4,
+    });
+    // The caller still counts 3 memories (its statistics were loaded before another process stored the rest).
+    expect(await cache.get(grown, 3)).toBeNull(); // loaded, found past the limit: the index serves the store
+    expect(counting.read()).toBe(6);
+    for (let i = 0; i < 5; i++) expect(await cache.get(grown, 3)).toBeNull();
+    expect(counting.read()).toBe(6); // not read again
+    now += DEFAULT_VECTOR_CACHE.maxAgeMs; // until the copy's usual reload time, when it is tried again
+    expect(await cache.get(grown, 3)).toBeNull();
+    expect(counting.read()).toBe(12);
+  });
 });

@@ -106,6 +106,16 @@ export class Recall {
     );
   }
 
+  /**
+   * Reads a store afresh on its next search: its term statistics and its vectors. For memories this
+   * process did not see stored (an import, another process's batches), which it otherwise counts in
+   * only when those reload (every 10 minutes).
+   */
+  reload(store: string): void {
+    this.ranking.stats.invalidate(store);
+    this.ranking.vectors?.reload(store);
+  }
+
   /** Ranks without recording anything (used by search and by benchmarks). */
   rankOnly(request: SearchRequest): Promise<RankedHit[]> {
     return this.ranking.rank(request);
