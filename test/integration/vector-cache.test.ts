@@ -110,5 +110,8 @@ describe("the in-process copy of a store's vectors", () => {
     now += DEFAULT_VECTOR_CACHE.maxAgeMs; // until the copy's usual reload time, when it is tried again
     expect(await cache.get(grown, 3)).toBeNull();
     expect(counting.read()).toBe(12);
+    cache.reload(grown); // told the store changed (Recall.reload, after an import): tried at the next search
+    expect(await cache.get(grown, 3)).toBeNull();
+    expect(counting.read()).toBe(18);
   });
 });
