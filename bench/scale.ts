@@ -16,7 +16,6 @@ import { join } from 'node:path';
 import { loadConfig } from '../src/config.js';
 import { deleteKeysWithPrefix } from '../src/adapters/redis.js';
 import { createApp } from '../src/app.js';
-import { buildGraphQLSchema, startGraphQLServer } from '../src/adapters/graphql/index.js';
 import { message } from '../src/domain/index.js';
 import { graphqlClient, rng } from './lib.js';
 import { contentOf, conversationalParts, conversationalQuestions, conversationalTexts } from './corpus.js';
@@ -25,6 +24,7 @@ import { startBench } from './conditions.js';
 import { VectorPool } from './scale/vectors.js';
 import { LinkPlanner, MERGE_LINKS } from './scale/links.js';
 import { during, latency, paced, residentMiB, roundTrip } from './scale/measure.js';
+import { type ServiceProcess, startService } from './scale/service.js';
 import { type Level, report } from './scale/report.js';
 
 // The machine must be quiet (or BENCH_BUSY_OK=1); the results file records how it was.
@@ -52,20 +52,13 @@ const config = {
 const db = { database: config.neo4j.database };
 const say = (line: string) => console.log(`[scale ${new Date().toISOString().slice(11, 19)}] ${line}`);
 
-const app = await createApp(config, { embeddingWorker: true });
+// The benchmark's own app: the model for the vector pool, the sweeps and the in-process activation. The service
+// it measures runs in processes of its own (startService), started anew at each size.
+const app = await createApp(config, { embeddingWorker: false });
 const model = await (app.embedder as { start?: () => Promise<{ state: string }> }).start?.();
 if (model?.state !== 'ready') throw new Error(`the embedding model is not ready (${JSON.stringify(model)})`);
-const server = await startGraphQLServer(await buildGraphQLSchema(), app.ports, '127.0.0.1', 0, {
-  activity: app.activity,
-});
-const gql = graphqlClient(server.url);
 // The same store served without the model: recall by words, people, dates and associations only.
-const lexicalApp = await createApp(
-  { ...config, embeddings: { ...config.embeddings, enabled: false } },
-  { embeddingWorker: false, applySchema: false },
-);
-const lexicalServer = await startGraphQLServer(await buildGraphQLSchema(), lexicalApp.ports, '127.0.0.1', 0);
-const lexicalGql = graphqlClient(lexicalServer.url);
+const lexicalConfig = { ...config, embeddings: { ...config.embeddings, enabled: false } };
 
 const pool = await VectorPool.build(app.embedder, conversationalTexts(conversations), join(DATA, 'bench'), say);
 const noise = rng(3);
@@ -138,7 +131,8 @@ const CONTEXT = 'query ($input: ContextInput!) { contextFor(input: $input) { est
 const STORE = 'mutation ($input: StoreInput!) { store(input: $input) { id } }';
 const ask = (i: number) => questions[Math.abs(i * 7919 + 13) % questions.length] as string;
 let probes = 0;
-const storeOne = () =>
+type Client = ReturnType<typeof graphqlClient>;
+const storeOne = (gql: Client) =>
   gql(STORE, {
     input: { store, content: `probe ${probes++}: we talked about the garden and the move again`, tier: 'LONG_TERM' },
   });
@@ -148,15 +142,14 @@ const storeOne = () =>
  * started for this run is still compiling its hot code (a fresh one answered `RETURN 1` at p50 7.6–13.7 ms,
  * 2.7 ms after 10,000 of them).
  */
-async function warmUp(): Promise<void> {
+async function warmUp(gql: Client, lexicalGql: Client, settle: () => Promise<void>): Promise<void> {
   for (let i = 0; i < WARM_UP; i++) {
     await gql(SEARCH, { input: { store, query: ask(-1 - i), limit: 10 } });
     await lexicalGql(SEARCH, { input: { store, query: ask(-1 - i), limit: 10 } });
     await gql(CONTEXT, { input: { store, query: ask(-2 - i), maxTokens: 400 } });
-    await storeOne();
+    await storeOne(gql);
   }
-  await app.bus.idle();
-  await app.embeddings?.idle(600_000);
+  await settle();
 }
 
 let sweepNow = Date.now();
@@ -166,62 +159,79 @@ const sweep = async (now: number) => {
   return { ...r, perSecond: Math.round(r.scanned / (r.ms / 1000)) };
 };
 
+/** Everything measured at one size, through the service's processes (`gql` with the model, `lexicalGql` without). */
+async function measure(
+  seeded: Level['seeded'],
+  service: ServiceProcess,
+  gql: Client,
+  lexicalGql: Client,
+): Promise<Level> {
+  await warmUp(gql, lexicalGql, () => service.idle());
+  const memories = await count();
+  say(`store holds ${memories.toLocaleString('en')} memories; measuring`);
+  const ids = (
+    await app.driver.executeQuery(
+      'MATCH (m:Memory {store: $store}) WITH m, rand() AS r ORDER BY r LIMIT 2000 RETURN m.id AS id',
+      { store },
+      db,
+    )
+  ).records.map((r) => r.get('id') as string);
+  const seeds = (i: number) =>
+    Array.from({ length: 10 }, (_, k) => ({
+      id: ids[(i * 31 + k * 197) % ids.length] as string,
+      weight: 1 - k * 0.09,
+    }));
+  const idle = await roundTrip(app.driver, config.neo4j.database);
+  const search = await latency(SAMPLES, (i) => gql(SEARCH, { input: { store, query: ask(i), limit: 10 } }));
+  const lexical = await latency(SAMPLES, (i) => lexicalGql(SEARCH, { input: { store, query: ask(i), limit: 10 } }));
+  const context = await latency(SAMPLES, (i) => gql(CONTEXT, { input: { store, query: ask(i + 1), maxTokens: 400 } }));
+  const stores = await paced(SAMPLES, 20, () => storeOne(gql));
+  await service.idle();
+  const resident = residentMiB(service.residentMiB(), join(DATA, 'neo4j', 'run', 'neo4j.pid'));
+  const activation = await latency(SAMPLES, (i) => app.synapse.activate(store, seeds(i), { maxHops: 2 }));
+  say(`search p95 ${search.p95}, lexical ${lexical.p95}, contextFor ${context.p95}, store ${stores.p95} ms`);
+  // Sweeps on a clock of their own that only moves forward: each level's first sweep is after the last one.
+  sweepNow = Math.max(Date.now(), sweepNow + DAY + MINUTE);
+  const first = await sweep(sweepNow);
+  const cadence = await sweep(sweepNow + 15 * MINUTE);
+  sweepNow += DAY;
+  const running = sweep(sweepNow);
+  const underLoad = await during(running, (i) =>
+    i % 2 === 0 ? storeOne(gql) : gql(SEARCH, { input: { store, query: ask(i), limit: 10 } }),
+  );
+  const dayLater = await running;
+  say(`sweeps: first ${first.ms} ms, 15 min ${cadence.ms} ms, a day later ${dayLater.ms} ms`);
+  await service.idle();
+  return {
+    memories,
+    associations: await associations(),
+    seeded,
+    idle,
+    search,
+    lexical,
+    context,
+    store: stores,
+    activation,
+    resident,
+    sweeps: { first, cadence, dayLater, underLoad },
+  };
+}
+
 const levels: Level[] = [];
 try {
   for (const size of LEVELS) {
     const seeded = await grow(size);
-    // The seeder wrote past the serving apps: they read the store afresh, as a service does after an import.
-    for (const serving of [app, lexicalApp]) serving.recall.reload(store);
-    await warmUp();
-    const memories = await count();
-    say(`store holds ${memories.toLocaleString('en')} memories; measuring`);
-    const ids = (
-      await app.driver.executeQuery(
-        'MATCH (m:Memory {store: $store}) WITH m, rand() AS r ORDER BY r LIMIT 2000 RETURN m.id AS id',
-        { store },
-        db,
-      )
-    ).records.map((r) => r.get('id') as string);
-    const seeds = (i: number) =>
-      Array.from({ length: 10 }, (_, k) => ({
-        id: ids[(i * 31 + k * 197) % ids.length] as string,
-        weight: 1 - k * 0.09,
-      }));
-    const idle = await roundTrip(app.driver, config.neo4j.database);
-    const search = await latency(SAMPLES, (i) => gql(SEARCH, { input: { store, query: ask(i), limit: 10 } }));
-    const lexical = await latency(SAMPLES, (i) => lexicalGql(SEARCH, { input: { store, query: ask(i), limit: 10 } }));
-    const context = await latency(SAMPLES, (i) =>
-      gql(CONTEXT, { input: { store, query: ask(i + 1), maxTokens: 400 } }),
-    );
-    const stores = await paced(SAMPLES, 20, storeOne);
-    await app.bus.idle();
-    const activation = await latency(SAMPLES, (i) => app.synapse.activate(store, seeds(i), { maxHops: 2 }));
-    const resident = residentMiB(join(DATA, 'neo4j', 'run', 'neo4j.pid'));
-    say(`search p95 ${search.p95}, lexical ${lexical.p95}, contextFor ${context.p95}, store ${stores.p95} ms`);
-    // Sweeps on a clock of their own that only moves forward: each level's first sweep is after the last one.
-    sweepNow = Math.max(Date.now(), sweepNow + DAY + MINUTE);
-    const first = await sweep(sweepNow);
-    const cadence = await sweep(sweepNow + 15 * MINUTE);
-    sweepNow += DAY;
-    const running = sweep(sweepNow);
-    const underLoad = await during(running, (i) =>
-      i % 2 === 0 ? storeOne() : gql(SEARCH, { input: { store, query: ask(i), limit: 10 } }),
-    );
-    const dayLater = await running;
-    say(`sweeps: first ${first.ms} ms, 15 min ${cadence.ms} ms, a day later ${dayLater.ms} ms`);
-    levels.push({
-      memories,
-      associations: await associations(),
-      seeded,
-      idle,
-      search,
-      lexical,
-      context,
-      store: stores,
-      activation,
-      resident,
-      sweeps: { first, cadence, dayLater, underLoad },
-    });
+    // Started after the store grew, so they read it afresh, as a service does after an import.
+    const service = await startService(config);
+    const lexicalService = await startService(lexicalConfig);
+    const gql = graphqlClient(service.url);
+    const lexicalGql = graphqlClient(lexicalService.url);
+    try {
+      levels.push(await measure(seeded, service, gql, lexicalGql));
+    } finally {
+      await service.stop();
+      await lexicalService.stop();
+    }
   }
 } finally {
   // Results first: removing a million memories takes minutes, and a level measured is worth keeping.
@@ -237,10 +247,7 @@ try {
     });
     await session.close();
   }
-  await lexicalServer.stop();
-  await lexicalApp.close();
   await seeder.close();
-  await server.stop();
   await app.close();
   await deleteKeysWithPrefix(config.redisUrl, config.subconscious.queuePrefix);
 }

@@ -43,17 +43,23 @@ export async function roundTrip(driver: Driver, database: string): Promise<Laten
   return latency(200, () => driver.executeQuery('RETURN 1', {}, { database }));
 }
 
-/** Resident set sizes in MiB: this process (the service, the client and the benchmark) and Neo4j's. */
-export function residentMiB(neo4jPidFile: string): { service: number; neo4j: number | null } {
-  const service = Math.round(process.memoryUsage().rss / 2 ** 20);
-  if (!existsSync(neo4jPidFile)) return { service, neo4j: null };
-  const pid = readFileSync(neo4jPidFile, 'utf8').trim();
+/** A process's resident set in MiB (null when it is gone). */
+export function residentOf(pid: number | string): number | null {
   try {
     const kb = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-    return { service, neo4j: kb ? Math.round(Number(kb) / 1024) : null };
+    return kb ? Math.round(Number(kb) / 1024) : null;
   } catch {
-    return { service, neo4j: null };
+    return null;
   }
+}
+
+/** Resident set sizes in MiB: the service's own process (bench/scale/service.ts) and Neo4j's. */
+export function residentMiB(
+  service: number | null,
+  neo4jPidFile: string,
+): { service: number | null; neo4j: number | null } {
+  const neo4j = existsSync(neo4jPidFile) ? residentOf(readFileSync(neo4jPidFile, 'utf8').trim()) : null;
+  return { service, neo4j };
 }
 
 export interface SweepReport {

@@ -15,7 +15,7 @@ export interface Level {
   readonly context: LatencySummary;
   readonly store: LatencySummary;
   readonly activation: LatencySummary;
-  readonly resident: { readonly service: number; readonly neo4j: number | null };
+  readonly resident: { readonly service: number | null; readonly neo4j: number | null };
   readonly sweeps: {
     readonly first: Sweep;
     readonly cadence: Sweep;
@@ -87,7 +87,7 @@ export function report(levels: readonly Level[], setup: { samples: number; batch
     cell(l.context),
     cell(l.store),
     cell(l.activation),
-    `${l.resident.service} / ${l.resident.neo4j ?? '–'}`,
+    `${l.resident.service ?? '–'} / ${l.resident.neo4j ?? '–'}`,
   ]);
   const sweepRows = levels.map((l) => [
     l.memories.toLocaleString('en'),
@@ -111,8 +111,9 @@ export function report(levels: readonly Level[], setup: { samples: number; batch
       `${setup.batch.toLocaleString('en')} through the memory port, linked by Synapse as in service. ` +
       `Latencies are ${setup.samples} sequential requests each, as a client sees them through GraphQL over loopback ` +
       "HTTP (activation: in process); questions are the conversations' own; stores are paced at 20 a second, " +
-      'without a vector (the embedding worker embeds them). Resident memory: this process (the service, its lexical ' +
-      'twin, the client and the vector pool) and Neo4j.\n\n' +
+      "without a vector (the service's embedding worker embeds them). The service (with the model) and its " +
+      'lexical twin each run in a process of their own, started after the store grew (bench/scale/service.ts); ' +
+      "resident memory: the service's process after its requests, and Neo4j's.\n\n" +
       markdownTable(
         [
           'memories',

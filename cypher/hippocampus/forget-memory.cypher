@@ -24,8 +24,11 @@ MERGE (t:Event {id: $eventId})
     t.changedAt = timestamp()
 WITH m, m.store AS store
 CALL (m) {
+  // The session's index, named: left to choose, the planner read the whole store by its (store) index.
   MATCH (n:Memory)
-  WHERE m.sessionId IS NOT NULL AND n.sessionId = m.sessionId AND n.store = m.store AND n.embeddingContextId = m.id
+  USING INDEX n:Memory(sessionId, occurredAt)
+  WHERE m.sessionId IS NOT NULL AND n.sessionId = m.sessionId AND n.occurredAt IS NOT NULL AND n.store = m.store
+    AND n.embeddingContextId = m.id
   SET n.embedding = null, n.embeddingStatus = 'PENDING', n.embeddingModel = null, n.embeddedAt = null,
     n.embeddingContextId = null, n.changedAt = timestamp()
   RETURN collect(n.id) AS embeddedWith

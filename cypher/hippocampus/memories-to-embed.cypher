@@ -11,7 +11,10 @@ MATCH (m:Memory)
 WHERE m.id IN $ids AND (m.embedding IS NULL
   OR (m.embeddingModel IS NOT NULL AND m.embeddingModel <> $model AND m.embeddingModel <> 'client'))
 WITH m, COLLECT {
+  // The session's index, named: left to choose, the planner took (store, occurredAt) in a 1M-memory store and
+  // read every memory before m in the store (about 1M rows, a second per memory) for a memory with no session.
   MATCH (p:Memory)
+  USING INDEX p:Memory(sessionId, occurredAt)
   WHERE m.sessionId IS NOT NULL AND p.sessionId = m.sessionId AND p.occurredAt < m.occurredAt AND p.store = m.store
   RETURN p ORDER BY p.occurredAt DESC, p.id DESC LIMIT 1
 } AS before

@@ -1,5 +1,7 @@
 // Direct matches from the full-text index, scoped to one store inside Lucene
-// (the query carries the store's key), then filtered, with their BM25 scores.
+// (the query carries the store's key; for a store holding most of the index
+// it may not, and the store test below keeps its own), then filtered, with
+// their BM25 scores, best first.
 // It runs while the query is still being embedded: the matches' similarity to
 // the query's vector comes later, from the store's vectors (similarities.cypher).
 // The memory comes back as the list memoryFromValues reads (records.ts says why).

@@ -36,6 +36,7 @@ describe('query text', () => {
     expect(luceneQuery(['trip', 'lisbon'], 'kabc')).toBe(
       '+storeKey:kabc^0 +(content:(trip lisbon) tags:(trip lisbon) people:(trip lisbon))',
     );
+    expect(luceneQuery(['trip', 'lisbon'], null)).toBe('content:(trip lisbon) tags:(trip lisbon) people:(trip lisbon)');
   });
 
   it(

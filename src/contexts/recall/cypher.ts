@@ -19,4 +19,5 @@ export const Q = declareStatements('recall', {
   vectorCandidates: 'vector-candidates',
   similarities: 'similarities',
   datedMemories: 'dated-memories',
+  memoriesInAll: 'memories-in-all',
 });

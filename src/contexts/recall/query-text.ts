@@ -82,13 +82,14 @@ export function coverage(queryStems: readonly string[], text: string): number {
 }
 
 /**
- * The Lucene query: scoped to one store by its key (boost 0, so it does not
- * score), then any of the terms in content, tags or people. Terms are plain
- * letters and digits, so nothing needs escaping.
+ * The Lucene query: any of the terms in content, tags or people, scoped to one
+ * store by its key (boost 0, so it does not score) unless the key is null.
+ * Terms are plain letters and digits, so nothing needs escaping.
  */
-export function luceneQuery(terms: readonly string[], storeKey: string): string {
+export function luceneQuery(terms: readonly string[], storeKey: string | null): string {
   const any = terms.join(' ');
-  return `+storeKey:${storeKey}^0 +(content:(${any}) tags:(${any}) people:(${any}))`;
+  const fields = `content:(${any}) tags:(${any}) people:(${any})`;
+  return storeKey === null ? fields : `+storeKey:${storeKey}^0 +(${fields})`;
 }
 
 /**

@@ -79,7 +79,7 @@ export class Ranking {
       ? new VectorCache(deps.graph, this.clock, { ...DEFAULT_VECTOR_CACHE, ...deps.vectors }, deps.log)
       : null;
     this.queryVectors = deps.embedQuery ? new QueryVectors(deps.embedQuery) : null;
-    this.reads = new CandidateReads(deps.graph);
+    this.reads = new CandidateReads(deps.graph, this.clock);
   }
 
   /** The best hits for a search, most confident first. */

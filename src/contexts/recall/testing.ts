@@ -13,3 +13,6 @@ export { searchTerms } from './bm25.js';
 export { collapseConsolidated } from './collapse.js';
 export { fittingActions, suggestedTier, reflectKindOf } from './reflection-rules.js';
 export { frameLine } from './frame.js';
+export { CandidateReads } from './candidate-reads.js';
+export { planSearch } from './search-request.js';
+export { StoreTermStats } from './bm25.js';
