@@ -11,7 +11,7 @@ import type { FilterParams, SearchPlan } from './search-request.js';
 /** Memories of the dates a question names that join the candidates (newest first); LoCoMo: 50 → 0.873, 100 → 0.874. */
 const DATED_CANDIDATES = 100;
 /** A store holding at least this share of every memory is searched by text without its key first (textMatches). */
-export const UNKEYED_SHARE = 0.5;
+const UNKEYED_SHARE = 0.5;
 /** How long the count of every memory is trusted (it only weighs which of two exact ways is faster). */
 const MEMORIES_IN_ALL_MAX_AGE_MS = 60_000;
 
