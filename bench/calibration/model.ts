@@ -1,7 +1,7 @@
 // The two logistic confidence models: their features, the balanced fit, and writing them into the source.
 import { readFileSync, writeFileSync } from 'node:fs';
 import type { Calibration, Calibrations } from '../../src/contexts/recall/index.js';
-import { directFeatures } from '../../src/contexts/recall/testing.js';
+import { DIRECT_FEATURES, directFeatures } from '../../src/contexts/recall/testing.js';
 import { type Example, fitNonNegative, reliability } from '../calibrate.js';
 import { BANDS, bandOf, type Row } from './ask.js';
 
@@ -25,7 +25,7 @@ export const examplesOf = (rows: readonly Row[], keyOf: ReadonlyMap<string, stri
     })),
   );
 
-export const NAMES = ['bias', 'similarity', 'coverage', 'exact', 'exactMiss', 'person', 'date', 'association'] as const;
+export const NAMES = ['bias', ...DIRECT_FEATURES, 'association'] as const;
 export const toCalibration = (w: readonly number[], lexical: boolean): Calibration =>
   Object.fromEntries(
     NAMES.map((n, i) => [n, n === 'similarity' && lexical ? 0 : Math.round((w[i] ?? 0) * 1000) / 1000]),

@@ -61,11 +61,15 @@ export function planStores(conversations: readonly Conversation[], quick: boolea
         answers: q.evidence!.filter((e) => index.has(e)).map((e) => `${conv.name}/${e}`),
       }));
     const evidenceOf = (qs: Asked[]) => new Set(qs.flatMap((q) => q.answers.map((a) => index.get(a.split('/')[1]!)!)));
-    const subStore = (qs: Asked[], others: number, kind: string) => {
+    // `unasked`: questions whose evidence the store was not built from, asked as well. Their answers are the
+    // evidence turns that happen to be in the store (usually none): a mind's memory is often asked what it
+    // does not hold, and a confidence fitted only on questions that always have an answer would not know it.
+    const subStore = (qs: Asked[], others: number, kind: string, unasked: Asked[] = []) => {
       const store = newStore(conv.name);
       const evidence = evidenceOf(qs);
       const rest = shuffle(conv.turns.map((_, i) => i).filter((i) => !evidence.has(i))).slice(0, others);
       const turns = [...evidence, ...rest].sort((a, b) => a - b);
+      const held = new Set(turns.map((i) => `${conv.name}/${conv.turns[i]!.turn.dia_id}`));
       plans.push({
         store,
         source: 'locomo',
@@ -73,13 +77,18 @@ export function planStores(conversations: readonly Conversation[], quick: boolea
         split: 'dev',
         kind,
         inputs: turns.map((i) => turnInput(conv, store, i)),
-        questions: qs,
+        questions: [...qs, ...unasked.map((q) => ({ ...q, answers: q.answers.filter((a) => held.has(a)) }))],
       });
     };
+    // About one question in four that the store was not built to answer, as in the everyday scenarios.
+    const notFrom = (qs: Asked[], n: number) => shuffle(questions.filter((q) => !qs.includes(q))).slice(0, n);
     const order = shuffle(questions);
-    for (let g = 0, n = 0; g < order.length; g += GROUP, n++)
-      subStore(order.slice(g, g + GROUP), OTHERS[n % OTHERS.length]!, 'sub-store');
-    for (const q of shuffle(questions).slice(0, TINY)) subStore([q], Math.floor(random() * 9), 'tiny');
+    for (let g = 0, n = 0; g < order.length; g += GROUP, n++) {
+      const group = order.slice(g, g + GROUP);
+      subStore(group, OTHERS[n % OTHERS.length]!, 'sub-store', notFrom(group, Math.round(group.length / 3)));
+    }
+    for (const [t, q] of shuffle(questions).slice(0, TINY).entries())
+      subStore([q], Math.floor(random() * 9), 'tiny', t % 3 === 0 ? notFrom([q], 1) : []);
     const whole = newStore(conv.name);
     plans.push({
       store: whole,

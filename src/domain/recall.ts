@@ -13,6 +13,8 @@ export interface Candidate {
   readonly exact: number;
   /** 1 when the question names numbers or names and the memory holds none of them. */
   readonly exactMiss: number;
+  /** 1 when the question asks when, or how many/much/long/often, and the memory holds no time or number. */
+  readonly kindMiss: number;
   /** 1 when the memory involves a person the query names (namesPerson in query-text.ts), else 0. */
   readonly personMatch: number;
   /** 1 when the memory happened within a date the query names (datesNamed in query-dates.ts), else 0. */

@@ -35,6 +35,7 @@ export const candidate = (
   coverage,
   exact: 0,
   exactMiss: 0,
+  kindMiss: 0,
   personMatch: 0,
   dateMatch: 0,
   similarity: null,

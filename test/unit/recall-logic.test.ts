@@ -14,6 +14,7 @@ import {
   withIrregularForms,
   confidenceOf,
   directFeatures,
+  answerWanted,
   evidenceOf,
   questionOf,
   textStems,
@@ -82,14 +83,23 @@ describe('query text', () => {
 describe('evidence that means the same in every store', () => {
   it('splits a question into plain content words and the numbers and names it spells out', () => {
     // Put to the memory itself, the verbs of remembering and telling are not content words.
-    expect(questionOf('what number did I ask you to remember?')).toEqual({ plain: ['number'], specifics: [] });
-    expect(questionOf('What did I tell you about Ana?')).toEqual({ plain: [], specifics: ['ana'] });
+    expect(questionOf('what number did I ask you to remember?')).toEqual({
+      plain: ['number'],
+      specifics: [],
+      wants: null,
+    });
+    expect(questionOf('What did I tell you about Ana?')).toEqual({ plain: [], specifics: ['ana'], wants: null });
     expect(questionOf('do you know where my keys are?').plain).toEqual(['kei']);
     // Not put to the memory ("you" absent): asking is what the question is about.
-    expect(questionOf('what did Ana ask for at the party?')).toEqual({ plain: ['ask', 'parti'], specifics: ['ana'] });
+    expect(questionOf('what did Ana ask for at the party?')).toEqual({
+      plain: ['ask', 'parti'],
+      specifics: ['ana'],
+      wants: null,
+    });
     expect(questionOf('When did Caroline go to the LGBTQ support group?')).toEqual({
       plain: ['go', 'support', 'group'],
       specifics: ['carolin', 'lgbtq'],
+      wants: 'time',
     });
     expect(questionOf('Is the code 8231 or 4417, as Maria said?').specifics).toEqual(['8231', '4417', 'maria']);
     // a capital that starts a sentence is no name
@@ -102,21 +112,41 @@ describe('evidence that means the same in every store', () => {
       coverage: 1,
       exact: 1,
       exactMiss: 0,
+      kindMiss: 0,
     });
     expect(evidenceOf(q, textStems('Melanie: the group met on Sunday'))).toEqual({
       coverage: 1 / 3,
       exact: 0,
       exactMiss: 1,
+      kindMiss: 0,
     });
     expect(evidenceOf(questionOf('what number did I ask you to remember?'), textStems('the number 8231'))).toEqual({
       coverage: 1,
       exact: 0,
       exactMiss: 0,
+      kindMiss: 0,
     });
     expect(evidenceOf(questionOf('And what about Maria?'), textStems('Maria moved to Porto'))).toMatchObject({
       coverage: 1,
       exact: 1,
     }); // names alone: coverage is their share
+  });
+
+  it('knows when a question wants a time or a number, and which memories hold none', () => {
+    expect(answerWanted('When is the review with the vice president?')).toBe('time');
+    expect(answerWanted('and what time is standup?')).toBe('time');
+    expect(answerWanted('So how many engineers are on the infra team?')).toBe('number');
+    expect(answerWanted('how often are backups made?')).toBe('number');
+    expect(answerWanted('what did we change about the logs?')).toBeNull();
+    expect(answerWanted('how should commit subjects be phrased?')).toBeNull();
+    const when = questionOf('when is Tom’s birthday party?');
+    expect(evidenceOf(when, textStems('Tom loves parties')).kindMiss).toBe(1);
+    expect(evidenceOf(when, textStems('Tom’s party is next Saturday')).kindMiss).toBe(0);
+    expect(evidenceOf(when, textStems('the party is on the 14th')).kindMiss).toBe(0);
+    const howMany = questionOf('how many engineers are on the infra team?');
+    expect(evidenceOf(howMany, textStems('the infra team hires engineers')).kindMiss).toBe(1);
+    expect(evidenceOf(howMany, textStems('the infra team has twelve engineers')).kindMiss).toBe(0);
+    expect(evidenceOf(questionOf('who fixed it?'), textStems('nobody fixed it')).kindMiss).toBe(0);
   });
 
   it(
@@ -179,7 +209,15 @@ describe('ranking', () => {
   );
 
   it('bounds what association adds by the seed confidence however strong the model weighs it', () => {
-    const f = directFeatures({ similarity: null, coverage: 0, exact: 0, exactMiss: 0, personMatch: 0, dateMatch: 0 });
+    const f = directFeatures({
+      similarity: null,
+      coverage: 0,
+      exact: 0,
+      exactMiss: 0,
+      kindMiss: 0,
+      personMatch: 0,
+      dateMatch: 0,
+    });
     const c = { ...LEXICAL_CALIBRATION, association: 50 };
     expect(confidenceOf(f, 0.4, 0.4, c)).toBeCloseTo(0.4, 6);
     // Nothing reached the memory: a confident seed elsewhere changes nothing.

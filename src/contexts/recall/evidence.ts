@@ -11,6 +11,10 @@
  *   memory that has none of them is most likely about something else;
  * - coverage: the share of the question's other content words the memory
  *   holds (with no such word, the share of its specifics);
+ * - what kind of answer: a question that asks when wants a time, and one that
+ *   asks how many, how much, how long or how often wants a number; a memory
+ *   that holds neither a digit nor a word of time (or of number) is less
+ *   likely to be the answer, however close its topic (kindMiss);
  * - memory talk: in a question put to the memory itself ("what number did I
  *   ask you to remember?", "what did I tell you about Ana?", "do you know
  *   …"), the verbs of remembering and telling are about the conversation
@@ -23,6 +27,42 @@ export interface Question {
   readonly plain: readonly string[];
   /** Stems of the specifics (numbers and names). */
   readonly specifics: readonly string[];
+  /** The kind of answer the question asks for, when its first words say so. */
+  readonly wants: 'time' | 'number' | null;
+}
+
+/** Words that say when (with any digit): a memory holding one of them can answer "when …?". */
+// ("may" and "fall" are left out: far more often a verb than a month or a season.)
+const TIME_WORDS: ReadonlySet<string> = new Set(
+  (
+    'january february march april june july august september october november december ' +
+    'monday tuesday wednesday thursday friday saturday sunday weekend today tomorrow yesterday tonight ' +
+    'morning evening night afternoon noon midnight week month year day daily weekly monthly yearly annually ' +
+    'hour minute ago last next spring summer autumn winter christmas easter birthday anniversary ' +
+    // Meals and the ends of the day answer "when" as plainly as a clock does.
+    'breakfast brunch lunch dinner supper bedtime dawn dusk sunrise sunset holiday weekday season'
+  )
+    .split(' ')
+    .map((w) => stem(w)),
+);
+/** Number words: a memory holding one of them (or a digit) can answer "how many …?". */
+const NUMBER_WORDS: ReadonlySet<string> = new Set(
+  (
+    'one two three four five six seven eight nine ten eleven twelve fifteen twenty thirty forty fifty ' +
+    'hundred thousand million billion dozen half once twice few several percent'
+  )
+    .split(' ')
+    .map((w) => stem(w)),
+);
+
+/** Fillers a question may start with before its question word ("and when …", "so how many …"). */
+const LEAD_FILLERS = /^(?:(?:and|so|but|then|ok|okay|also|remind me|tell me)[\s,]+)*/;
+
+export function answerWanted(text: string): Question['wants'] {
+  const q = text.normalize('NFKC').toLowerCase().trim().replace(LEAD_FILLERS, '');
+  if (/^(?:when|what time|what day|what date|which day|which date|since when|until when)\b/.test(q)) return 'time';
+  if (/^how (?:many|much|long|often|old|far)\b/.test(q)) return 'number';
+  return null;
 }
 
 /** Words as written, with whether each starts a sentence. */
@@ -64,7 +104,7 @@ export function questionOf(text: string): Question {
     const list = specific ? specifics : plain;
     if (!specifics.includes(s) && !plain.includes(s)) list.push(s);
   }
-  return { plain, specifics };
+  return { plain, specifics, wants: answerWanted(text) };
 }
 
 export interface Evidence {
@@ -74,6 +114,14 @@ export interface Evidence {
   readonly exact: number;
   /** 1 when the question names specifics and the memory holds none of them. */
   readonly exactMiss: number;
+  /** 1 when the question wants a time or a number and the memory holds no digit and no such word. */
+  readonly kindMiss: number;
+}
+
+function holdsKind(wants: Question['wants'], docStems: readonly string[]): boolean {
+  if (wants === null) return true;
+  const words = wants === 'time' ? TIME_WORDS : NUMBER_WORDS;
+  return docStems.some((s) => /\p{N}/u.test(s) || words.has(s));
 }
 
 /** `docStems`: the memory's content, tags and people, by stem (documentStems in bm25.ts). */
@@ -85,6 +133,7 @@ export function evidenceOf(q: Question, docStems: readonly string[]): Evidence {
     coverage: q.plain.length > 0 ? share(q.plain) : exact,
     exact,
     exactMiss: q.specifics.length > 0 && exact === 0 ? 1 : 0,
+    kindMiss: holdsKind(q.wants, docStems) ? 0 : 1,
   };
 }
 

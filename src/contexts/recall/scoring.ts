@@ -7,12 +7,15 @@
  * similarity of the question's and the memory's vectors (e5 gives cosines on
  * an absolute scale), the share of the question's content words the memory
  * holds, exact matches of the numbers and names the question spells out, a
- * person or a date the question names, and association — what reached the
+ * person or a date the question names, whether the memory holds the kind of
+ * answer asked for (a time for "when", a number for "how many"), and
+ * association — what reached the
  * memory over links from a seed, counted as that share of the seed's own
  * confidence, so a memory reached by association alone is never surer than
  * the memory that led to it.
  *
- *   direct     = σ(b + wS·(cos − 0.8)·10 + wC·coverage + wE·exact + wM·exactMiss + wP·person + wD·date)
+ *   direct     = σ(b + wS·(cos − 0.8)·10 + wC·coverage + wE·exact + wM·exactMiss + wP·person + wD·date
+ *                  + wK·kindMiss)
  *   confidence = min(σ(z_direct + wA·association), max(direct, confidence of the seed))
  *
  * Hits are in descending confidence (as shown, to the hundredth); salience,
@@ -93,17 +96,15 @@ export const DEFAULT_CALIBRATIONS: Calibrations = { lexical: LEXICAL_CALIBRATION
 const sigmoid = (x: number) => 1 / (1 + Math.exp(-x));
 
 /** Names of the direct features, in the order of directFeatures (and of a fit's weights). */
-export const DIRECT_FEATURES = ['similarity', 'coverage', 'exact', 'exactMiss', 'person', 'date'] as const;
+export const DIRECT_FEATURES = ['similarity', 'coverage', 'exact', 'exactMiss', 'person', 'date', 'kindMiss'] as const;
+
+type DirectEvidence = Pick<
+  Candidate,
+  'similarity' | 'coverage' | 'exact' | 'exactMiss' | 'personMatch' | 'dateMatch' | 'kindMiss'
+>;
 
 /** The direct evidence as the calibration reads it; similarity per 0.1 of cosine above 0.8. */
-export function directFeatures(h: {
-  similarity: number | null;
-  coverage: number;
-  exact: number;
-  exactMiss: number;
-  personMatch: number;
-  dateMatch: number;
-}): number[] {
+export function directFeatures(h: DirectEvidence): number[] {
   return [
     h.similarity === null ? 0 : (h.similarity - 0.8) * 10,
     h.coverage,
@@ -111,20 +112,12 @@ export function directFeatures(h: {
     h.exactMiss,
     h.personMatch,
     h.dateMatch,
+    h.kindMiss,
   ];
 }
 
 export function directLogit(features: readonly number[], c: Calibration): number {
-  const [similarity = 0, coverage = 0, exact = 0, exactMiss = 0, person = 0, date = 0] = features;
-  return (
-    c.bias +
-    c.similarity * similarity +
-    c.coverage * coverage +
-    c.exact * exact +
-    c.exactMiss * exactMiss +
-    c.person * person +
-    c.date * date
-  );
+  return DIRECT_FEATURES.reduce((z, name, i) => z + c[name] * (features[i] ?? 0), c.bias);
 }
 
 /**
@@ -179,6 +172,7 @@ export function rank(
     coverage: signals.text ? c.coverage : 0,
     exact: signals.text ? c.exact : 0,
     exactMiss: signals.text ? c.exactMiss : 0,
+    kindMiss: signals.text ? c.kindMiss : 0,
     personMatch: signals.people ? c.personMatch : 0,
     dateMatch: signals.dates ? c.dateMatch : 0,
     similarity: fused ? c.similarity : null,

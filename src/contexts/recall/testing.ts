@@ -1,7 +1,15 @@
 /** Recall's ranking and text rules, for tests and benchmarks only (production code may not import this file). */
-export { rank, confidenceOf, directFeatures, DEFAULT_WEIGHTS, DEFAULT_CALIBRATIONS, ALL_SIGNALS } from './scoring.js';
+export {
+  rank,
+  confidenceOf,
+  directFeatures,
+  DIRECT_FEATURES,
+  DEFAULT_WEIGHTS,
+  DEFAULT_CALIBRATIONS,
+  ALL_SIGNALS,
+} from './scoring.js';
 export type { Candidate } from './scoring.js';
-export { questionOf, evidenceOf, textStems } from './evidence.js';
+export { questionOf, evidenceOf, textStems, answerWanted } from './evidence.js';
 export { pack, estimateTokens } from './packing.js';
 export { queryTerms, coverage, luceneQuery, namesPerson, stem, withIrregularForms } from './query-text.js';
 export { datesNamed, inSpans, ZONE_SLACK_MS } from './query-dates.js';
