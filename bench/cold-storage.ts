@@ -7,7 +7,8 @@
  * every memory it rescored), the compaction (the background's full export)
  * and the chain's import — times and file sizes. Run: npm run bench:cold-storage
  * (BENCH_COLD_LEVELS=100000,1000000; BENCH_COLD_CHANGES=1000; BENCH_COLD_RESTORE=0 skips the
- * compaction and the import, and reports those of the previous results file, marked as such).
+ * compaction and the import, and reports those of the previous results file, marked as such;
+ * BENCH_COLD_BEFORE_V3=0 skips the before-version-3 comparison, about 30 minutes at 1M).
  *
  * The memories are seeded straight into Neo4j with UNWIND (benchmark set-up,
  * not the code under test), each with two audit events (stored, accessed) and
@@ -40,6 +41,7 @@ const CHANGES = Number(process.env.BENCH_COLD_CHANGES ?? 1000);
 const DIM = 384;
 const BATCH = 10_000;
 const RESTORE = process.env.BENCH_COLD_RESTORE !== '0';
+const BEFORE_V3 = process.env.BENCH_COLD_BEFORE_V3 !== '0';
 const RESULTS = new URL('./results/cold-storage.json', import.meta.url);
 /** The previous run's compaction and import by level (reported when this run skips them). */
 const earlier = new Map<number, Record<string, number | boolean | string>>(
@@ -196,6 +198,15 @@ async function sweepAndDeltas(cold: ColdStorage, store: string, dir: string) {
     `sweep ${sweepSeconds.toFixed(1)} s (${sweep.updated} rescored); delta after it: ${delta.nodes} nodes, ` +
       `${MB(delta.bytes)} MB, ${write.toFixed(2)} s, verify ${verify.toFixed(2)} s (${check.verified})`,
   );
+  const afterSweep = {
+    sweepSeconds,
+    sweepRescored: sweep.updated,
+    sweepDeltaNodes: delta.nodes,
+    sweepDeltaMB: MB(delta.bytes),
+    sweepDeltaSeconds: write + verify,
+    sweepDeltaVerified: check.verified,
+  };
+  if (!BEFORE_V3) return { paths: [delta.path], ...afterSweep, oldSweepDeltaNodes: '–', oldSweepDeltaMB: '–' };
   const session = app.driver.session(db);
   try {
     await session.run(
@@ -211,12 +222,7 @@ async function sweepAndDeltas(cold: ColdStorage, store: string, dir: string) {
   console.log(`as before version 3: ${old.nodes} nodes, ${MB(old.bytes)} MB, ${oldWrite.toFixed(1)} s`);
   return {
     paths: [delta.path, old.path],
-    sweepSeconds,
-    sweepRescored: sweep.updated,
-    sweepDeltaNodes: delta.nodes,
-    sweepDeltaMB: MB(delta.bytes),
-    sweepDeltaSeconds: write + verify,
-    sweepDeltaVerified: check.verified,
+    ...afterSweep,
     oldSweepDeltaNodes: old.nodes,
     oldSweepDeltaMB: MB(old.bytes),
     oldSweepDeltaSeconds: oldWrite + oldVerify,
@@ -325,7 +331,9 @@ const rows = results.map((r) => [
   `${s(r.deltaVerifySeconds)} s`,
   `${s(r.sweepSeconds)} s, ${r.sweepRescored}`,
   `${r.sweepDeltaNodes} nodes, ${r.sweepDeltaMB} MB, ${s(r.sweepDeltaSeconds)} s`,
-  `${r.oldSweepDeltaNodes} nodes, ${r.oldSweepDeltaMB} MB, ${s(r.oldSweepDeltaSeconds)} s`,
+  r.oldSweepDeltaSeconds === undefined
+    ? 'not run (BENCH_COLD_BEFORE_V3=0)'
+    : `${r.oldSweepDeltaNodes} nodes, ${r.oldSweepDeltaMB} MB, ${s(r.oldSweepDeltaSeconds)} s`,
   `${s(r.compactSeconds)} s${r.restoreFromEarlierRun ? ' ¹' : ''}`,
   `${s(r.importSeconds)} s (${r.importVerified && r.sameGraphAfterImport ? 'exact' : 'NOT exact'})` +
     (r.restoreFromEarlierRun ? ' ¹' : ''),

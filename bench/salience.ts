@@ -234,7 +234,7 @@ writeResults(
     'sweep writes every score (and asks for the promotions their claims and reads call for); a sweep 15 minutes ' +
     'later rewrites only the scores that moved by at least 0.001; a day later most scores moved and the ' +
     "day's working memory falls to LONG_TERM and ARCHIVE; the same sweep again folds the previous run's tier " +
-    'changes into anchors and changes no score. The machine is shared with other work (see the load average).\n\n' +
+    'changes into anchors and changes no score.\n\n' +
     markdownTable(['memories', 'sweep', 'throughput, time', 'load average (1 min) before → after'], sweepRows) +
     '\n\nLatency of sequential GraphQL requests (client, API and sweep share one Node process, as `serve` runs ' +
     'them), idle and while the "a day later" sweep runs:\n\n' +

@@ -126,6 +126,6 @@ export function report(run: SynapseRun): void {
         : '') +
       `Targets: activation p95 < 20 ms; linking adds < 5 ms to store p95. ` +
       `Load average (1 min) ${loadBefore.toFixed(1)} before and ${loadAfter.toFixed(1)} after the latency runs, on ` +
-      `${cpus().length} cores shared with other work.`,
+      `${cpus().length} cores.`,
   );
 }
