@@ -321,6 +321,8 @@ try {
 }
 
 const s = (x: unknown) => (typeof x === 'number' ? x.toFixed(x < 10 ? 2 : 1) : String(x));
+const exactness = (r: Record<string, unknown>) =>
+  r.importVerified === true && r.sameGraphAfterImport === true ? 'exact' : 'NOT exact';
 const rows = results.map((r) => [
   r.memories as number,
   `${r.nodes} / ${r.relationships}`,
@@ -334,9 +336,10 @@ const rows = results.map((r) => [
   r.oldSweepDeltaSeconds === undefined
     ? 'not run (BENCH_COLD_BEFORE_V3=0)'
     : `${r.oldSweepDeltaNodes} nodes, ${r.oldSweepDeltaMB} MB, ${s(r.oldSweepDeltaSeconds)} s`,
-  `${s(r.compactSeconds)} s${r.restoreFromEarlierRun ? ' ¹' : ''}`,
-  `${s(r.importSeconds)} s (${r.importVerified && r.sameGraphAfterImport ? 'exact' : 'NOT exact'})` +
-    (r.restoreFromEarlierRun ? ' ¹' : ''),
+  typeof r.compactSeconds === 'number' ? `${s(r.compactSeconds)} s${r.restoreFromEarlierRun ? ' ¹' : ''}` : 'not run',
+  typeof r.importSeconds === 'number'
+    ? `${s(r.importSeconds)} s (${exactness(r)})${r.restoreFromEarlierRun ? ' ¹' : ''}`
+    : 'not run',
 ]);
 writeResults(
   'cold-storage',
@@ -363,7 +366,8 @@ writeResults(
     '(its steps 4 and 5 = "delta export" + "verify delta"). Then a decay sweep a day later rescores the store, and ' +
     'the next delta is written and verified; the score is derived and left out of the files (format version 3), ' +
     'so the sweep adds only the tier changes it makes. For comparison, the rescored memories are then stamped as ' +
-    'the sweep stamped them before version 3, and that delta is written and verified too. The compaction ' +
+    'the sweep stamped them before version 3, and that delta is written and verified too (unless ' +
+    'BENCH_COLD_BEFORE_V3=0). The compaction ' +
     'rewrites the chain as one file from the files alone. Import restores the chain (full export, then the ' +
     'three deltas) with batches of 2,000 and ' +
     'checks the result against it; "exact": a full export afterwards has the same digest as one taken before.' +
