@@ -206,7 +206,7 @@ async function sweepAndDeltas(cold: ColdStorage, store: string, dir: string) {
     sweepDeltaSeconds: write + verify,
     sweepDeltaVerified: check.verified,
   };
-  if (!BEFORE_V3) return { paths: [delta.path], ...afterSweep, oldSweepDeltaNodes: '–', oldSweepDeltaMB: '–' };
+  if (!BEFORE_V3) return { paths: [delta.path], ...afterSweep };
   const session = app.driver.session(db);
   try {
     await session.run(

@@ -143,6 +143,9 @@ describe('evidence that means the same in every store', () => {
     expect(evidenceOf(when, textStems('Tom loves parties')).kindMiss).toBe(1);
     expect(evidenceOf(when, textStems('Tom’s party is next Saturday')).kindMiss).toBe(0);
     expect(evidenceOf(when, textStems('the party is on the 14th')).kindMiss).toBe(0);
+    const supplement = questionOf('when should I take my supplement?');
+    expect(evidenceOf(supplement, textStems('I take my supplement with breakfast')).kindMiss).toBe(0);
+    expect(evidenceOf(supplement, textStems('my supplement is in the yellow bottle')).kindMiss).toBe(1);
     const howMany = questionOf('how many engineers are on the infra team?');
     expect(evidenceOf(howMany, textStems('the infra team hires engineers')).kindMiss).toBe(1);
     expect(evidenceOf(howMany, textStems('the infra team has twelve engineers')).kindMiss).toBe(0);

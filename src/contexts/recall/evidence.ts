@@ -21,6 +21,7 @@
  *   with the memory, not about what it holds, so they are not content words.
  */
 import { QUERY_STOP_WORDS, stem, tokenize } from './query-text.js';
+import { MONTHS } from './query-dates.js';
 
 export interface Question {
   /** Stems of the content words that are not specifics. */
@@ -35,7 +36,7 @@ export interface Question {
 // ("may" and "fall" are left out: far more often a verb than a month or a season.)
 const TIME_WORDS: ReadonlySet<string> = new Set(
   (
-    'january february march april june july august september october november december ' +
+    `${MONTHS.filter((m) => m !== 'may').join(' ')} ` +
     'monday tuesday wednesday thursday friday saturday sunday weekend today tomorrow yesterday tonight ' +
     'morning evening night afternoon noon midnight week month year day daily weekly monthly yearly annually ' +
     'hour minute ago last next spring summer autumn winter christmas easter birthday anniversary ' +

@@ -13,7 +13,7 @@ export interface TimeSpan {
   readonly to: number;
 }
 
-const MONTHS = [
+export const MONTHS = [
   'january',
   'february',
   'march',
