@@ -246,7 +246,8 @@ const md = [
   `Ingest through GraphQL storeMany (one call per session): ${Math.round(ingested / ingestSeconds)} memories/s ` +
     `including mechanical linking.`,
   `Embedding by the background job afterwards: ${ingested} turns in ${embedSeconds.toFixed(1)} s ` +
-    `(${Math.round(ingested / embedSeconds)} memories/s, ${MODEL_NAME} on one CPU thread).`,
+    `(${Math.round(ingested / embedSeconds)} memories/s, ${MODEL_NAME} on ${config.embeddings.workers} model ` +
+    `thread(s) of ${config.embeddings.threads} CPU thread(s) each).`,
   '',
   '## Recall through GraphQL `search` (all signals)',
   markdownTable(
