@@ -136,7 +136,7 @@ describe('contextFor on the everyday scenarios (default floors, 400 tokens)', ()
   const share = (xs: boolean[]) => xs.filter(Boolean).length / xs.length;
 
   // Issue 20 asks for 9 in 10 of each. With the committed model (bench/results/calibration.md) the
-  // answer is in the pack for 60 of 82 (dev) and 25 of 41 (held out) and the pack is empty for 18 of 24
+  // answer is in the pack for 60 of 82 (dev) and 25 of 41 (held out) and the pack is empty for 19 of 24
   // and 11 of 14 of the questions nothing answers: both targets are not met, and the evidence measured
   // cannot meet both at once (docs/recall.md, "What the evidence can tell apart"). In one full test run the
   // held-out share was 24 of 41 (25 run alone; which question moved, and why, was not traced). These guard what

@@ -5,7 +5,7 @@
  * answers, its vector carries the topic (LoCoMo, fused ranking: recall_any@10
  * 0.777 → 0.811; docs/recall.md). Only the end: the whole turn before pulls
  * the vector towards that turn's own topic, so the turn after an answer
- * competes with the answer, and the model reads half again as many tokens.
+ * competes with the answer, and the model reads more tokens (LoCoMo: 73 → 63).
  * The context is its last CONTEXT_MAX_CHARS characters, from a word's start.
  */
 export const CONTEXT_MAX_CHARS = 120;
