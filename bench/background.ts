@@ -4,7 +4,9 @@
  * threads) while one client searches and stores at a steady pace. The
  * client's latencies during the backfill are set against the same client's
  * once the backfill is done, in the same process and store: the idle figure.
- *   npm run bench:background    (BENCH_BACKGROUND_MEMORIES, default 10000; BENCH_VARIANTS model threads, default "2,1")
+ *   npm run bench:background    (BENCH_BACKGROUND_MEMORIES, default 10000; BENCH_VARIANTS model threads, default "2,1";
+ *                                BENCH_ROUNDS, default 1; BENCH_CLIENTS, default 1)
+ * Variants run interleaved: each round runs every model-thread count.
  * Memories are real conversation turns (../shared/data/locomo, read at run time) and the questions are theirs.
  */
 import 'reflect-metadata';
@@ -29,6 +31,9 @@ await startBench();
 
 const MEMORIES = Number(process.env.BENCH_BACKGROUND_MEMORIES ?? 10_000);
 const VARIANTS = (process.env.BENCH_VARIANTS ?? '2,1').split(',').map(Number);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 1);
+/** Concurrent clients, each as described (one: a light load, as one agent's turns are). */
+const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 1);
 /** The client's pause between two requests (ms): a steady, light load, as an agent's turns are. */
 const THINK_MS = 20;
 const conversations = loadConversations(DEFAULT_LOCOMO_DIR);
@@ -101,30 +106,33 @@ async function variant(modelThreads: number): Promise<Result> {
         )
       ).records[0]!.get('n'),
     );
-  /** One client: a search, and every fourth request a store, THINK_MS apart, until `until` says stop. */
+  /** CLIENTS clients: each a search, and every fourth request a store, THINK_MS apart, until `until` says stop. */
   const client = async (until: (requests: number) => Promise<boolean> | boolean): Promise<Phase> => {
     const search: number[] = [];
     const stored: number[] = [];
     const started = performance.now();
     let n = 0;
-    while (!(await until(n))) {
-      const t0 = performance.now();
-      if (n % 4 === 3) {
-        await gql(STORE, {
-          input: {
-            store,
-            content: `A new note ${n}: ${questions[Math.floor(random() * questions.length)]}`,
-            sessionId: `${store}:live`,
-          },
-        });
-        stored.push(performance.now() - t0);
-      } else {
-        await gql(SEARCH, { input: { store, query: questions[Math.floor(random() * questions.length)] } });
-        search.push(performance.now() - t0);
+    const loop = async () => {
+      while (!(await until(n))) {
+        const k = n++;
+        const t0 = performance.now();
+        if (k % 4 === 3) {
+          await gql(STORE, {
+            input: {
+              store,
+              content: `A new note ${k}: ${questions[Math.floor(random() * questions.length)]}`,
+              sessionId: `${store}:live`,
+            },
+          });
+          stored.push(performance.now() - t0);
+        } else {
+          await gql(SEARCH, { input: { store, query: questions[Math.floor(random() * questions.length)] } });
+          search.push(performance.now() - t0);
+        }
+        await new Promise((r) => setTimeout(r, THINK_MS));
       }
-      n++;
-      await new Promise((r) => setTimeout(r, THINK_MS));
-    }
+    };
+    await Promise.all(Array.from({ length: CLIENTS }, loop));
     return {
       requests: n,
       seconds: Math.round(performance.now() - started) / 1000,
@@ -167,16 +175,18 @@ async function variant(modelThreads: number): Promise<Result> {
 }
 
 const results: Result[] = [];
-for (const threads of VARIANTS) results.push(await variant(threads));
+for (let round = 0; round < ROUNDS; round++) for (const threads of VARIANTS) results.push(await variant(threads));
 const ratio = (a: number, b: number) => (b > 0 ? `${(a / b).toFixed(2)}×` : '–');
 writeResults(
   'background',
-  { memories: MEMORIES, thinkMs: THINK_MS, results },
+  { memories: MEMORIES, thinkMs: THINK_MS, rounds: ROUNDS, clients: CLIENTS, results },
   [
     `${MEMORIES} memories (conversation turns, sessions of 50) stored while the model was off, then embedded by the ` +
-      `service's backfill (its model threads; while requests run, memories use one of them) while one client, in ` +
-      `the benchmark's process, sends a search and every fourth request a store, ${THINK_MS} ms apart. "After" is ` +
-      `the same client for as many requests once the backfill is done (the idle figure). p50 / p95 in ms.`,
+      `service's backfill (its model threads; while requests run, memories use one of them) while ` +
+      `${CLIENTS === 1 ? 'one client' : `${CLIENTS} clients`} in the benchmark's process ` +
+      `${CLIENTS === 1 ? 'sends' : 'each send'} a search and every fourth request a store, ${THINK_MS} ms apart. ` +
+      `"After" is the same load for as many requests once the backfill is done (the idle figure). p50 / p95 in ms. ` +
+      `Variants interleaved, ${ROUNDS} round(s), in the order listed.`,
     '',
     markdownTable(
       [

@@ -1,13 +1,15 @@
 /**
  * The write path under concurrency (issue 24): `store` through GraphQL from 1
  * to 64 concurrent clients, each a closed loop of single stores into one
- * fresh store, with group commit (the default) and without it
- * (TOTAL_RECALL_STORE_GROUP_MAX=1), the two interleaved level by level, each
+ * fresh store: the defaults (group commit, linking paced while requests
+ * run), linking unpaced (TOTAL_RECALL_SYNAPSE_BUSY_SHARE=1) and no group
+ * commit (TOTAL_RECALL_STORE_GROUP_MAX=1), interleaved level by level, each
  * in a serving process of its own (`npm run serve -- --api-only`: linking on,
  * embedding jobs queued for a worker that is not running, tokens off and
  * admission lifted, so that the write path and not the front door is
- * measured). Before each level the store's pending links are waited for; the
- * results file records what was still pending, and (startBench) the idle
+ * measured). After each level its store's links are waited for, so that
+ * they are not made under the next level: the results file records how long
+ * that took (linking catching up), what still waited, and (startBench) the idle
  * `RETURN 1` round trip, the load average and queued jobs at the start.
  * Refuses to run on a busy machine unless BENCH_BUSY_OK=1. Run: npm run bench:writes (BENCH_WRITES_SECONDS per level,
  * default 8; BENCH_WRITES_LEVELS, default 1,2,4,8,16,32,64).
@@ -28,7 +30,7 @@ const LEVELS = (process.env.BENCH_WRITES_LEVELS ?? '1,2,4,8,16,32,64').split(','
 const config = loadConfig();
 const run = randomUUID().slice(0, 8);
 const prefix = `bench-writes-${run}`;
-const stores = { grouped: `bench-writes-grouped-${run}`, alone: `bench-writes-alone-${run}` };
+const storeOf = (variant: string) => `bench-writes-${variant}-${run}`;
 const r1 = (x: number) => Math.round(x * 10) / 10;
 
 const driver = neo4j.driver(
@@ -48,21 +50,24 @@ interface Level {
   p95: number;
   p99: number;
   errors: Record<string, number>;
-  /** Links still pending when the level began, and the load average then. */
+  /** Links still pending when the level began (a level waits for its own links after it), and the load average then. */
   pendingBefore: number;
   loadBefore: number;
+  /** Seconds from the level's last answer until its links were all made (linking catching up), at most 120. */
+  catchUpS: number;
+}
+
+/** Waits (at most `limitMs`) until the store has no memory waiting for its links; returns how many still wait. */
+async function linksMade(store: string, limitMs: number): Promise<number> {
+  let pending = await pendingLinks(store);
+  for (const end = Date.now() + limitMs; pending > 0 && Date.now() < end; pending = await pendingLinks(store))
+    await new Promise((r) => setTimeout(r, 100));
+  return pending;
 }
 
 async function level(url: string, store: string, clients: number): Promise<Level> {
-  // The links of the level before are made first, so that their work does not run under this one.
-  let pendingBefore = await pendingLinks(store);
-  for (
-    const end = Date.now() + 60_000;
-    pendingBefore > 0 && Date.now() < end;
-    pendingBefore = await pendingLinks(store)
-  ) {
-    await new Promise((r) => setTimeout(r, 250));
-  }
+  // Each level waits for its own links after it (below), so that their work does not run under the next one's.
+  const pendingBefore = await linksMade(store, 60_000);
   const loadBefore = loadavg()[0]!;
   const ms: number[] = [];
   const errors: Record<string, number> = {};
@@ -99,6 +104,9 @@ async function level(url: string, store: string, clients: number): Promise<Level
     }
   };
   await Promise.all(Array.from({ length: clients }, (_, c) => loop(c)));
+  const caughtUpFrom = performance.now();
+  await linksMade(store, 120_000);
+  const catchUpS = Math.round((performance.now() - caughtUpFrom) / 100) / 10;
   return {
     clients,
     storesPerS: r1(ms.length / SECONDS),
@@ -108,8 +116,25 @@ async function level(url: string, store: string, clients: number): Promise<Level
     errors,
     pendingBefore,
     loadBefore: Math.round(loadBefore * 100) / 100,
+    catchUpS,
   };
 }
+
+/** The serving processes compared, each with its own store; every level runs them in this order. */
+const VARIANTS = [
+  { name: 'grouped', what: 'group commit and paced linking (the defaults)', env: {} },
+  {
+    name: 'unpaced',
+    what: 'group commit, linking at full pace while requests run (TOTAL_RECALL_SYNAPSE_BUSY_SHARE=1)',
+    env: { TOTAL_RECALL_SYNAPSE_BUSY_SHARE: '1' },
+  },
+  {
+    name: 'alone',
+    what: 'every store its own commit (TOTAL_RECALL_STORE_GROUP_MAX=1)',
+    env: { TOTAL_RECALL_STORE_GROUP_MAX: '1' },
+  },
+] as const;
+type Variant = (typeof VARIANTS)[number]['name'];
 
 async function main(): Promise<void> {
   const loadStart = loadavg();
@@ -120,36 +145,41 @@ async function main(): Promise<void> {
     TOTAL_RECALL_MAX_CONCURRENT: '100000',
     TOTAL_RECALL_MAX_QUEUED: '100000',
   };
-  const grouped = await serveApiOnly(env);
-  const alone = await serveApiOnly({ ...env, TOTAL_RECALL_STORE_GROUP_MAX: '1' });
-  const results = { grouped: [] as Level[], alone: [] as Level[] };
+  const servers = new Map<Variant, { url: string; stop: () => Promise<void> }>();
+  const results = Object.fromEntries(VARIANTS.map((v) => [v.name, [] as Level[]])) as Record<Variant, Level[]>;
   try {
-    await level(grouped.url, stores.grouped, 2); // warm-up, not recorded
-    await level(alone.url, stores.alone, 2);
+    for (const v of VARIANTS) servers.set(v.name, await serveApiOnly({ ...env, ...v.env }));
+    for (const v of VARIANTS) await level(servers.get(v.name)!.url, storeOf(v.name), 2); // warm-up, not recorded
     for (const clients of LEVELS) {
-      for (const kind of ['grouped', 'alone'] as const) {
-        const l = await level(kind === 'grouped' ? grouped.url : alone.url, stores[kind], clients);
+      for (const v of VARIANTS) {
+        const l = await level(servers.get(v.name)!.url, storeOf(v.name), clients);
         console.log(
-          `${kind}: ${clients} clients: ${l.storesPerS} stores/s, p50 ${l.p50} ms, p95 ${l.p95} ms (pending links ` +
+          `${v.name}: ${clients} clients: ${l.storesPerS} stores/s, p50 ${l.p50} ms, p95 ${l.p95} ms (pending links ` +
             `before ${l.pendingBefore}, load ${l.loadBefore})`,
         );
-        results[kind].push(l);
+        results[v.name].push(l);
       }
     }
   } finally {
-    await grouped.stop();
-    await alone.stop();
+    for (const server of servers.values()) await server.stop();
   }
   const loadEnd = loadavg();
-  const memories = {
-    grouped: await count('MATCH (m:Memory {store: $store}) RETURN count(m) AS n', { store: stores.grouped }),
-    alone: await count('MATCH (m:Memory {store: $store}) RETURN count(m) AS n', { store: stores.alone }),
-  };
-  for (const store of Object.values(stores)) {
+  const memories = Object.fromEntries(
+    await Promise.all(
+      VARIANTS.map(
+        async (v) =>
+          [
+            v.name,
+            await count('MATCH (m:Memory {store: $store}) RETURN count(m) AS n', { store: storeOf(v.name) }),
+          ] as const,
+      ),
+    ),
+  ) as Record<Variant, number>;
+  for (const v of VARIANTS) {
     for (;;) {
       const r = await driver.executeQuery(
         'MATCH (n) WHERE n.store = $store WITH n LIMIT 5000 DETACH DELETE n RETURN count(*) AS n',
-        { store },
+        { store: storeOf(v.name) },
         { database: config.neo4j.database },
       );
       if (Number(r.records[0]?.get('n') ?? 0) === 0) break;
@@ -159,50 +189,38 @@ async function main(): Promise<void> {
   await deleteKeysWithPrefix(config.redisUrl, prefix);
 
   const la = (l: number[]) => l.map((x) => x.toFixed(2)).join(' ');
-  const rows = LEVELS.map((clients, i) => {
-    const g = results.grouped[i]!;
-    const a = results.alone[i]!;
-    const errs = (l: Level) =>
-      Object.entries(l.errors)
-        .map(([k, v]) => `${k} ${v}`)
-        .join(', ') || 'none';
-    return [
-      clients,
-      g.storesPerS,
-      g.p50,
-      g.p95,
-      g.p99,
-      a.storesPerS,
-      a.p50,
-      a.p95,
-      a.p99,
-      `${g.pendingBefore} / ${a.pendingBefore}`,
-      `${g.loadBefore} / ${a.loadBefore}`,
-      `${errs(g)} / ${errs(a)}`,
-    ];
-  });
+  const errs = (l: Level) =>
+    Object.entries(l.errors)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ') || 'none';
+  const rows = LEVELS.flatMap((clients, i) =>
+    VARIANTS.map((v) => {
+      const l = results[v.name][i]!;
+      return [clients, v.name, l.storesPerS, l.p50, l.p95, l.p99, l.catchUpS, l.pendingBefore, l.loadBefore, errs(l)];
+    }),
+  );
   const md = [
     `Each client is a closed loop of single \`store\` calls through GraphQL into one fresh store, ${SECONDS} s per ` +
-      `level, levels interleaved: grouped, then alone, at each level. Two serving processes (\`npm run serve -- ` +
-      `--api-only\`), one with group commit (TOTAL_RECALL_STORE_GROUP_MAX=${config.storeGroupMax}, the default) ` +
-      `and one without (=1). Mechanical linking on; embedding jobs wait in Redis (no worker runs); tokens off and ` +
-      `admission lifted, so that the write path, not the front door, is measured. Before each level the store's ` +
-      `pending links were waited for (at most 60 s): the "links pending" column says how many were still waiting.`,
+      `level, levels interleaved: at each level every variant in turn, each in a serving process of its own ` +
+      `(\`npm run serve -- --api-only\`): ${VARIANTS.map((v) => `**${v.name}**, ${v.what}`).join('; ')}. ` +
+      `Mechanical linking on; embedding jobs wait in Redis (no worker runs); tokens off and admission lifted, so ` +
+      `that the write path, not the front door, is measured. After each level its store's links were waited ` +
+      `for (at most 120 s), so that they are not made under the next variant's level: "links made within" is how ` +
+      `long that took once the clients stopped (linking catching up), "links pending before" what still waited ` +
+      `when the level began.`,
     `Load average before the servers started: ${la(loadStart)}; at the end: ${la(loadEnd)} (the run's own load). ` +
-      `Memories stored: ${memories.grouped} grouped, ${memories.alone} alone.`,
+      `Memories stored: ${VARIANTS.map((v) => `${memories[v.name]} ${v.name}`).join(', ')}.`,
     '',
     markdownTable(
       [
         'clients',
-        'grouped stores/s',
+        'variant',
+        'stores/s',
         'p50 ms',
         'p95 ms',
         'p99 ms',
-        'alone stores/s',
-        'p50 ms',
-        'p95 ms',
-        'p99 ms',
-        'links pending before (grouped / alone)',
+        'links made within (s)',
+        'links pending before',
         'load before',
         'errors',
       ],

@@ -16,7 +16,7 @@ import { Recall, type RecallDeps } from './contexts/recall/index.js';
 import { currentSalience, type Salience } from './contexts/salience/index.js';
 import type { Config } from './config.js';
 import type { Ports } from './adapters/graphql/index.js';
-import type { RequestActivity } from './adapters/request-activity.js';
+import { RequestActivity } from './adapters/request-activity.js';
 import type { Embedder } from './adapters/embeddings/index.js';
 import type { EmbeddingQueue } from './adapters/bullmq/embedding-queue.js';
 import { Authenticator, TokenStore } from './adapters/auth/index.js';
@@ -92,9 +92,17 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const logger = options.logger ?? (options.log ? lineLogger(options.log) : createLogger(config.log));
   useProcessLogger(logger);
   const { driver, building } = await connect(config, options.applySchema !== false, logger);
-  const core = buildCore(config, driver, clock, logger, building);
+  // Whether requests run: background work (model threads, linking) yields to them.
+  const activity = new RequestActivity();
+  const core = buildCore(config, driver, clock, logger, activity, building);
   const { graph, bus, progress, hippocampus, synapse } = core;
-  const embedding = buildEmbeddings(config, core, options.embeddingWorker ?? options.workers === true, logger);
+  const embedding = buildEmbeddings(
+    config,
+    core,
+    activity,
+    options.embeddingWorker ?? options.workers === true,
+    logger,
+  );
   const { embedder, embeddings } = embedding;
   const recallDeps: RecallDeps = {
     graph,
@@ -138,7 +146,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     synapse,
     recall,
     embedder,
-    activity: embedding.activity,
+    activity,
     embeddings,
     sessions: core.sessions,
     subconscious,
@@ -167,7 +175,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
           config.security.rateLimitPerMinute,
         ),
         limits: config.security.limits,
-        activity: embedding.activity,
+        activity,
       };
     },
     shutdown: (dir = null) => protocol.run(dir),

@@ -6,6 +6,7 @@ import type { Driver } from 'neo4j-driver';
 import { Bus, ProgressBoard, type Logger, type GraphPort } from '../domain/index.js';
 import { createDriver, IndexBuilds, Neo4jGraph, applySchema, waitForNeo4j } from '../adapters/neo4j/index.js';
 import { linkingThread } from '../adapters/linking-thread/index.js';
+import type { RequestActivity } from '../adapters/request-activity.js';
 import { Hippocampus, storeGroupSettings } from '../contexts/hippocampus/index.js';
 import { Salience } from '../contexts/salience/index.js';
 import { Synapse } from '../contexts/synapse/index.js';
@@ -50,6 +51,7 @@ export function buildCore(
   driver: Driver,
   clock: () => number,
   logger: Logger,
+  activity: RequestActivity,
   building: readonly string[] = [],
 ): Core {
   const graph = new Neo4jGraph(driver, config.neo4j.database);
@@ -84,7 +86,8 @@ export function buildCore(
     bus,
     settings: config.synapse,
     clock,
-    linkingThread: config.synapse.linkingThread ? linkingThread(config.neo4j, config.synapse) : null,
+    linkingThread: config.synapse.linkingThread ? linkingThread(config.neo4j, config.synapse, activity.shared) : null,
+    busy: () => activity.busy(),
   }).register();
   const sessions = new Sessions({ graph, bus, clock }).register();
   return { graph, bus, progress, hippocampus, salience, synapse, sessions, indexes };

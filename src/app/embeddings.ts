@@ -5,21 +5,25 @@
 import type { Logger } from '../domain/index.js';
 import { DisabledEmbedder, ThreadedEmbedder, type Embedder } from '../adapters/embeddings/index.js';
 import { EmbeddingQueue } from '../adapters/bullmq/embedding-queue.js';
-import { RequestActivity } from '../adapters/request-activity.js';
+import type { RequestActivity } from '../adapters/request-activity.js';
 import type { Config } from '../config.js';
 import type { Core } from './core.js';
 
 export interface Embeddings {
-  readonly activity: RequestActivity;
   readonly embedder: Embedder;
   /** Null when embeddings are off. */
   readonly embeddings: EmbeddingQueue | null;
 }
 
-export function buildEmbeddings(config: Config, core: Core, runWorker: boolean, logger: Logger): Embeddings {
-  const activity = new RequestActivity();
+export function buildEmbeddings(
+  config: Config,
+  core: Core,
+  activity: RequestActivity,
+  runWorker: boolean,
+  logger: Logger,
+): Embeddings {
   const emb = config.embeddings;
-  if (!emb.enabled) return { activity, embedder: new DisabledEmbedder(), embeddings: null };
+  if (!emb.enabled) return { embedder: new DisabledEmbedder(), embeddings: null };
   const embedder = new ThreadedEmbedder({
     dir: emb.modelDir,
     dimensions: config.embeddingDimensions,
@@ -42,5 +46,5 @@ export function buildEmbeddings(config: Config, core: Core, runWorker: boolean, 
     progress: core.progress,
   }).subscribe(core.bus);
   void embedder.start();
-  return { activity, embedder, embeddings };
+  return { embedder, embeddings };
 }

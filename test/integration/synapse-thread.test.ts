@@ -2,8 +2,9 @@
  * The linking thread on the real Neo4j: it links what it is handed and
  * reports each written batch once (a tick's memories as one batch), runs
  * nicer than the service's thread, starts ahead of the first memory on
- * warmUp, fails what it held when it dies and starts again, and passes a
- * failed statement back to the caller. Memories are stored with mechanical
+ * warmUp, fails what it held when it dies and starts again, passes a
+ * failed statement back to the caller, and paces itself while the serving
+ * thread's requests run. Memories are stored with mechanical
  * linking off, then handed to a LinkingThread directly.
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -13,6 +14,7 @@ import { randomStore, startTestApp, type TestApp } from '../helpers.js';
 import { eventually } from '../background.js';
 import { LINKING_NICE, type CreatedLink, type LinkSource } from '../../src/contexts/synapse/index.js';
 import { LinkingThread } from '../../src/adapters/linking-thread/testing.js';
+import { RequestActivity } from '../../src/adapters/request-activity.js';
 
 let t: TestApp;
 const stores: string[] = [];
@@ -40,7 +42,7 @@ async function session(n: number): Promise<LinkSource[]> {
   return stored.map((s) => s.memory);
 }
 
-const init = () => ({ neo4j: t.config.neo4j, settings: t.config.synapse, nice: LINKING_NICE });
+const init = () => ({ neo4j: t.config.neo4j, settings: t.config.synapse, nice: LINKING_NICE, activity: null });
 
 async function temporalPairs(store: string): Promise<number> {
   const rows = await t.cypher<{ n: number }>(
@@ -160,6 +162,32 @@ describe('the linking thread', () => {
     try {
       await expect(thread.link(a!, T0, null)).rejects.toThrow(/linking failed/);
     } finally {
+      await thread.close();
+    }
+  });
+
+  it('holds its next batch back while the serving thread has a request running, and goes on once it ends', async () => {
+    // 150 memories in one tick: a batch of 100, then one of 50. At a share of 0.01 the second waits 99 times as long
+    // as the first took (seconds), unless the request ends first.
+    const memories = await session(150);
+    const activity = new RequestActivity();
+    const end = activity.begin();
+    const reported: number[] = [];
+    const thread = new LinkingThread<number>(
+      { ...init(), settings: { ...t.config.synapse, busyShare: 0.01 }, activity: activity.shared },
+      (_store, _links, tags) => reported.push(tags.length),
+    );
+    try {
+      const linked = Promise.all(memories.map((m, i) => thread.link(m, T0 + 200 * 60_000, i)));
+      await eventually(async () => (reported.length > 0 ? true : undefined));
+      expect(reported).toEqual([100]);
+      await new Promise((r) => setTimeout(r, 1_000));
+      expect(reported).toEqual([100]);
+      end();
+      await linked;
+      expect(reported).toEqual([100, 50]);
+    } finally {
+      end();
       await thread.close();
     }
   });

@@ -3,7 +3,14 @@ import { LINKING_NICE, type StartLinking, type SynapseSettings } from '../../con
 import type { Neo4jSettings } from '../neo4j/index.js';
 import { LinkingThread } from './linking-thread.js';
 
-/** Synapse's `linkingThread`: each start is a thread on `neo4j`, niced by LINKING_NICE. */
-export function linkingThread(neo4j: Neo4jSettings, settings: SynapseSettings): StartLinking {
-  return (onLinked) => new LinkingThread({ neo4j, settings, nice: LINKING_NICE }, onLinked);
+/**
+ * Synapse's `linkingThread`: each start is a thread on `neo4j`, niced by LINKING_NICE, that paces itself while the
+ * serving thread's `activity` (RequestActivity.shared) says requests run.
+ */
+export function linkingThread(
+  neo4j: Neo4jSettings,
+  settings: SynapseSettings,
+  activity: SharedArrayBuffer | null,
+): StartLinking {
+  return (onLinked) => new LinkingThread({ neo4j, settings, nice: LINKING_NICE, activity }, onLinked);
 }

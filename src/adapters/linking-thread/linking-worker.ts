@@ -11,12 +11,15 @@ import { getPriority, setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { LinkPipeline, type CreatedLink, type LinkSource, type SynapseSettings } from '../../contexts/synapse/index.js';
 import { createDriver, Neo4jGraph, type Neo4jSettings } from '../neo4j/index.js';
+import { RequestActivity } from '../request-activity.js';
 
 export interface LinkingThreadInit {
   readonly neo4j: Neo4jSettings;
   readonly settings: SynapseSettings;
   /** Added to the thread's nice value (Linux: per thread). */
   readonly nice: number;
+  /** The serving thread's RequestActivity.shared: linking paces itself while requests run (null: never). */
+  readonly activity: SharedArrayBuffer | null;
 }
 
 /** A memory to link, with the id its answer names and Synapse's clock reading. */
@@ -36,10 +39,13 @@ if (port) {
     // Not permitted here: linking runs at the service's priority.
   }
   const driver = createDriver(init.neo4j.uri, init.neo4j.user, init.neo4j.password);
+  const activity = init.activity ? RequestActivity.seenFrom(init.activity) : null;
+  const busy = activity ? () => activity.busy() : null;
   const pipeline = new LinkPipeline<number>(
     new Neo4jGraph(driver, init.neo4j.database),
     init.settings,
     (store, links, ids) => post({ type: 'linked', store, links, ids }),
+    busy,
   );
   port.on('message', (message: ToLinkingThread) => {
     if (message.type === 'close') {

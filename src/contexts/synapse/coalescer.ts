@@ -2,12 +2,19 @@
  * Coalesces work per key: items pushed while a batch for their key runs (or
  * in the same tick) go into the next batch, so storeMany's one MemoryStored
  * per memory becomes one statement per batch. One batch per key at a time;
- * each push resolves when the batch holding it has finished.
+ * each push resolves when the batch holding it has finished. With a pace,
+ * each batch first waits its turn (pacer.ts).
  */
 interface Waiting<T> {
   readonly item: T;
   readonly resolve: () => void;
   readonly reject: (error: unknown) => void;
+}
+
+/** Paces batches (pacer.ts): `before` resolves when the next may start, `after` is told how long one took. */
+export interface BatchPace {
+  before(): Promise<void>;
+  after(tookMs: number): void;
 }
 
 interface Lane<T> {
@@ -21,6 +28,7 @@ export class Coalescer<T> {
   constructor(
     private readonly work: (key: string, items: T[]) => Promise<void>,
     private readonly maxBatch: number,
+    private readonly pace: BatchPace | null = null,
   ) {}
 
   push(key: string, item: T): Promise<void> {
@@ -43,7 +51,10 @@ export class Coalescer<T> {
 
   private async drain(key: string, lane: Lane<T>): Promise<void> {
     while (lane.waiting.length > 0) {
+      await this.pace?.before();
+      // Taken after the pause: what arrived meanwhile joins this batch.
       const batch = lane.waiting.splice(0, this.maxBatch);
+      const started = performance.now();
       try {
         await this.work(
           key,
@@ -53,6 +64,7 @@ export class Coalescer<T> {
       } catch (error) {
         for (const w of batch) w.reject(error);
       }
+      this.pace?.after(performance.now() - started);
     }
     lane.running = null;
     this.lanes.delete(key);

@@ -7,6 +7,7 @@
  */
 import { sortableId, type GraphPort } from '../../domain/index.js';
 import { Coalescer } from './coalescer.js';
+import { Pacer } from './pacer.js';
 import { Linker, type CreatedLink, type LinkSource } from './mechanical.js';
 import { LinkWriter } from './link-writer.js';
 import { LINK_BATCH, type SynapseSettings } from './settings.js';
@@ -63,13 +64,16 @@ export class LinkPipeline<T> implements Linking<T> {
   /** The latest clock reading handed in: plans and new links are stamped with it. */
   private now = 0;
 
+  /** `busy`: whether the process serves requests (linking then paces itself: pacer.ts); without it, never. */
   constructor(
     graph: GraphPort,
     settings: SynapseSettings,
     private readonly onLinked: OnLinked<T>,
+    busy: (() => boolean) | null = null,
   ) {
     this.linker = new Linker(graph, settings);
-    this.batches = new Coalescer((_store, batch) => this.plan(batch), LINK_BATCH);
+    const pace = busy && settings.busyShare < 1 ? new Pacer({ busy, share: settings.busyShare }) : null;
+    this.batches = new Coalescer((_store, batch) => this.plan(batch), LINK_BATCH, pace);
     this.writer = new LinkWriter(
       (links) => this.linker.write(links, this.now, sortableId('lnk', this.now)),
       settings.linkWriteMs,

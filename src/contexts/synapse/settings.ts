@@ -16,6 +16,8 @@ export interface SynapseSettings {
   readonly linkWriteMs: number;
   /** How many of a store's newest memories are checked for a shared person or emotion. */
   readonly recentWindow: number;
+  /** Share of the time mechanical linking may take while requests run (pacer.ts); 1: it never waits. */
+  readonly busyShare: number;
   /** A claim strengthens each of the memory's links by this step. */
   readonly claimBoost: number;
   readonly hopDecay: number;
@@ -66,6 +68,16 @@ export const SYNAPSE_SETTINGS = {
     default: 100,
     unit: 'memories',
     description: 'newest memories of the store checked for a shared person or emotion',
+  }),
+  busyShare: settings.decimal('TOTAL_RECALL_SYNAPSE_BUSY_SHARE', {
+    default: 0.2,
+    min: 0,
+    max: 1,
+    above: true,
+    description:
+      'while requests run, mechanical linking takes at most this share of the time: after a batch of t ms it waits ' +
+      'up to t × (1 − share) / share, or until requests stop, and catches up after (`1`: it never waits; ' +
+      '[write path](docs/write-path.md))',
   }),
   claimBoost: settings.decimal('TOTAL_RECALL_SYNAPSE_CLAIM_BOOST', {
     default: 0.1,

@@ -46,6 +46,8 @@ export interface SynapseDeps {
   readonly clock?: () => number;
   /** Starts the linking thread; without it, mechanical linking runs on the calling thread. */
   readonly linkingThread?: StartLinking | null;
+  /** True while the process serves requests: linking on the calling thread then paces itself (pacer.ts). */
+  readonly busy?: () => boolean;
 }
 
 type Link = AssociationsFound['data']['links'][number];
@@ -90,7 +92,7 @@ export class Synapse {
     };
     this.linking = deps.linkingThread
       ? deps.linkingThread(linked)
-      : new LinkPipeline(this.graph, this.settings, linked);
+      : new LinkPipeline(this.graph, this.settings, linked, deps.busy ?? null);
   }
 
   /** Puts the handlers on the bus; commands about one pair keep their order. */

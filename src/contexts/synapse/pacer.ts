@@ -1,0 +1,52 @@
+/**
+ * Linking steps aside while requests run. A stored memory's links are
+ * background work, and the larger part of the database's work on it: their
+ * candidate reads and link writes take about 1.5 ms of Neo4j per memory,
+ * storing it in a batch of 1,000 about 0.2 ms. During a burst of stores,
+ * linking at full pace took most of the database from the stores themselves. While requests run,
+ * after a batch that took t ms the next one waits up to t × (1 − share) /
+ * share (four times t at the default share of 0.2), or until requests stop;
+ * with none running, batches follow each other at once. Linking so keeps
+ * going under any load, at a fifth of its pace at least, and catches up when
+ * the burst ends (each memory's linkPendingAt keeps the backlog durable).
+ */
+
+/** How often a waiting batch looks again whether requests have stopped (ms). */
+export const RECHECK_MS = 25;
+
+/** How long to wait after a batch that took `tookMs`, so that linking takes `share` of the time at most. */
+export function pauseAfter(tookMs: number, share: number): number {
+  return share >= 1 ? 0 : (Math.max(0, tookMs) * (1 - share)) / share;
+}
+
+export interface PacerOptions {
+  /** True while the process serves requests. */
+  readonly busy: () => boolean;
+  /** Share of the time linking may take while requests run, in (0, 1]; 1: it never waits. */
+  readonly share: number;
+  readonly clock?: () => number;
+  readonly sleep?: (ms: number) => Promise<void>;
+}
+
+/** One pace for every batch of a pipeline, whatever store it is for. */
+export class Pacer {
+  private resumeAt = Number.NEGATIVE_INFINITY;
+  private readonly clock: () => number;
+  private readonly sleep: (ms: number) => Promise<void>;
+
+  constructor(private readonly options: PacerOptions) {
+    this.clock = options.clock ?? (() => performance.now());
+    this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+  }
+
+  /** Resolves when the next batch may start: at once unless requests run and the last batch's pause is not over. */
+  async before(): Promise<void> {
+    while (this.options.busy() && this.clock() < this.resumeAt)
+      await this.sleep(Math.min(RECHECK_MS, this.resumeAt - this.clock()));
+  }
+
+  /** A batch has finished after `tookMs`. */
+  after(tookMs: number): void {
+    this.resumeAt = this.clock() + pauseAfter(tookMs, this.options.share);
+  }
+}
