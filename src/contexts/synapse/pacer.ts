@@ -3,12 +3,13 @@
  * background work, and the larger part of the database's work on it: their
  * candidate reads and link writes take about 1.5 ms of Neo4j per memory,
  * storing it in a batch of 1,000 about 0.2 ms. During a burst of stores,
- * linking at full pace took most of the database from the stores themselves. While requests run,
- * after a batch that took t ms the next one waits up to t × (1 − share) /
- * share (four times t at the default share of 0.2), or until requests stop;
- * with none running, batches follow each other at once. Linking so keeps
- * going under any load, at a fifth of its pace at least, and catches up when
- * the burst ends (each memory's linkPendingAt keeps the backlog durable).
+ * linking at full pace took most of the database from the stores
+ * themselves. While requests run, after a batch that took t ms the next one
+ * waits up to t × (1 − share) / share (four times t at the default share of
+ * 0.2), or until requests stop; with none running, batches follow each other
+ * at once. Linking so keeps going under any load, at a fifth of its pace at
+ * least, and catches up when the burst ends (each memory's linkPendingAt
+ * keeps the backlog durable).
  */
 
 /** How often a waiting batch looks again whether requests have stopped (ms). */
