@@ -66,6 +66,8 @@ async function variant(modelThreads: number): Promise<Result> {
     TOTAL_RECALL_QUEUE_PREFIX: prefix,
     TOTAL_RECALL_SCOPE_STORES: store,
     TOTAL_RECALL_EMBEDDING_WORKERS: String(modelThreads),
+    // The backfill is the background work measured: no cold-storage checkpoint beside it.
+    TOTAL_RECALL_COLD_STORAGE_CHECKPOINT_MS: '0',
   };
   // The memories arrive while the model is off, so all of them wait for the backfill.
   const loader = await createApp(

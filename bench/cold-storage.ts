@@ -1,11 +1,14 @@
 /**
  * Cold storage at scale (issue 25 item 3): a store of N memories with 384-d
- * vectors, then a full export and its verification, 1,000 changes through
+ * vectors; the background's first checkpoint (a full export checked while a
+ * client keeps changing the store); a full export and its verification, 1,000 changes through
  * GraphQL (stores, claims, links, forgets), the delta shutdown would write and
  * its verification, then a day's decay sweep and the delta after it (with,
  * for comparison, the delta the sweep made before version 3, when it stamped
- * every memory it rescored), the compaction (the background's full export)
- * and the chain's import — times and file sizes. Run: npm run bench:cold-storage
+ * every memory it rescored), a checkpoint (a delta) while the client changes
+ * the store and the shutdown's delta after it, the compaction (the
+ * background's full export) and the chain's import — times and file sizes.
+ * Levels not taken keep the previous results' rows. Run: npm run bench:cold-storage
  * (BENCH_COLD_LEVELS=100000,1000000; BENCH_COLD_CHANGES=1000; BENCH_COLD_RESTORE=0 skips the
  * compaction and the import, and reports those of the previous results file, marked as such;
  * BENCH_COLD_BEFORE_V3=0 skips the before-version-3 comparison, about 30 minutes at 1M).
@@ -125,37 +128,67 @@ async function drop(store: string): Promise<void> {
   }
 }
 
-/** `changes` writes through GraphQL: 40% new memories (with vectors), 40% claims, 15% links, 5% forgets. */
-async function change(store: string, count: number, existing: number): Promise<number> {
+/** Memories forgotten so far, by store: no later change picks them. */
+const forgottenIn = new Map<string, Set<string>>();
+
+/** The `n`th change of a store through GraphQL: 40% new memories (with vectors), 40% claims, 15% links, 5% forgets. */
+async function oneChange(store: string, n: number, existing: number): Promise<void> {
   const prefix = `mem_${store.slice(-8)}_`;
-  const pick = () => `${prefix}${Math.floor(random() * existing)}`;
-  const forgotten = new Set<string>();
-  const start = performance.now();
-  for (let n = 0; n < count; n++) {
-    const kind = n % 20;
-    if (kind < 8) {
-      await gql('mutation ($in: StoreInput!) { store(input: $in) { id } }', {
-        in: { store, content: `A change after the full export, number ${n}`, embedding: vector() },
+  const forgotten = forgottenIn.get(store) ?? new Set<string>();
+  forgottenIn.set(store, forgotten);
+  const pick = (): string => {
+    const id = `${prefix}${Math.floor(random() * existing)}`;
+    return forgotten.has(id) ? pick() : id;
+  };
+  const kind = n % 20;
+  if (kind < 8) {
+    await gql('mutation ($in: StoreInput!) { store(input: $in) { id } }', {
+      in: { store, content: `A change after the full export, number ${n}`, embedding: vector() },
+    });
+  } else if (kind < 16) {
+    await gql('mutation ($id: ID!) { claim(id: $id) { id } }', { id: pick() });
+  } else if (kind < 19) {
+    const [a, b] = [pick(), pick()];
+    if (a !== b)
+      await gql('mutation ($in: AssociateInput!) { associate(input: $in) { strength } }', {
+        in: { a, b, type: 'CAUSAL', strength: 0.6 },
       });
-    } else if (kind < 16) {
-      await gql('mutation ($id: ID!) { claim(id: $id) { id } }', { id: pick() });
-    } else if (kind < 19) {
-      const [a, b] = [pick(), pick()];
-      if (a !== b)
-        await gql('mutation ($in: AssociateInput!) { associate(input: $in) { strength } }', {
-          in: { a, b, type: 'CAUSAL', strength: 0.6 },
-        });
-    } else {
-      const id = pick();
-      if (forgotten.has(id)) continue;
-      forgotten.add(id);
-      await gql('mutation ($in: ForgetInput!) { forget(input: $in) { forgotten } }', {
-        in: { id, confirmId: id, reason: 'bench' },
-      });
-    }
+  } else {
+    const id = pick();
+    forgotten.add(id);
+    await gql('mutation ($in: ForgetInput!) { forget(input: $in) { forgotten } }', {
+      in: { id, confirmId: id, reason: 'bench' },
+    });
   }
+}
+
+/** `count` changes in a row (seconds taken). */
+async function change(store: string, count: number, existing: number): Promise<number> {
+  const start = performance.now();
+  for (let n = 0; n < count; n++) await oneChange(store, n, existing);
   await app.bus.idle();
   return (performance.now() - start) / 1000;
+}
+
+/** `work` while one client goes on changing the store, as a mind would: its result, and how many changes it saw. */
+async function whileChanging<T>(store: string, existing: number, work: () => Promise<T>): Promise<[T, number]> {
+  let running = true;
+  let made = 0;
+  const client = (async () => {
+    for (let n = 0; running; n++) {
+      await oneChange(store, n, existing);
+      made++;
+    }
+  })();
+  let result: T;
+  try {
+    result = await work();
+  } finally {
+    running = false;
+    await client;
+    await app.bus.idle();
+  }
+  return [result, made];
 }
 
 /** The file's size had its vectors been JSON numbers (version 1), for comparison. */
@@ -262,6 +295,11 @@ try {
     try {
       const seedSeconds = await seed(store, level);
       console.log(`${level} memories seeded in ${seedSeconds.toFixed(1)} s`);
+      // The background's first checkpoint (no head yet: a full export) while a client keeps changing the store.
+      const [[first, firstChanges], firstSeconds] = await time(() =>
+        whileChanging(store, level, () => cold.checkpoint(join(dir, 'first-checkpoint'))),
+      );
+      console.log(`first checkpoint ${firstSeconds.toFixed(1)} s, ${firstChanges} changes meanwhile`, first);
       const [full, fullWrite] = await time(() => cold.write(dir, { full: true }));
       const [fullCheck, fullVerify] = await time(() => cold.verify(full.path));
       console.log(
@@ -278,13 +316,39 @@ try {
           `verify ${deltaVerify.toFixed(2)} s (${deltaCheck.verified})`,
       );
       const { paths, ...afterSweep } = await sweepAndDeltas(cold, store, dir);
-      const restore = RESTORE ? await compactAndImport(cold, store, dir, [full.path, delta.path, ...paths]) : null;
+      // Changes for a checkpoint (a delta) to carry, which runs while the client goes on; then a shutdown's delta.
+      await change(store, CHANGES, level);
+      const [[next, nextChanges], nextSeconds] = await time(() =>
+        whileChanging(store, level, () => cold.checkpoint(dir)),
+      );
+      const [last, lastWrite] = await time(() => cold.write(dir));
+      const [lastCheck, lastVerify] = await time(() => cold.verify(last.path));
+      console.log(
+        `checkpoint ${nextSeconds.toFixed(2)} s, ${nextChanges} changes meanwhile; then shutdown's delta ` +
+          `${last.nodes} nodes, ${(lastWrite + lastVerify).toFixed(2)} s (${lastCheck.verified})`,
+        next,
+      );
+      const chain = [full.path, delta.path, ...paths, ...(next.checkpointed ? [next.path] : []), last.path];
+      const restore = RESTORE ? await compactAndImport(cold, store, dir, chain) : null;
       const before = earlier.get(level);
       results.push({
         memories: level,
         nodes: full.nodes,
         relationships: full.relationships,
         seedSeconds,
+        firstCheckpointSeconds: firstSeconds,
+        firstCheckpointChanges: firstChanges,
+        firstCheckpointRecords: first.checkpointed ? first.records : 0,
+        firstCheckpointLeft: first.checkpointed ? first.left : 0,
+        firstCheckpointVerified: first.checkpointed,
+        checkpointSeconds: nextSeconds,
+        checkpointChanges: nextChanges,
+        checkpointRecords: next.checkpointed ? next.records : 0,
+        checkpointLeft: next.checkpointed ? next.left : 0,
+        checkpointVerified: next.checkpointed,
+        shutdownAfterCheckpointNodes: last.nodes,
+        shutdownAfterCheckpointSeconds: lastWrite + lastVerify,
+        shutdownAfterCheckpointVerified: lastCheck.verified,
         fullWriteSeconds: fullWrite,
         fullVerifySeconds: fullVerify,
         fullVerified: fullCheck.verified,
@@ -320,11 +384,20 @@ try {
   await app.close();
 }
 
+// Levels this run did not take keep the previous run's row (marked ²), so a run at 100k keeps the 1M figures.
+const takenAt = existsSync(RESULTS)
+  ? (JSON.parse(readFileSync(RESULTS, 'utf8')) as { machine?: { date?: string } }).machine?.date
+  : undefined;
+for (const [level, row] of earlier)
+  if (!LEVELS.includes(level)) results.push({ ...row, fromEarlierRun: row.fromEarlierRun ?? takenAt ?? true });
+results.sort((a, b) => (a.memories as number) - (b.memories as number));
+const mark = (r: Record<string, unknown>) => (r.fromEarlierRun ? ' ²' : '');
+
 const s = (x: unknown) => (typeof x === 'number' ? x.toFixed(x < 10 ? 2 : 1) : String(x));
 const exactness = (r: Record<string, unknown>) =>
   r.importVerified === true && r.sameGraphAfterImport === true ? 'exact' : 'NOT exact';
 const rows = results.map((r) => [
-  r.memories as number,
+  `${r.memories}${mark(r)}`,
   `${r.nodes} / ${r.relationships}`,
   `${s(r.fullWriteSeconds)} s, ${r.fullMB} MB (v1: ${r.fullMBasVersion1} MB)`,
   `${s(r.fullVerifySeconds)} s`,
@@ -341,6 +414,38 @@ const rows = results.map((r) => [
     ? `${s(r.importSeconds)} s (${exactness(r)})${r.restoreFromEarlierRun ? ' ¹' : ''}`
     : 'not run',
 ]);
+const checkpointRows = results
+  .filter((r) => typeof r.firstCheckpointSeconds === 'number')
+  .map((r) => [
+    `${r.memories}${mark(r)}`,
+    `${s(r.firstCheckpointSeconds)} s, ${r.firstCheckpointChanges} changes meanwhile`,
+    `${r.firstCheckpointVerified ? 'verified' : 'NOT verified'}: ${r.firstCheckpointRecords} records, ` +
+      `${r.firstCheckpointLeft} left to the next delta`,
+    `${s(r.checkpointSeconds)} s, ${r.checkpointChanges} changes meanwhile`,
+    `${r.checkpointVerified ? 'verified' : 'NOT verified'}: ${r.checkpointRecords} records, ` +
+      `${r.checkpointLeft} left to the next delta`,
+    `${r.shutdownAfterCheckpointNodes} nodes, ${s(r.shutdownAfterCheckpointSeconds)} s` +
+      `${r.shutdownAfterCheckpointVerified ? '' : ' (NOT verified)'}`,
+  ]);
+const checkpointTable =
+  checkpointRows.length === 0
+    ? ''
+    : `\n\nBackground checkpoints (written and checked while one client keeps storing, claiming, linking and ` +
+      `forgetting through GraphQL, records that changed after the export read them left to the next delta): the ` +
+      `first, with no verified export yet (a full export), right after seeding; a later one (a delta) after the ` +
+      `sweep's delta and ${CHANGES} more changes; then the delta a shutdown writes and verifies after it (steps 4 ` +
+      `and 5), the client stopped. The ` +
+      `import above restores the chain that ends in those two.\n\n${markdownTable(
+        [
+          'memories',
+          'first checkpoint (full): time',
+          'its check',
+          'later checkpoint (delta): time',
+          'its check',
+          "shutdown's delta after it: export + verify",
+        ],
+        checkpointRows,
+      )}`;
 writeResults(
   'cold-storage',
   { levels: LEVELS, changes: CHANGES, results },
@@ -374,5 +479,10 @@ writeResults(
     (results.some((r) => r.restoreFromEarlierRun)
       ? '\n\n¹ From the previous run of this bench (BENCH_COLD_RESTORE=0 skipped them in this one); the code they ' +
         'measure (compaction, import) is the same.'
-      : ''),
+      : '') +
+    (results.some((r) => r.fromEarlierRun)
+      ? `\n\n² A level this run did not take (BENCH_COLD_LEVELS=${LEVELS.join(',')}): the row of the run of ` +
+        `${results.find((r) => r.fromEarlierRun)?.fromEarlierRun}, before the background checkpoints existed.`
+      : '') +
+    checkpointTable,
 );

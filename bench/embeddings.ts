@@ -129,6 +129,8 @@ async function servicePath(
         TOTAL_RECALL_EMBEDDING_BATCH: String(variant.batch),
         TOTAL_RECALL_QUEUE_PREFIX: prefix,
         TOTAL_RECALL_SCOPE_STORES: store,
+        // Only the embedding pipeline is measured: no cold-storage checkpoint beside it.
+        TOTAL_RECALL_COLD_STORAGE_CHECKPOINT_MS: '0',
       }),
       port: 0,
     },

@@ -42,6 +42,8 @@ const settings = {
   TOTAL_RECALL_SESSION_SWEEP_MS: '5000',
   TOTAL_RECALL_SESSION_IDLE_MS: '600000',
   TOTAL_RECALL_EMBEDDINGS: process.env.TOTAL_RECALL_EMBEDDINGS ?? 'off',
+  // Cold storage is the shutdown's and its own bench's (bench:cold-storage), not the soak's.
+  TOTAL_RECALL_COLD_STORAGE_CHECKPOINT_MS: '0',
 };
 const config = { ...loadConfig({ ...process.env, ...settings }), port: 0 };
 const logged: string[] = [];

@@ -52,6 +52,8 @@ export interface Config {
     readonly reconcileGraceMs: number;
     /** Period of the background's full cold-storage export (a compaction of the chain). */
     readonly coldStorageFullMs: number;
+    /** Period of the background's cold-storage checkpoint (written while the service runs). */
+    readonly coldStorageCheckpointMs: number;
     readonly jobAttempts: number;
     readonly jobBackoffMs: number;
     readonly jobLockMs: number;

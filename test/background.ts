@@ -19,7 +19,14 @@ export { queuePrefix };
 
 /** Env for an app whose background work is confined to `store` and a fresh queue prefix. */
 export function backgroundEnv(store: string, prefix: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  return { ...process.env, TOTAL_RECALL_QUEUE_PREFIX: prefix, TOTAL_RECALL_SCOPE_STORES: store, ...extra };
+  // No background checkpoints unless a test asks: they would move the head under tests that write exports.
+  return {
+    ...process.env,
+    TOTAL_RECALL_QUEUE_PREFIX: prefix,
+    TOTAL_RECALL_SCOPE_STORES: store,
+    TOTAL_RECALL_COLD_STORAGE_CHECKPOINT_MS: '0',
+    ...extra,
+  };
 }
 
 export function startBackgroundApp(
@@ -136,18 +143,21 @@ export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve
  * removed after the file, with anything else pushed on `cleanups`, last first.
  */
 export function scopedApps(): {
-  scopedApp(label: string): Promise<{ t: TestApp; store: string; dir: string }>;
+  scopedApp(label: string, extra?: Record<string, string>): Promise<{ t: TestApp; store: string; dir: string }>;
   cleanups: (() => Promise<void>)[];
 } {
   const cleanups: (() => Promise<void>)[] = [];
   afterAll(async () => {
     for (const clean of cleanups.reverse()) await clean().catch((error) => console.error(error));
   });
-  async function scopedApp(label: string): Promise<{ t: TestApp; store: string; dir: string }> {
+  async function scopedApp(
+    label: string,
+    extra: Record<string, string> = {},
+  ): Promise<{ t: TestApp; store: string; dir: string }> {
     const store = randomStore(label);
     const prefix = queuePrefix();
     const dir = await mkdtemp(join(tmpdir(), 'total-recall-cold-'));
-    const t = await startBackgroundApp(store, prefix, { TOTAL_RECALL_COLD_STORAGE_DIR: dir });
+    const t = await startBackgroundApp(store, prefix, { TOTAL_RECALL_COLD_STORAGE_DIR: dir, ...extra });
     cleanups.push(async () => {
       await stopBackgroundApp(t, store, prefix);
       await rm(dir, { recursive: true, force: true });

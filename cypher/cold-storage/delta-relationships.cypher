@@ -2,7 +2,8 @@
 // holds (changedAt at or after $since, found as delta-nodes finds them): a
 // delta replaces a changed node's outgoing relationships whole. Read-only.
 // params: $stores, $since
-// returns: type, props, startElementId, startLabels, startId, endElementId, endLabels, endId
+// returns: type, props, startElementId, startLabels, startId, startChangedAt, endElementId, endLabels, endId,
+//   endChangedAt
 CALL () {
   MATCH (n:Memory) WHERE n.changedAt >= $since RETURN n
   UNION
@@ -30,5 +31,5 @@ WITH n AS a
 MATCH (a)-[r]->(b)
 WHERE $stores IS NULL OR (a.store IN $stores AND b.store IN $stores)
 RETURN type(r) AS type, properties(r) AS props,
-       elementId(a) AS startElementId, labels(a) AS startLabels, a.id AS startId,
-       elementId(b) AS endElementId, labels(b) AS endLabels, b.id AS endId
+       elementId(a) AS startElementId, labels(a) AS startLabels, a.id AS startId, a.changedAt AS startChangedAt,
+       elementId(b) AS endElementId, labels(b) AS endLabels, b.id AS endId, b.changedAt AS endChangedAt

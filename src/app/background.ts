@@ -70,13 +70,14 @@ export function buildBackground(config: Config, needs: BackgroundNeeds): Backgro
     clock,
     progress,
     fullExport: () => coldStorage.compact(),
+    checkpoint: () => coldStorage.checkpoint(config.coldStorageDir),
   }).register();
   const protocol = new ShutdownProtocol({
     bus,
     jobs,
     coldStorage,
     stopAccepting: () => {
-      coldStorage.stopCompacting();
+      coldStorage.stopBackground();
       needs.stopAccepting();
     },
     defaultDir: config.coldStorageDir,

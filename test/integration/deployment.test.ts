@@ -106,7 +106,13 @@ describe('a Neo4j and a Redis the service did not start', () => {
   it('serves over a routing URI as its own user, with a password Redis; a read sees the write before it', async () => {
     const store = randomStore('external');
     const prefix = queuePrefix();
-    const env = { ...external.env, TOTAL_RECALL_QUEUE_PREFIX: prefix, TOTAL_RECALL_SCOPE_STORES: store };
+    const env = {
+      ...external.env,
+      TOTAL_RECALL_QUEUE_PREFIX: prefix,
+      TOTAL_RECALL_SCOPE_STORES: store,
+      // Its checkpoints would go to the default folder: not this test's subject.
+      TOTAL_RECALL_COLD_STORAGE_CHECKPOINT_MS: '0',
+    };
     clean(() => dropExternal(store));
     clean(() => deleteKeysWithPrefix(external.redisUrl, prefix));
     // The Redis takes its password only: an anonymous client is refused.

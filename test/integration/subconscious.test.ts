@@ -78,6 +78,7 @@ describe('job schedulers', () => {
     expect(health.queues.map((q) => q.name).sort()).toEqual([
       'break-check',
       'cold-storage',
+      'cold-storage-checkpoint',
       'consolidation',
       'decay-sweep',
       'reconcile',

@@ -40,6 +40,7 @@ const CONCURRENCY: Record<JobKind, number> = {
   'session-sweep': 1,
   reconcile: 1,
   'cold-storage': 1,
+  'cold-storage-checkpoint': 1,
   'break-check': 4,
   'session-audit': 4,
 };

@@ -8,17 +8,11 @@
  */
 import { writeColdFile, type ExportOptions, type ExportResult } from './export.js';
 import type { Head } from './head.js';
+import { COMMIT_OVERLAP_MS, FORMAT_VERSION } from './format.js';
 import { neo4jNow, readChanges } from './read-graph.js';
 import type { LosslessGraph } from './lossless-graph.js';
 
-/**
- * A stamp is taken when its statement starts and becomes visible when its
- * transaction commits. A write that stamped just before the previous export's
- * clock reading but committed after that export read the graph would be in
- * neither file, so a delta reaches this far back before that reading. What
- * it holds twice, import applies twice to the same end (upserts, deletes).
- */
-export const COMMIT_OVERLAP_MS = 5 * 60_000;
+export { COMMIT_OVERLAP_MS } from './format.js';
 
 export async function writeDelta(
   graph: LosslessGraph,
@@ -29,6 +23,6 @@ export async function writeDelta(
   const until = await neo4jNow(graph);
   const since = head.until - COMMIT_OVERLAP_MS;
   return writeColdFile(dir, { kind: 'delta', previous: head.sha256, since, until }, options, (sink) =>
-    readChanges(graph, options.stores, since, sink),
+    readChanges(graph, options.stores, since, sink, FORMAT_VERSION, until - COMMIT_OVERLAP_MS),
   );
 }

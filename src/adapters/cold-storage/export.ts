@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, open, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
+  COMMIT_OVERLAP_MS,
   FORMAT,
   FORMAT_VERSION,
   GraphDigest,
@@ -149,6 +150,6 @@ export async function writeColdFile(
 export async function writeExport(graph: LosslessGraph, dir: string, options: ExportOptions): Promise<ExportResult> {
   const until = await neo4jNow(graph);
   return writeColdFile(dir, { kind: 'full', previous: null, since: null, until }, options, (sink) =>
-    readGraph(graph, options.stores, sink),
+    readGraph(graph, options.stores, sink, FORMAT_VERSION, until - COMMIT_OVERLAP_MS),
   );
 }

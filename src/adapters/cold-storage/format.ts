@@ -226,3 +226,12 @@ export function compareCounts(expected: Counts, actual: Counts): string[] {
   }
   return problems;
 }
+
+/**
+ * A stamp is taken when its statement starts and becomes visible when its
+ * transaction commits. A write that stamped just before the previous export's
+ * clock reading but committed after that export read the graph would be in
+ * neither file, so a delta reaches this far back before that reading. What
+ * it holds twice, import applies twice to the same end (upserts, deletes).
+ */
+export const COMMIT_OVERLAP_MS = 5 * 60_000;

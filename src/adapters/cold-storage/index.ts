@@ -12,11 +12,13 @@ import type { Neo4jSettings } from '../neo4j/index.js';
 import { writeExport, type ExportResult } from './export.js';
 import { writeDelta } from './delta.js';
 import { compactChain, type CompactResult } from './compact.js';
-import { readHead, readTrailer, writeHead } from './head.js';
-import { verifyExport } from './verify.js';
+import { readHead, readTrailer, writeHead, type Head } from './head.js';
+import { verifyExport, type ExportCheck, type VerifyOptions } from './verify.js';
 import { importChain, type ImportOptions, type ImportReport } from './import.js';
-import type { Counts } from './format.js';
+import { FORMAT_VERSION, type Counts } from './format.js';
+import { movedSince } from './live-check.js';
 import type { ProgressBoard } from '../../domain/index.js';
+import { rm } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 
 export interface ColdStorageOptions {
@@ -32,7 +34,21 @@ export interface WriteOptions {
   /** A full export even when a delta could follow the last verified one (`npm run export`). */
   readonly full?: boolean;
   readonly onProgress?: (records: number) => void;
+  /** Stops the export (its temporary file removed): shutdown stops a checkpoint under way. */
+  readonly signal?: AbortSignal;
 }
+
+/** What a background checkpoint did (`checkpoint`). */
+export type CheckpointResult =
+  | {
+      readonly checkpointed: true;
+      readonly kind: 'full' | 'delta';
+      readonly path: string;
+      readonly records: number;
+      /** Records whose node changed after the export read it: the next delta carries them. */
+      readonly left: number;
+    }
+  | { readonly checkpointed: false; readonly reason: string };
 
 export type ColdStorageWritten = ColdStorageWrite & {
   readonly counts: Counts;
@@ -42,8 +58,10 @@ export type ColdStorageWritten = ColdStorageWrite & {
 
 export class ColdStorage implements ColdStoragePort {
   private graph: LosslessGraph | null = null;
-  /** The compactions under way (shutdown stops them). */
-  private readonly compacting = new Set<AbortController>();
+  /** The compactions and checkpoints under way (shutdown stops them). */
+  private readonly background = new Set<AbortController>();
+  /** One background export at a time: a checkpoint and a compaction would move the same head. */
+  private exclusive: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly options: ColdStorageOptions) {}
 
@@ -53,25 +71,29 @@ export class ColdStorage implements ColdStoragePort {
     return this.graph;
   }
 
+  /** The last verified export when its file is in `dir` and intact at its end (a delta can follow it). */
+  private async headIn(dir: string): Promise<Head | null> {
+    const head = await readHead(this.lossless(), this.options.stores);
+    if (!head || resolve(dirname(head.path)) !== resolve(dir)) return null;
+    return (await readTrailer(head.path).catch(() => null))?.sha256 === head.sha256 ? head : null;
+  }
+
   /**
    * A delta after the last verified export when that file is in `dir` and
    * intact at its end, else (or with `full`) a full export.
    */
   async write(dir: string, options: WriteOptions = {}): Promise<ColdStorageWritten> {
     const { stores, service } = this.options;
-    const head = options.full ? null : await readHead(this.lossless(), stores);
-    const follows =
-      head !== null &&
-      resolve(dirname(head.path)) === resolve(dir) &&
-      (await readTrailer(head.path).catch(() => null))?.sha256 === head.sha256;
+    const head = options.full ? null : await this.headIn(dir);
     const tracked = this.options.progress?.start('export', stores?.join(',') ?? null, 'nodes and relationships');
     const onProgress = (n: number) => {
+      options.signal?.throwIfAborted();
       tracked?.update(n);
       options.onProgress?.(n);
     };
     let result: ExportResult;
     try {
-      result = follows
+      result = head
         ? await writeDelta(this.lossless(), dir, head, { stores, service, onProgress })
         : await writeExport(this.lossless(), dir, { stores, service, onProgress });
     } catch (error) {
@@ -100,31 +122,83 @@ export class ColdStorage implements ColdStoragePort {
     };
   }
 
-  /** Checks an export against Neo4j; a verified one becomes the head the next delta follows. */
-  async verify(path: string): Promise<ColdStorageCheck> {
+  /**
+   * Checks an export against Neo4j; a verified one becomes the head the next
+   * delta follows. With `writersRunning`, records whose node changed after
+   * the export read it are left to the next delta (live-check.ts).
+   */
+  async verify(path: string, options: VerifyOptions = {}): Promise<ColdStorageCheck & Pick<ExportCheck, 'live'>> {
     const graph = this.lossless();
-    const check = await verifyExport(graph, path, await readHead(graph, this.options.stores));
+    const check = await verifyExport(graph, path, await readHead(graph, this.options.stores), options);
     if (check.verified && check.until !== null)
       await writeHead(graph, this.options.stores, { path: resolve(path), sha256: check.sha256, until: check.until });
-    return { verified: check.verified, problems: check.problems };
+    return { verified: check.verified, problems: check.problems, ...(check.live ? { live: check.live } : {}) };
+  }
+
+  /** Runs `work` after the background export before it, with a signal shutdown aborts. */
+  private inBackground<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    const run = this.exclusive.then(async () => {
+      const stop = new AbortController();
+      this.background.add(stop);
+      try {
+        return await work(stop.signal);
+      } finally {
+        this.background.delete(stop);
+      }
+    });
+    this.exclusive = run.catch(() => undefined);
+    return run;
   }
 
   /** The background's full export: the chain rewritten as one file (compact.ts). */
-  async compact(): Promise<CompactResult> {
+  compact(): Promise<CompactResult> {
     const { stores, service } = this.options;
-    const stop = new AbortController();
-    this.compacting.add(stop);
-    try {
-      return await compactChain(this.lossless(), { stores, service }, stop.signal);
-    } finally {
-      this.compacting.delete(stop);
-    }
+    return this.inBackground((signal) => compactChain(this.lossless(), { stores, service }, signal));
   }
 
-  /** Shutdown begins: a compaction under way stops (it runs again after the restart), so the drain need not wait. */
-  stopCompacting(): void {
-    for (const stop of this.compacting)
-      stop.abort(new Error('shutting down: the compaction stops and runs again later'));
+  /**
+   * The background's checkpoint, while the service keeps writing: the next
+   * export (a delta after the head, or a full one when there is none to
+   * follow) written to `dir` and checked against Neo4j, records that changed
+   * after it was read left to the next delta (live-check.ts). Verified, it
+   * becomes the head, so a shutdown's delta holds only what changed since.
+   * Not verified, the file is removed and the head stays.
+   */
+  checkpoint(dir: string): Promise<CheckpointResult> {
+    return this.inBackground(async (signal) => {
+      const graph = this.lossless();
+      const { stores } = this.options;
+      // With no head a delta can follow, the checkpoint is a full export, whatever changed.
+      const followed = await this.headIn(dir);
+      if (followed && (await movedSince(graph, stores, followed.until, FORMAT_VERSION)).keys.size === 0)
+        return { checkpointed: false, reason: 'nothing changed since the last verified export' };
+      const head = await readHead(graph, stores);
+      const written = await this.write(dir, { signal });
+      try {
+        const check = await verifyExport(graph, written.path, head, { writersRunning: true, signal });
+        signal.throwIfAborted();
+        if (!check.verified) {
+          await rm(written.path, { force: true });
+          return { checkpointed: false, reason: `not verified: ${check.problems.join('; ')}` };
+        }
+        const next = { path: resolve(written.path), sha256: check.sha256, until: check.until ?? 0 };
+        if (!(await writeHead(graph, stores, next, head?.sha256 ?? null))) {
+          await rm(written.path, { force: true });
+          return { checkpointed: false, reason: 'another export moved the head meanwhile' };
+        }
+        const records = written.nodes + written.relationships + (written.deleted ?? 0);
+        return { checkpointed: true, kind: written.kind, path: written.path, records, left: check.live?.left ?? 0 };
+      } catch (error) {
+        await rm(written.path, { force: true });
+        throw error;
+      }
+    });
+  }
+
+  /** Shutdown begins: background exports under way stop (they run again after a restart): the drain need not wait. */
+  stopBackground(): void {
+    for (const stop of this.background)
+      stop.abort(new Error('shutting down: the background export stops and runs again later'));
   }
 
   /** Restores the chain ending in `target` (a file, or the newest in a folder). */

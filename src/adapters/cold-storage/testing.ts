@@ -2,3 +2,5 @@
 export * from './format.js';
 export * from './values.js';
 export { chainOf, resolveChain } from './chain.js';
+export { GroupedRecords, compareGroups, groupOf } from './live-check.js';
+export { ReadSince } from './read-graph.js';

@@ -21,6 +21,7 @@ import {
   type Trailer,
 } from './format.js';
 import { readTrailer, type Head } from './head.js';
+import { checkWhileWriting } from './live-check.js';
 import { readChanges, readGraph } from './read-graph.js';
 import type { LosslessGraph } from './lossless-graph.js';
 
@@ -36,6 +37,11 @@ export interface ExportCheck {
   /** The file's own sha256 and clock (`until`), for the head a verified export becomes. */
   readonly sha256: string;
   readonly until: number | null;
+  /**
+   * Only while writers run: the file's records compared with Neo4j, and those
+   * left to the next delta (their node changed after the export read it).
+   */
+  readonly live?: { readonly compared: number; readonly left: number };
 }
 
 export type FileRecord = NodeLine | RelationshipLine | { readonly type: 'deleted'; readonly key: string };
@@ -130,6 +136,15 @@ function liveProblems(trailer: Trailer, live: GraphDigest): string[] {
   return problems;
 }
 
+/** A delta must follow the head: the last verified export, whose file still ends as it did. */
+async function linkProblems(header: Header, head: Head | null): Promise<string[]> {
+  if (!head || head.sha256 !== header.previous)
+    return [`chain: the delta follows ${header.previous}, the last verified export is ${head?.sha256 ?? 'none'}`];
+  if ((await readTrailer(head.path))?.sha256 !== header.previous)
+    return [`chain: ${head.path} is not the file the delta follows`];
+  return [];
+}
+
 /** A delta's records against what Neo4j holds now, and its link to the head it follows. */
 async function checkDelta(
   graph: LosslessGraph,
@@ -138,12 +153,7 @@ async function checkDelta(
   deletedInFile: readonly string[],
   head: Head | null,
 ): Promise<string[]> {
-  const problems: string[] = [];
-  if (!head || head.sha256 !== header.previous) {
-    problems.push(`chain: the delta follows ${header.previous}, the last verified export is ${head?.sha256 ?? 'none'}`);
-  } else if ((await readTrailer(head.path))?.sha256 !== header.previous) {
-    problems.push(`chain: ${head.path} is not the file the delta follows`);
-  }
+  const problems = await linkProblems(header, head);
   const live = new GraphDigest();
   const deleted: string[] = [];
   await readChanges(
@@ -168,16 +178,48 @@ async function checkDelta(
   return problems;
 }
 
-export async function verifyExport(graph: LosslessGraph, path: string, head: Head | null): Promise<ExportCheck> {
+export interface VerifyOptions {
+  /**
+   * The service keeps writing (a background checkpoint): records whose node
+   * changed after the export read the graph are left to the next delta, and
+   * the rest must match (live-check.ts).
+   */
+  readonly writersRunning?: boolean;
+  /** Stops the check (a checkpoint's, when shutdown begins). */
+  readonly signal?: AbortSignal;
+}
+
+export async function verifyExport(
+  graph: LosslessGraph,
+  path: string,
+  head: Head | null,
+  options: VerifyOptions = {},
+): Promise<ExportCheck> {
   const deleted: string[] = [];
   const file = await checkFile(path, (line) => {
     if (line.type === 'deleted') deleted.push(line.key);
   });
   if (file.problems.length > 0 || !file.header || !file.trailer)
     return { verified: false, problems: file.problems, sha256: '', until: null };
-  const problems =
-    fileKind(file.header) === 'delta'
-      ? await checkDelta(graph, file.header, file.trailer, deleted, head)
-      : await checkLive(graph, file.header, file.trailer);
-  return { verified: problems.length === 0, problems, sha256: file.trailer.sha256, until: file.header.until ?? null };
+  const { header, trailer } = file;
+  const delta = fileKind(header) === 'delta';
+  let problems: string[];
+  let live: ExportCheck['live'];
+  if (options.writersRunning) {
+    problems = delta ? await linkProblems(header, head) : [];
+    const check = await checkWhileWriting(
+      graph,
+      header,
+      new Set(deleted),
+      (each) => checkFile(path, each),
+      options.signal,
+    );
+    problems.push(...check.problems);
+    live = { compared: check.compared, left: check.left };
+  } else {
+    problems = delta
+      ? await checkDelta(graph, header, trailer, deleted, head)
+      : await checkLive(graph, header, trailer);
+  }
+  return { verified: problems.length === 0, problems, sha256: trailer.sha256, until: header.until ?? null, live };
 }

@@ -5,7 +5,14 @@
  */
 import { createHash } from 'node:crypto';
 
-export const SCHEDULED_KINDS = ['decay-sweep', 'consolidation', 'session-sweep', 'reconcile', 'cold-storage'] as const;
+export const SCHEDULED_KINDS = [
+  'decay-sweep',
+  'consolidation',
+  'session-sweep',
+  'reconcile',
+  'cold-storage',
+  'cold-storage-checkpoint',
+] as const;
 export type ScheduledKind = (typeof SCHEDULED_KINDS)[number];
 export const TIMER_KINDS = ['break-check', 'session-audit'] as const;
 export type TimerKind = (typeof TIMER_KINDS)[number];

@@ -57,6 +57,14 @@ export const SUBCONSCIOUS_SETTINGS = {
       'how often the background writes a full cold-storage export, from the chain of deltas since the last one ' +
       '([cold storage](docs/cold-storage.md))',
   }),
+  coldStorageCheckpointMs: settings.integer('TOTAL_RECALL_COLD_STORAGE_CHECKPOINT_MS', {
+    ...ms(60 * MINUTE, '1 h'),
+    min: 0,
+    description:
+      'how often the background writes and checks a cold-storage export while the service runs (a delta, or the ' +
+      'first full export), so that a shutdown writes only what changed since; 0: never, only shutdown exports ' +
+      '([cold storage](docs/cold-storage.md))',
+  }),
   reconcileMs: settings.integer('TOTAL_RECALL_RECONCILE_MS', {
     default: MINUTE,
     unit: 'ms',

@@ -62,6 +62,8 @@ export interface SubconsciousSettings {
   readonly reconcileGraceMs: number;
   /** Period of the background's full cold-storage export. */
   readonly coldStorageFullMs: number;
+  /** Period of the background's cold-storage checkpoint. */
+  readonly coldStorageCheckpointMs: number;
   /** Stores this process maintains; null = every store. */
   readonly scopeStores: readonly string[] | null;
 }
@@ -93,6 +95,8 @@ export interface SubconsciousDeps {
   readonly progress?: ProgressBoard;
   /** Writes the periodic full cold-storage export (from the chain's files; none: the job does nothing). */
   readonly fullExport?: () => Promise<unknown>;
+  /** Writes a checkpoint while the service runs, so a shutdown's delta stays small (none: the job does nothing). */
+  readonly checkpoint?: () => Promise<unknown>;
 }
 
 /** How many candidate pairs or sessions one run looks at. */
@@ -136,6 +140,7 @@ export class Subconscious {
     await this.deps.jobs.every('session-sweep', s.sessionSweepMs);
     await this.deps.jobs.every('reconcile', s.reconcileMs);
     await this.deps.jobs.every('cold-storage', s.coldStorageFullMs);
+    if (s.coldStorageCheckpointMs > 0) await this.deps.jobs.every('cold-storage-checkpoint', s.coldStorageCheckpointMs);
   }
 
   /** What a job does when it fires (the worker calls this; a throw means retry). */
@@ -151,6 +156,10 @@ export class Subconscious {
         return this.reconcile();
       case 'cold-storage':
         return this.deps.fullExport?.() ?? { skipped: 'no cold storage in this process' };
+      case 'cold-storage-checkpoint':
+        // A scheduler left in Redis by an earlier configuration finds checkpoints turned off.
+        if (this.deps.settings.coldStorageCheckpointMs === 0) return { skipped: 'checkpoints are off' };
+        return this.deps.checkpoint?.() ?? { skipped: 'no cold storage in this process' };
       case 'break-check':
         return this.breakCheck(job.data);
       case 'session-audit':
