@@ -473,8 +473,8 @@ writeResults(
     'so the sweep adds only the tier changes it makes. For comparison, the rescored memories are then stamped as ' +
     'the sweep stamped them before version 3, and that delta is written and verified too (unless ' +
     'BENCH_COLD_BEFORE_V3=0). The compaction ' +
-    'rewrites the chain as one file from the files alone. Import restores the chain (full export, then the ' +
-    'three deltas) with batches of 2,000 and ' +
+    'rewrites the chain as one file from the files alone. Import restores the chain (the full export, then its ' +
+    'deltas) with batches of 2,000 and ' +
     'checks the result against it; "exact": a full export afterwards has the same digest as one taken before.' +
     (results.some((r) => r.restoreFromEarlierRun)
       ? '\n\n¹ From the previous run of this bench (BENCH_COLD_RESTORE=0 skipped them in this one); the code they ' +
