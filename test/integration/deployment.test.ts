@@ -207,6 +207,7 @@ describe('a Neo4j and a Redis the service did not start', () => {
       TOTAL_RECALL_SESSION_SWEEP_MS: '1000',
       TOTAL_RECALL_RECONCILE_MS: '1000',
       TOTAL_RECALL_COLD_STORAGE_FULL_MS: '1000',
+      TOTAL_RECALL_COLD_STORAGE_CHECKPOINT_MS: '1000',
       // The reconciliation would queue a slow embedding again; here every embedding must come from its store.
       TOTAL_RECALL_RECONCILE_GRACE_MS: '600000',
     };

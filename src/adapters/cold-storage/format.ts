@@ -97,6 +97,9 @@ export const fileKind = (header: Header): 'full' | 'delta' => header.kind ?? 'fu
 
 // ── records and digests ─────────────────────────────────────────────────────
 
+/** A record of a file as its readers see it: a deleted key (a delta's), a node or a relationship. */
+export type FileRecord = NodeLine | RelationshipLine | { readonly type: 'deleted'; readonly key: string };
+
 /** JSON with object keys sorted, so equal content is equal text. */
 export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;

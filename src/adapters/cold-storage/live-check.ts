@@ -14,12 +14,12 @@ import {
   canonicalJson,
   fileKind,
   nodeKey,
+  type FileRecord,
   type Header,
   type NodeLine,
   type RelationshipLine,
 } from './format.js';
 import { readChanges, readGraph } from './read-graph.js';
-import type { FileRecord } from './verify.js';
 import type { LosslessGraph } from './lossless-graph.js';
 import { Q } from './cypher.js';
 

@@ -19,6 +19,7 @@ import {
   type NodeLine,
   type RelationshipLine,
   type Trailer,
+  type FileRecord,
 } from './format.js';
 import { readTrailer, type Head } from './head.js';
 import { checkWhileWriting } from './live-check.js';
@@ -44,7 +45,7 @@ export interface ExportCheck {
   readonly live?: { readonly compared: number; readonly left: number };
 }
 
-export type FileRecord = NodeLine | RelationshipLine | { readonly type: 'deleted'; readonly key: string };
+export type { FileRecord } from './format.js';
 
 const ORDER = { deleted: 0, node: 1, relationship: 2 } as const;
 
