@@ -190,6 +190,9 @@ export class ColdStorage implements ColdStoragePort {
         return { checkpointed: true, kind: written.kind, path: written.path, records, left: check.live?.left ?? 0 };
       } catch (error) {
         await rm(written.path, { force: true });
+        // Another worker's checkpoint or compaction moved the head under this one: the next run follows it.
+        if (!signal.aborted && (await readHead(graph, stores))?.sha256 !== head?.sha256)
+          return { checkpointed: false, reason: 'another export moved the head meanwhile' };
         throw error;
       }
     });
