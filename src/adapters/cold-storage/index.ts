@@ -153,7 +153,18 @@ export class ColdStorage implements ColdStoragePort {
   /** The background's full export: the chain rewritten as one file (compact.ts). */
   compact(): Promise<CompactResult> {
     const { stores, service } = this.options;
-    return this.inBackground((signal) => compactChain(this.lossless(), { stores, service }, signal));
+    return this.inBackground(async (signal) => {
+      const graph = this.lossless();
+      const before = await readHead(graph, stores);
+      try {
+        return await compactChain(graph, { stores, service }, signal);
+      } catch (error) {
+        // Another worker's compaction or checkpoint moved the head (and removed the chain's files) meanwhile.
+        if (!signal.aborted && (await readHead(graph, stores))?.sha256 !== before?.sha256)
+          return { compacted: false, reason: 'another export moved the head meanwhile' };
+        throw error;
+      }
+    });
   }
 
   /**
