@@ -56,7 +56,8 @@ async function filesIn(dir: string): Promise<ChainFile[]> {
   const files: ChainFile[] = [];
   for (const name of names.sort()) {
     const path = join(dir, name);
-    const [header, trailer] = [await firstLine(path), await readTrailer(path)];
+    // A file another worker removed meanwhile (a checkpoint that lost its race) is not part of any chain.
+    const [header, trailer] = [await firstLine(path), await readTrailer(path).catch(() => null)];
     if (header && trailer) files.push({ path, header, trailer });
   }
   return files;
