@@ -4,8 +4,9 @@
  * threads) while one client searches and stores at a steady pace. The
  * client's latencies during the backfill are set against the same client's
  * once the backfill is done, in the same process and store: the idle figure.
- *   npm run bench:background    (BENCH_BACKGROUND_MEMORIES, default 10000; BENCH_VARIANTS model threads, default "2,1";
- *                                BENCH_ROUNDS, default 1; BENCH_CLIENTS, default 1)
+ *   npm run bench:background    (BENCH_BACKGROUND_MEMORIES, default 10000; BENCH_VARIANTS model threads,
+ *                                default "2,2@1", each optionally @ the share of the time memories may take while
+ *                                requests run, as in "2@0.2"; BENCH_ROUNDS, default 1; BENCH_CLIENTS, default 1)
  * Variants run interleaved: each round runs every model-thread count.
  * Memories are real conversation turns (../shared/data/locomo, read at run time) and the questions are theirs.
  */
@@ -30,7 +31,15 @@ import { startBench } from './conditions.js';
 await startBench();
 
 const MEMORIES = Number(process.env.BENCH_BACKGROUND_MEMORIES ?? 10_000);
-const VARIANTS = (process.env.BENCH_VARIANTS ?? '2,1').split(',').map(Number);
+/** Model threads, and the share of the time memories take while requests run (TOTAL_RECALL_EMBEDDING_BUSY_SHARE). */
+interface Variant {
+  readonly modelThreads: number;
+  readonly busyShare: number;
+}
+const VARIANTS: readonly Variant[] = (process.env.BENCH_VARIANTS ?? '2,2@1').split(',').map((v) => {
+  const [threads, share] = v.split('@');
+  return { modelThreads: Number(threads), busyShare: Number(share ?? loadConfig().embeddings.busyShare) };
+});
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 1);
 /** Concurrent clients, each as described (one: a light load, as one agent's turns are). */
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 1);
@@ -51,6 +60,7 @@ interface Phase {
 }
 interface Result {
   readonly modelThreads: number;
+  readonly busyShare: number;
   readonly memories: number;
   readonly backfillSeconds: number;
   readonly backfillPerSecond: number;
@@ -58,7 +68,7 @@ interface Result {
   readonly after: Phase;
 }
 
-async function variant(modelThreads: number): Promise<Result> {
+async function variant({ modelThreads, busyShare }: Variant): Promise<Result> {
   const store = `bench-background-${randomUUID()}`;
   const prefix = `bench-bg-${randomUUID().slice(0, 8)}`;
   const env = {
@@ -66,6 +76,7 @@ async function variant(modelThreads: number): Promise<Result> {
     TOTAL_RECALL_QUEUE_PREFIX: prefix,
     TOTAL_RECALL_SCOPE_STORES: store,
     TOTAL_RECALL_EMBEDDING_WORKERS: String(modelThreads),
+    TOTAL_RECALL_EMBEDDING_BUSY_SHARE: String(busyShare),
     // The backfill is the background work measured: no cold-storage checkpoint beside it.
     TOTAL_RECALL_COLD_STORAGE_CHECKPOINT_MS: '0',
   };
@@ -162,6 +173,7 @@ async function variant(modelThreads: number): Promise<Result> {
     const after = await client((n) => n >= during.requests);
     const result: Result = {
       modelThreads,
+      busyShare,
       memories: MEMORIES,
       backfillSeconds: Math.round(backfillSeconds * 10) / 10,
       backfillPerSecond: Math.round(MEMORIES / backfillSeconds),
@@ -177,14 +189,15 @@ async function variant(modelThreads: number): Promise<Result> {
 }
 
 const results: Result[] = [];
-for (let round = 0; round < ROUNDS; round++) for (const threads of VARIANTS) results.push(await variant(threads));
+for (let round = 0; round < ROUNDS; round++) for (const v of VARIANTS) results.push(await variant(v));
 const ratio = (a: number, b: number) => (b > 0 ? `${(a / b).toFixed(2)}×` : '–');
 writeResults(
   'background',
   { memories: MEMORIES, thinkMs: THINK_MS, rounds: ROUNDS, clients: CLIENTS, results },
   [
     `${MEMORIES} memories (conversation turns, sessions of 50) stored while the model was off, then embedded by the ` +
-      `service's backfill (its model threads; while requests run, memories use one of them) while ` +
+      `service's backfill (its model threads; while requests run, memories use one of them, for at most the share ` +
+      `of the time given) while ` +
       `${CLIENTS === 1 ? 'one client' : `${CLIENTS} clients`} in the benchmark's process ` +
       `${CLIENTS === 1 ? 'sends' : 'each send'} a search and every fourth request a store, ${THINK_MS} ms apart. ` +
       `"After" is the same load for as many requests once the backfill is done (the idle figure). p50 / p95 in ms. ` +
@@ -193,6 +206,7 @@ writeResults(
     markdownTable(
       [
         'model threads',
+        'share while busy',
         'backfill memories/s',
         'search during',
         'search after',
@@ -203,6 +217,7 @@ writeResults(
       ],
       results.map((r) => [
         r.modelThreads,
+        r.busyShare,
         r.backfillPerSecond,
         `${r.during.search.p50} / ${r.during.search.p95}`,
         `${r.after.search.p50} / ${r.after.search.p95}`,

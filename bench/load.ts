@@ -14,7 +14,7 @@ import { loadavg } from 'node:os';
 import neo4j from 'neo4j-driver';
 import { deleteKeysWithPrefix } from '../src/adapters/redis.js';
 import { loadConfig } from '../src/config.js';
-import { markdownTable, percentile, serveApiOnly, writeResults } from './lib.js';
+import { httpPoster, markdownTable, percentile, serveApiOnly, writeResults } from './lib.js';
 import { startBench } from './conditions.js';
 
 // The machine must be quiet (or BENCH_BUSY_OK=1); the results file records how it was.
@@ -51,6 +51,7 @@ async function level(url: string, clients: number): Promise<Level> {
   const errors: Record<string, number> = {};
   let busy = 0;
   const end = Date.now() + SECONDS * 1000;
+  const post = httpPoster(url, clients);
   const loop = async (c: number) => {
     for (let n = 0; Date.now() < end; n++) {
       const search = n % 10 < 3;
@@ -72,13 +73,9 @@ async function level(url: string, clients: number): Promise<Level> {
           };
       const started = performance.now();
       try {
-        const res = await fetch(url, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify(body),
-          signal: AbortSignal.timeout(30_000),
-        });
-        const reply = (await res.json()) as { errors?: { extensions?: { code?: string; retryAfterMs?: number } }[] };
+        const reply = JSON.parse(await post(JSON.stringify(body))) as {
+          errors?: { extensions?: { code?: string; retryAfterMs?: number } }[];
+        };
         const code = reply.errors?.[0]?.extensions?.code;
         if (code === 'BUSY') {
           busy++;

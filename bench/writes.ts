@@ -19,7 +19,7 @@ import { loadavg } from 'node:os';
 import neo4j from 'neo4j-driver';
 import { deleteKeysWithPrefix } from '../src/adapters/redis.js';
 import { loadConfig } from '../src/config.js';
-import { markdownTable, percentile, serveApiOnly, writeResults } from './lib.js';
+import { httpPoster, markdownTable, percentile, serveApiOnly, writeResults } from './lib.js';
 import { startBench } from './conditions.js';
 
 // The machine must be quiet (or BENCH_BUSY_OK=1); the results file records how it was.
@@ -55,6 +55,8 @@ interface Level {
   loadBefore: number;
   /** Seconds from the level's last answer until its links were all made (linking catching up), at most 120. */
   catchUpS: number;
+  /** CPU the benchmark's own clients took per answered store (ms): they share the service's cores. */
+  clientCpuMs: number;
 }
 
 /** Waits (at most `limitMs`) until the store has no memory waiting for its links; returns how many still wait. */
@@ -72,6 +74,8 @@ async function level(url: string, store: string, clients: number): Promise<Level
   const ms: number[] = [];
   const errors: Record<string, number> = {};
   const end = Date.now() + SECONDS * 1000;
+  const post = httpPoster(url, clients);
+  const cpuBefore = process.cpuUsage();
   const loop = async (c: number) => {
     for (let n = 0; Date.now() < end; n++) {
       const body = {
@@ -87,13 +91,7 @@ async function level(url: string, store: string, clients: number): Promise<Level
       };
       const started = performance.now();
       try {
-        const res = await fetch(url, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify(body),
-          signal: AbortSignal.timeout(30_000),
-        });
-        const reply = (await res.json()) as { errors?: { extensions?: { code?: string } }[] };
+        const reply = JSON.parse(await post(JSON.stringify(body))) as { errors?: { extensions?: { code?: string } }[] };
         const code = reply.errors?.[0]?.extensions?.code;
         if (code) errors[code] = (errors[code] ?? 0) + 1;
         else ms.push(performance.now() - started);
@@ -104,6 +102,7 @@ async function level(url: string, store: string, clients: number): Promise<Level
     }
   };
   await Promise.all(Array.from({ length: clients }, (_, c) => loop(c)));
+  const cpu = process.cpuUsage(cpuBefore);
   const caughtUpFrom = performance.now();
   await linksMade(store, 120_000);
   const catchUpS = Math.round((performance.now() - caughtUpFrom) / 100) / 10;
@@ -117,6 +116,7 @@ async function level(url: string, store: string, clients: number): Promise<Level
     pendingBefore,
     loadBefore: Math.round(loadBefore * 100) / 100,
     catchUpS,
+    clientCpuMs: Math.round((cpu.user + cpu.system) / 10 / Math.max(1, ms.length)) / 100,
   };
 }
 
@@ -196,7 +196,19 @@ async function main(): Promise<void> {
   const rows = LEVELS.flatMap((clients, i) =>
     VARIANTS.map((v) => {
       const l = results[v.name][i]!;
-      return [clients, v.name, l.storesPerS, l.p50, l.p95, l.p99, l.catchUpS, l.pendingBefore, l.loadBefore, errs(l)];
+      return [
+        clients,
+        v.name,
+        l.storesPerS,
+        l.p50,
+        l.p95,
+        l.p99,
+        l.catchUpS,
+        l.pendingBefore,
+        l.loadBefore,
+        l.clientCpuMs,
+        errs(l),
+      ];
     }),
   );
   const md = [
@@ -204,10 +216,11 @@ async function main(): Promise<void> {
       `level, levels interleaved: at each level every variant in turn, each in a serving process of its own ` +
       `(\`npm run serve -- --api-only\`): ${VARIANTS.map((v) => `**${v.name}**, ${v.what}`).join('; ')}. ` +
       `Mechanical linking on; embedding jobs wait in Redis (no worker runs); tokens off and admission lifted, so ` +
-      `that the write path, not the front door, is measured. After each level its store's links were waited ` +
-      `for (at most 120 s), so that they are not made under the next variant's level: "links made within" is how ` +
-      `long that took once the clients stopped (linking catching up), "links pending before" what still waited ` +
-      `when the level began.`,
+      `that the write path, not the front door, is measured. The clients are one process on the same two cores, ` +
+      `posting over node:http with kept-alive connections ("client CPU" is what they took per store). After each ` +
+      `level its store's links were waited for (at most 120 s), so that they are not made under the next ` +
+      `variant's level: "links made within" is how long that took once the clients stopped (linking catching ` +
+      `up), "links pending before" what still waited when the level began.`,
     `Load average before the servers started: ${la(loadStart)}; at the end: ${la(loadEnd)} (the run's own load). ` +
       `Memories stored: ${VARIANTS.map((v) => `${memories[v.name]} ${v.name}`).join(', ')}.`,
     '',
@@ -222,6 +235,7 @@ async function main(): Promise<void> {
         'links made within (s)',
         'links pending before',
         'load before',
+        'client CPU ms/store',
         'errors',
       ],
       rows,

@@ -78,6 +78,8 @@ export interface Config {
     readonly threads: number;
     /** Model threads (each holds the model): memories use all of them while no request runs, one while requests do. */
     readonly workers: number;
+    /** Share of the time memories may take while requests run (1: one model thread, never waiting). */
+    readonly busyShare: number;
     /** How often a missing model is looked for again (ms). */
     readonly retryMs: number;
     /** Tries of one embedding job, and the first delay between them (ms, then doubling). */

@@ -30,6 +30,7 @@ export function buildEmbeddings(
     threads: emb.threads,
     workers: emb.workers,
     busy: () => activity.busy(),
+    busyShare: emb.busyShare,
     retryMs: emb.retryMs,
     log: logger.info,
   });

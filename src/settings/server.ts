@@ -139,6 +139,17 @@ export const EMBEDDING_SETTINGS = {
       'spread over all of them while no request has run for 250 ms, and over one while requests run, so ' +
       'background embedding leaves a core to searches and stores ([write path](docs/write-path.md))',
   }),
+  busyShare: settings.decimal('TOTAL_RECALL_EMBEDDING_BUSY_SHARE', {
+    default: 0.2,
+    min: 0,
+    max: 1,
+    above: true,
+    description:
+      'while requests run, embedding memories takes at most this share of the time: after a sub-batch of t ms the ' +
+      'next waits t × (1 − share) / share, or until requests stop, and catches up after (`1`: one model thread, ' +
+      'never waiting; ' +
+      '[write path](docs/write-path.md))',
+  }),
   retryMs: settings.integer('TOTAL_RECALL_MODEL_RETRY_MS', {
     default: 60_000,
     unit: 'ms',

@@ -1,6 +1,9 @@
-/** The model threads' scheduler as a plain object: questions first, passages spread, one thread while requests run. */
+/**
+ * The model threads' scheduler as a plain object: questions first, passages spread, one thread (and a share of the
+ * time) while requests run.
+ */
 import { describe, expect, it } from 'vitest';
-import { EmbedScheduler, type ModelRunner } from '../../src/adapters/embeddings/testing.js';
+import { EmbedScheduler, passagePause, type ModelRunner } from '../../src/adapters/embeddings/testing.js';
 import { RequestActivity } from '../../src/adapters/request-activity.js';
 import type { Role } from '../../src/adapters/embeddings/testing.js';
 
@@ -93,6 +96,54 @@ describe('EmbedScheduler', () => {
       await tick();
     }
     expect(await job).toHaveLength(4);
+  });
+
+  it('holds passages to their share of the time while requests run, and lets them go once requests stop', async () => {
+    let now = 0;
+    const activity = new RequestActivity(100, () => now);
+    const thread = new ManualRunner();
+    const s = new EmbedScheduler([thread], {
+      subBatch: 1,
+      busy: () => activity.busy(),
+      busyShare: 0.25,
+      recheckMs: 5,
+      clock: () => now,
+    });
+    const done = activity.begin();
+    const job = s.embed(texts(3), 'passage');
+    expect(thread.running).toBe(1);
+    now += 40; // the first sub-batch took 40 ms: at a share of 0.25 the next waits 120 ms
+    thread.finishAll();
+    await new Promise((r) => setTimeout(r, 20));
+    expect(thread.running).toBe(0);
+    // A question never waits for the pause.
+    const question = s.embed(['q'], 'query');
+    expect(thread.runs.map((r) => r.role)).toEqual(['query']);
+    thread.finishAll();
+    await question;
+    now += 119;
+    await new Promise((r) => setTimeout(r, 20));
+    expect(thread.running).toBe(0);
+    now += 1;
+    await new Promise((r) => setTimeout(r, 20));
+    expect(thread.running).toBe(1);
+    // The next sub-batch's pause is cut short when requests stop.
+    now += 40;
+    thread.finishAll();
+    await new Promise((r) => setTimeout(r, 20));
+    expect(thread.running).toBe(0);
+    done();
+    now += 100;
+    await new Promise((r) => setTimeout(r, 20));
+    expect(thread.running).toBe(1);
+    thread.finishAll();
+    expect(await job).toHaveLength(3);
+  });
+
+  it('computes the pause after a sub-batch from its time and the share', () => {
+    expect(passagePause(40, 0.25)).toBe(120);
+    expect(passagePause(40, 1)).toBe(0);
+    expect(passagePause(-5, 0.5)).toBe(0);
   });
 
   it(

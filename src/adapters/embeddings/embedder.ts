@@ -81,6 +81,8 @@ export interface ThreadedEmbedderOptions {
   readonly subBatch?: number;
   /** True while the process serves requests: memories are then embedded on one model thread at most. */
   readonly busy?: () => boolean;
+  /** Share of the time memories may take while requests run (scheduler.ts; default 1). */
+  readonly busyShare?: number;
   /** How often to look again for a missing model (ms). */
   readonly retryMs?: number;
   /** Where its lines go (the app's logger). */
@@ -184,6 +186,7 @@ export class ThreadedEmbedder implements Embedder {
     const scheduler = new EmbedScheduler(runners, {
       subBatch: this.options.subBatch ?? 16,
       busy: this.options.busy ?? (() => false),
+      busyShare: this.options.busyShare ?? 1,
     });
     this.pool = { workers, scheduler };
     const wasMissing = this.toldMissing;

@@ -4,7 +4,10 @@
  * waiting. Memories (passages) are cut into sub-batches of similar length
  * (little padding) and spread over the free threads, but while the process
  * serves requests they take one thread at most, so a backfill leaves a core to
- * searches and stores, and takes every core again once requests stop.
+ * searches and stores, and takes every core again once requests stop. While
+ * requests run, memories may also be held to a share of the time: after a
+ * sub-batch that took t ms the next waits t × (1 − share) / share, or until
+ * requests stop (the pace mechanical linking keeps too).
  */
 import type { Role } from './onnx-model.js';
 
@@ -18,8 +21,16 @@ export interface SchedulerOptions {
   readonly subBatch: number;
   /** True while the process serves requests: passages then use one thread at most. */
   readonly busy: () => boolean;
+  /** Share of the time memories may take while requests run, in (0, 1] (default 1: one thread, never waiting). */
+  readonly busyShare?: number;
   /** How soon passages held back by `busy` look again (ms). */
   readonly recheckMs?: number;
+  readonly clock?: () => number;
+}
+
+/** How long memories wait after a sub-batch that took `tookMs`, so that they take `share` of the time at most. */
+export function passagePause(tookMs: number, share: number): number {
+  return share >= 1 ? 0 : (Math.max(0, tookMs) * (1 - share)) / share;
 }
 
 interface Task {
@@ -36,7 +47,10 @@ export class EmbedScheduler {
   private readonly passages: Task[] = [];
   private readonly free: ModelRunner[];
   private passagesRunning = 0;
+  /** While requests run, no memory starts before this (clock ms). */
+  private passagesResumeAt = Number.NEGATIVE_INFINITY;
   private recheck: NodeJS.Timeout | null = null;
+  private readonly clock: () => number;
 
   constructor(
     runners: readonly ModelRunner[],
@@ -44,6 +58,7 @@ export class EmbedScheduler {
   ) {
     if (runners.length === 0) throw new Error('an embedding scheduler needs at least one model thread');
     this.free = [...runners];
+    this.clock = options.clock ?? (() => performance.now());
   }
 
   /** One unit vector per text, in order. */
@@ -100,8 +115,8 @@ export class EmbedScheduler {
       }
       while (this.passages[0]?.dropped?.()) this.passages.shift();
       if (this.passages.length === 0) return;
-      const limit = this.options.busy() ? 1 : Number.POSITIVE_INFINITY;
-      if (this.passagesRunning >= limit) {
+      const busy = this.options.busy();
+      if (busy && (this.passagesRunning >= 1 || this.clock() < this.passagesResumeAt)) {
         this.recheckLater();
         return;
       }
@@ -112,11 +127,16 @@ export class EmbedScheduler {
   private start(task: Task, passage: boolean): void {
     const runner = this.free.pop()!;
     if (passage) this.passagesRunning++;
+    const started = this.clock();
     runner
       .run(task.texts, task.role)
       .then(task.done, task.fail)
       .finally(() => {
-        if (passage) this.passagesRunning--;
+        if (passage) {
+          this.passagesRunning--;
+          const now = this.clock();
+          this.passagesResumeAt = now + passagePause(now - started, this.options.busyShare ?? 1);
+        }
         this.free.push(runner);
         this.dispatch();
       });
