@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { loadConfig } from '../src/config.js';
 import { createApp } from '../src/app.js';
 import { buildGraphQLSchema, startGraphQLServer } from '../src/adapters/graphql/index.js';
-import { markdownTable, summarise, timed, writeResults } from './lib.js';
+import { graphqlClient, markdownTable, summarise, timed, writeResults } from './lib.js';
 import { syntheticMemories } from './corpus.js';
 import { startBench } from './conditions.js';
 
@@ -28,14 +28,10 @@ const app = await createApp(config);
 const server = await startGraphQLServer(await buildGraphQLSchema(), app.ports, '127.0.0.1', 0);
 const store = `bench-hippocampus-${randomUUID()}`;
 
+// Over node:http with a kept-alive connection (bench/lib.ts): the client shares this process with the service.
+const client = graphqlClient(server.url);
 async function gql(query: string, variables: Record<string, unknown>): Promise<void> {
-  const res = await fetch(server.url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ query, variables }),
-  });
-  const body = (await res.json()) as { errors?: unknown[] };
-  if (body.errors) throw new Error(JSON.stringify(body.errors));
+  await client(query, variables);
 }
 
 const STORE = 'mutation ($input: StoreInput!) { store(input: $input) { id } }';
@@ -112,7 +108,8 @@ const rows = results.map((r: any) => [
 writeResults(
   'hippocampus',
   { targets: { storeP95Ms: 10, storeManyPerSecond: 5000 }, results },
-  `Client and server in one Node process over loopback HTTP; each \`store\` is one GraphQL request, sequential. ` +
+  `Client and server in one Node process over loopback HTTP (node:http, a kept-alive connection); each \`store\` ` +
+    `is one GraphQL request, sequential. ` +
     `Mechanical linking ${process.env.TOTAL_RECALL_SYNAPSE_MECHANICAL}, embeddings ` +
     `${process.env.TOTAL_RECALL_EMBEDDINGS} (see bench/results/synapse.md for linking).\n\n` +
     markdownTable(
