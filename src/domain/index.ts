@@ -16,6 +16,7 @@ export { storeKeyOf } from './store-key.js';
 export { parseJsonText } from './json.js';
 export * from './access.js';
 export * from './progress.js';
+export { pauseAfter } from './pace.js';
 export * from './memory-record.js';
 export * from './ports/index.js';
 export * as settings from './settings.js';

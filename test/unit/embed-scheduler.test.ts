@@ -3,7 +3,8 @@
  * time) while requests run.
  */
 import { describe, expect, it } from 'vitest';
-import { EmbedScheduler, passagePause, type ModelRunner } from '../../src/adapters/embeddings/testing.js';
+import { EmbedScheduler, type ModelRunner } from '../../src/adapters/embeddings/testing.js';
+import { pauseAfter } from '../../src/domain/index.js';
 import { RequestActivity } from '../../src/adapters/request-activity.js';
 import type { Role } from '../../src/adapters/embeddings/testing.js';
 
@@ -141,9 +142,9 @@ describe('EmbedScheduler', () => {
   });
 
   it('computes the pause after a sub-batch from its time and the share', () => {
-    expect(passagePause(40, 0.25)).toBe(120);
-    expect(passagePause(40, 1)).toBe(0);
-    expect(passagePause(-5, 0.5)).toBe(0);
+    expect(pauseAfter(40, 0.25)).toBe(120);
+    expect(pauseAfter(40, 1)).toBe(0);
+    expect(pauseAfter(-5, 0.5)).toBe(0);
   });
 
   it(

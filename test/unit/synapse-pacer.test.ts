@@ -1,6 +1,7 @@
 /** Linking's pace as plain objects: a batch waits after another only while requests run, at most for its share. */
 import { describe, expect, it } from 'vitest';
-import { Pacer, pauseAfter } from '../../src/contexts/synapse/pacer.js';
+import { Pacer } from '../../src/contexts/synapse/pacer.js';
+import { pauseAfter } from '../../src/domain/index.js';
 import { RequestActivity } from '../../src/adapters/request-activity.js';
 
 /** A pacer on a clock the test moves: sleeping advances it, and `slept` says by how much in all. */

@@ -186,7 +186,7 @@ export class ThreadedEmbedder implements Embedder {
     const scheduler = new EmbedScheduler(runners, {
       subBatch: this.options.subBatch ?? 16,
       busy: this.options.busy ?? (() => false),
-      busyShare: this.options.busyShare ?? 1,
+      busyShare: this.options.busyShare,
     });
     this.pool = { workers, scheduler };
     const wasMissing = this.toldMissing;

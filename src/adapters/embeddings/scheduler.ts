@@ -9,6 +9,7 @@
  * sub-batch that took t ms the next waits t × (1 − share) / share, or until
  * requests stop (the pace mechanical linking keeps too).
  */
+import { pauseAfter } from '../../domain/index.js';
 import type { Role } from './onnx-model.js';
 
 /** One model thread: embeds one batch at a time. */
@@ -26,11 +27,6 @@ export interface SchedulerOptions {
   /** How soon passages held back by `busy` look again (ms). */
   readonly recheckMs?: number;
   readonly clock?: () => number;
-}
-
-/** How long memories wait after a sub-batch that took `tookMs`, so that they take `share` of the time at most. */
-export function passagePause(tookMs: number, share: number): number {
-  return share >= 1 ? 0 : (Math.max(0, tookMs) * (1 - share)) / share;
 }
 
 interface Task {
@@ -115,8 +111,7 @@ export class EmbedScheduler {
       }
       while (this.passages[0]?.dropped?.()) this.passages.shift();
       if (this.passages.length === 0) return;
-      const busy = this.options.busy();
-      if (busy && (this.passagesRunning >= 1 || this.clock() < this.passagesResumeAt)) {
+      if (this.options.busy() && (this.passagesRunning >= 1 || this.clock() < this.passagesResumeAt)) {
         this.recheckLater();
         return;
       }
@@ -135,7 +130,7 @@ export class EmbedScheduler {
         if (passage) {
           this.passagesRunning--;
           const now = this.clock();
-          this.passagesResumeAt = now + passagePause(now - started, this.options.busyShare ?? 1);
+          this.passagesResumeAt = now + pauseAfter(now - started, this.options.busyShare ?? 1);
         }
         this.free.push(runner);
         this.dispatch();

@@ -3,5 +3,5 @@ export { OnnxModel, MODEL_NAME, MODEL_FILE, TOKENIZER_FILE, missingModelFiles } 
 export type { Role } from './onnx-model.js';
 export { WordPieceTokenizer, normalizeBert, preTokenizeBert, wordPiece } from './tokenizer.js';
 export { meanPool, l2Normalize, cosine } from './pooling.js';
-export { EmbedScheduler, passagePause } from './scheduler.js';
+export { EmbedScheduler } from './scheduler.js';
 export type { ModelRunner } from './scheduler.js';

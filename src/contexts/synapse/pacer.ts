@@ -11,14 +11,10 @@
  * least, and catches up when the burst ends (each memory's linkPendingAt
  * keeps the backlog durable).
  */
+import { pauseAfter } from '../../domain/index.js';
 
 /** How often a waiting batch looks again whether requests have stopped (ms). */
 export const RECHECK_MS = 25;
-
-/** How long to wait after a batch that took `tookMs`, so that linking takes `share` of the time at most. */
-export function pauseAfter(tookMs: number, share: number): number {
-  return share >= 1 ? 0 : (Math.max(0, tookMs) * (1 - share)) / share;
-}
 
 export interface PacerOptions {
   /** True while the process serves requests. */
