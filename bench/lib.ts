@@ -218,10 +218,25 @@ function freePort(): Promise<number> {
  * once GraphQL answers. `stop` kills it (-9: an API-only process loses nothing acknowledged, and a graceful stop
  * would export the whole database).
  */
-export async function serveApiOnly(env: NodeJS.ProcessEnv): Promise<{ url: string; stop: () => Promise<void> }> {
+export function serveApiOnly(env: NodeJS.ProcessEnv): Promise<{ url: string; stop: () => Promise<void> }> {
+  return serveProcess(env, ['--api-only']);
+}
+
+/**
+ * The service as `npm start` runs it (requests and background workers in one process) on a free port with `env`.
+ * `stop` kills it (-9, so no shutdown export): what it leaves in Redis and Neo4j is the benchmark's to remove.
+ */
+export function serveWithWorkers(env: NodeJS.ProcessEnv): Promise<{ url: string; stop: () => Promise<void> }> {
+  return serveProcess(env, []);
+}
+
+async function serveProcess(
+  env: NodeJS.ProcessEnv,
+  args: readonly string[],
+): Promise<{ url: string; stop: () => Promise<void> }> {
   const port = await freePort();
   const root = resolve(new URL('..', import.meta.url).pathname);
-  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'src', 'main.ts'), '--api-only'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'src', 'main.ts'), ...args], {
     cwd: root,
     env: { ...env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'inherit'],
