@@ -175,6 +175,17 @@ export function graphqlClient(url: string): <T>(query: string, variables: Record
   };
 }
 
+/** Deletes every node of the stores, in batches, so a large one does not fill Neo4j's transaction memory. */
+export async function deleteStores(stores: Iterable<string>, driver: Driver, database: string): Promise<void> {
+  for (const store of stores) {
+    const session = driver.session({ database });
+    await session.run('MATCH (n) WHERE n.store = $store CALL { WITH n DETACH DELETE n } IN TRANSACTIONS OF 5000 ROWS', {
+      store,
+    });
+    await session.close();
+  }
+}
+
 /**
  * The end of a benchmark that ran its own service: its stores deleted (in
  * batches, so a large one does not fill Neo4j's transaction memory), the
@@ -190,13 +201,7 @@ export async function dropBenchStores(
     readonly subconscious: { readonly queuePrefix: string };
   },
 ): Promise<void> {
-  for (const store of stores) {
-    const session = app.driver.session({ database: config.neo4j.database });
-    await session.run('MATCH (n) WHERE n.store = $store CALL { WITH n DETACH DELETE n } IN TRANSACTIONS OF 5000 ROWS', {
-      store,
-    });
-    await session.close();
-  }
+  await deleteStores(stores, app.driver, config.neo4j.database);
   await server.stop();
   await app.close();
   await deleteKeysWithPrefix(config.redisUrl, config.subconscious.queuePrefix);

@@ -16,7 +16,7 @@ import neo4j from 'neo4j-driver';
 import { deleteKeysWithPrefix } from '../src/adapters/redis.js';
 import { loadConfig } from '../src/config.js';
 import { startBench } from './conditions.js';
-import { httpPoster, markdownTable, percentile, serveWithWorkers, writeResults } from './lib.js';
+import { deleteStores, httpPoster, markdownTable, percentile, serveWithWorkers, writeResults } from './lib.js';
 
 await startBench();
 
@@ -123,20 +123,14 @@ async function variant(v: (typeof VARIANTS)[number], round: number, stores = STO
     return result;
   } finally {
     await server.stop();
-    for (const s of [store, warmStore]) {
-      const session = driver.session({ database: config.neo4j.database });
-      await session.run('MATCH (n) WHERE n.store = $s CALL { WITH n DETACH DELETE n } IN TRANSACTIONS OF 5000 ROWS', {
-        s,
-      });
-      await session.close();
-    }
+    await deleteStores([store, warmStore], driver, config.neo4j.database);
     await deleteKeysWithPrefix(config.redisUrl, prefix);
   }
 }
 
 // A round of every variant first, not recorded: on a freshly started database the JVM compiles the statements
 // during the first minutes (a first variant measured then had p95 twice that of its later rounds).
-for (const v of VARIANTS) await variant(v, 0, STORES / 3);
+for (const v of VARIANTS) await variant(v, 0, Math.ceil(STORES / 3));
 const results = [];
 for (let round = 1; round <= ROUNDS; round++) for (const v of VARIANTS) results.push(await variant(v, round));
 await driver.close();
