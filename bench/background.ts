@@ -6,7 +6,9 @@
  * once the backfill is done, in the same process and store: the idle figure.
  *   npm run bench:background    (BENCH_BACKGROUND_MEMORIES, default 10000; BENCH_VARIANTS model threads,
  *                                default "2,2@1", each optionally @ the share of the time memories may take while
- *                                requests run, as in "2@0.2"; BENCH_ROUNDS, default 1; BENCH_CLIENTS, default 1)
+ *                                requests run, as in "2@0.2", and @ the longest wait for a gap between requests
+ *                                (TOTAL_RECALL_BACKGROUND_GAP_WAIT_MS), as in "2@0.2@0"; BENCH_ROUNDS, default 1;
+ *                                BENCH_CLIENTS, default 1)
  * Variants run interleaved: each round runs every model-thread count.
  * Memories are real conversation turns (../shared/data/locomo, read at run time) and the questions are theirs.
  */
@@ -31,14 +33,23 @@ import { startBench } from './conditions.js';
 await startBench();
 
 const MEMORIES = Number(process.env.BENCH_BACKGROUND_MEMORIES ?? 10_000);
-/** Model threads, and the share of the time memories take while requests run (TOTAL_RECALL_EMBEDDING_BUSY_SHARE). */
+/**
+ * Model threads, the share of the time memories take while requests run (TOTAL_RECALL_EMBEDDING_BUSY_SHARE), and how
+ * long background work waits for a gap between requests at most (TOTAL_RECALL_BACKGROUND_GAP_WAIT_MS).
+ */
 interface Variant {
   readonly modelThreads: number;
   readonly busyShare: number;
+  readonly gapWaitMs: number;
 }
 const VARIANTS: readonly Variant[] = (process.env.BENCH_VARIANTS ?? '2,2@1').split(',').map((v) => {
-  const [threads, share] = v.split('@');
-  return { modelThreads: Number(threads), busyShare: Number(share ?? loadConfig().embeddings.busyShare) };
+  const [threads, share, gapWait] = v.split('@');
+  const defaults = loadConfig();
+  return {
+    modelThreads: Number(threads),
+    busyShare: Number(share ?? defaults.embeddings.busyShare),
+    gapWaitMs: Number(gapWait ?? defaults.backgroundGapWaitMs),
+  };
 });
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 1);
 /** Concurrent clients, each as described (one: a light load, as one agent's turns are). */
@@ -63,6 +74,7 @@ interface Phase {
 interface Result {
   readonly modelThreads: number;
   readonly busyShare: number;
+  readonly gapWaitMs: number;
   readonly memories: number;
   readonly backfillSeconds: number;
   readonly backfillPerSecond: number;
@@ -70,7 +82,7 @@ interface Result {
   readonly after: Phase;
 }
 
-async function variant({ modelThreads, busyShare }: Variant): Promise<Result> {
+async function variant({ modelThreads, busyShare, gapWaitMs }: Variant): Promise<Result> {
   const store = `bench-background-${randomUUID()}`;
   const prefix = `bench-bg-${randomUUID().slice(0, 8)}`;
   const env = {
@@ -79,6 +91,7 @@ async function variant({ modelThreads, busyShare }: Variant): Promise<Result> {
     TOTAL_RECALL_SCOPE_STORES: store,
     TOTAL_RECALL_EMBEDDING_WORKERS: String(modelThreads),
     TOTAL_RECALL_EMBEDDING_BUSY_SHARE: String(busyShare),
+    TOTAL_RECALL_BACKGROUND_GAP_WAIT_MS: String(gapWaitMs),
     // The backfill is the background work measured: no cold-storage checkpoint beside it.
     TOTAL_RECALL_COLD_STORAGE_CHECKPOINT_MS: '0',
   };
@@ -185,6 +198,7 @@ async function variant({ modelThreads, busyShare }: Variant): Promise<Result> {
     const result: Result = {
       modelThreads,
       busyShare,
+      gapWaitMs,
       memories: MEMORIES,
       backfillSeconds: Math.round(backfillSeconds * 10) / 10,
       backfillPerSecond: Math.round(MEMORIES / backfillSeconds),
@@ -208,7 +222,7 @@ writeResults(
   [
     `${MEMORIES} memories (conversation turns, sessions of 50) stored while the model was off, then embedded by the ` +
       `service's backfill (its model threads; while requests run, memories use one of them, for at most the share ` +
-      `of the time given) while ` +
+      `of the time given, each piece just after a request ends, waiting for that gap as long as given at most) while ` +
       `${CLIENTS === 1 ? 'one client' : `${CLIENTS} clients`} in the benchmark's process ` +
       `${CLIENTS === 1 ? 'sends' : 'each send'} a search and every fourth request a store, ${THINK_MS} ms apart. ` +
       `"After" is the same load for as many requests once the backfill is done (the idle figure); ` +
@@ -219,6 +233,7 @@ writeResults(
       [
         'model threads',
         'share while busy',
+        'gap wait (ms)',
         'backfill memories/s',
         'search during',
         'search after',
@@ -230,6 +245,7 @@ writeResults(
       results.map((r) => [
         r.modelThreads,
         r.busyShare,
+        r.gapWaitMs,
         r.backfillPerSecond,
         `${r.during.search.p50} / ${r.during.search.p95}`,
         `${r.after.search.p50} / ${r.after.search.p95}`,

@@ -32,6 +32,11 @@ const r1 = (x: number) => Math.round(x * 10) / 10;
 const VARIANTS = [
   { name: 'defaults', what: 'linking and embeddings on, as `npm start` runs', env: {} },
   {
+    name: 'no gap waits',
+    what: 'the defaults with TOTAL_RECALL_BACKGROUND_GAP_WAIT_MS=0 (background work starts whenever it is due)',
+    env: { TOTAL_RECALL_BACKGROUND_GAP_WAIT_MS: '0' },
+  },
+  {
     name: 'no linking',
     what: 'TOTAL_RECALL_SYNAPSE_MECHANICAL=off',
     env: { TOTAL_RECALL_SYNAPSE_MECHANICAL: 'off' },

@@ -129,6 +129,11 @@ const VARIANTS = [
     env: { TOTAL_RECALL_SYNAPSE_BUSY_SHARE: '1' },
   },
   {
+    name: 'no gap waits',
+    what: 'the defaults, linking not waiting for a gap between requests (TOTAL_RECALL_BACKGROUND_GAP_WAIT_MS=0)',
+    env: { TOTAL_RECALL_BACKGROUND_GAP_WAIT_MS: '0' },
+  },
+  {
     name: 'alone',
     what: 'every store its own commit (TOTAL_RECALL_STORE_GROUP_MAX=1)',
     env: { TOTAL_RECALL_STORE_GROUP_MAX: '1' },

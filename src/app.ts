@@ -16,7 +16,7 @@ import { Recall, type RecallDeps } from './contexts/recall/index.js';
 import { currentSalience, type Salience } from './contexts/salience/index.js';
 import type { Config } from './config.js';
 import type { Ports } from './adapters/graphql/index.js';
-import { RequestActivity } from './adapters/request-activity.js';
+import { QUIET_MS, RequestActivity } from './adapters/request-activity.js';
 import type { Embedder } from './adapters/embeddings/index.js';
 import type { EmbeddingQueue } from './adapters/bullmq/embedding-queue.js';
 import { Authenticator, TokenStore } from './adapters/auth/index.js';
@@ -92,8 +92,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const logger = options.logger ?? (options.log ? lineLogger(options.log) : createLogger(config.log));
   useProcessLogger(logger);
   const { driver, building } = await connect(config, options.applySchema !== false, logger);
-  // Whether requests run: background work (model threads, linking) yields to them.
-  const activity = new RequestActivity();
+  // Whether requests run: background work (model threads, linking) yields to them and fills the gaps between them.
+  const activity = new RequestActivity(QUIET_MS, Date.now, config.backgroundGapWaitMs);
   const core = buildCore(config, driver, clock, logger, activity, building);
   const { graph, bus, progress, hippocampus, synapse } = core;
   const embedding = buildEmbeddings(

@@ -27,6 +27,8 @@ export interface Config {
   readonly connectWaitMs: number;
   readonly host: string;
   readonly port: number;
+  /** While requests run, how long background work waits for a gap between them at most (ms). */
+  readonly backgroundGapWaitMs: number;
   readonly defaultStore: string;
   readonly maxContentBytes: number;
   readonly maxBatch: number;
@@ -192,6 +194,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     connectWaitMs: c.connectWaitMs,
     host: server.host,
     port: server.port,
+    backgroundGapWaitMs: server.backgroundGapWaitMs,
     defaultStore,
     ...memories,
     version: VERSION,

@@ -87,7 +87,7 @@ export function buildCore(
     settings: config.synapse,
     clock,
     linkingThread: config.synapse.linkingThread ? linkingThread(config.neo4j, config.synapse, activity.shared) : null,
-    busy: () => activity.busy(),
+    load: activity,
   }).register();
   const sessions = new Sessions({ graph, bus, clock }).register();
   return { graph, bus, progress, hippocampus, salience, synapse, sessions, indexes };

@@ -29,7 +29,7 @@ export function buildEmbeddings(
     dimensions: config.embeddingDimensions,
     threads: emb.threads,
     workers: emb.workers,
-    busy: () => activity.busy(),
+    load: activity,
     busyShare: emb.busyShare,
     retryMs: emb.retryMs,
     log: logger.info,
@@ -43,6 +43,7 @@ export function buildEmbeddings(
     batchSize: emb.batchSize,
     retry: { attempts: emb.jobAttempts, backoffMs: emb.jobBackoffMs },
     runWorker,
+    load: activity,
     log: logger.info,
     progress: core.progress,
   }).subscribe(core.bus);

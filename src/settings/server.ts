@@ -103,6 +103,15 @@ export const SERVER_SETTINGS = {
     shown: 'on with `NODE_ENV=development`, else off',
     description: 'GraphQL introspection (field suggestions follow `NODE_ENV=development` too)',
   }),
+  backgroundGapWaitMs: settings.integer('TOTAL_RECALL_BACKGROUND_GAP_WAIT_MS', {
+    default: 100,
+    min: 0,
+    unit: 'ms',
+    description:
+      'while requests run, background work (embedding, linking) starts each piece just after a request ends, so ' +
+      'that it does not run beside the next; it waits this long for such a gap at most (`0`: it never waits for ' +
+      'one; [write path](docs/write-path.md))',
+  }),
   allowedHosts: settings.list('TOTAL_RECALL_ALLOWED_HOSTS', {
     description: 'comma list of Host names served besides loopback names and `HOST`',
   }),

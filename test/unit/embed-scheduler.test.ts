@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { EmbedScheduler, type ModelRunner } from '../../src/adapters/embeddings/testing.js';
-import { pauseAfter } from '../../src/domain/index.js';
-import { RequestActivity } from '../../src/adapters/request-activity.js';
+import { NO_REQUESTS, pauseAfter, type RequestLoad } from '../../src/domain/index.js';
+import { FRESH_GAP_MS, QUIET_MS, RequestActivity } from '../../src/adapters/request-activity.js';
 import type { Role } from '../../src/adapters/embeddings/testing.js';
 
 /**
@@ -34,12 +34,17 @@ class ManualRunner implements ModelRunner {
 }
 
 const tick = () => new Promise((r) => setTimeout(r, 0));
+/** The activity's requests, with a gap between them always at hand (the tests of the gap wait are apart). */
+const gapAlways = (activity: RequestActivity): RequestLoad => ({
+  busy: () => activity.busy(),
+  untilGap: async () => undefined,
+});
 const texts = (n: number, prefix = 'p') => Array.from({ length: n }, (_, i) => `${prefix}${'x'.repeat(i)}`);
 
 describe('EmbedScheduler', () => {
   it('spreads one job of passages over every free thread and gives each text its own vector, in order', async () => {
     const threads = [new ManualRunner(), new ManualRunner()];
-    const s = new EmbedScheduler(threads, { subBatch: 2, busy: () => false });
+    const s = new EmbedScheduler(threads, { subBatch: 2, load: NO_REQUESTS });
     const job = s.embed(texts(5), 'passage');
     expect(threads.map((t) => t.running)).toEqual([1, 1]);
     while (threads.some((t) => t.runs.length > 0)) {
@@ -52,7 +57,7 @@ describe('EmbedScheduler', () => {
 
   it('runs a question on the first free thread, ahead of every passage waiting', async () => {
     const thread = new ManualRunner();
-    const s = new EmbedScheduler([thread], { subBatch: 1, busy: () => false });
+    const s = new EmbedScheduler([thread], { subBatch: 1, load: NO_REQUESTS });
     const passages = s.embed(texts(3), 'passage');
     const question = s.embed(['where did she go?'], 'query');
     expect(thread.runs.map((r) => r.role)).toEqual(['passage']);
@@ -72,9 +77,10 @@ describe('EmbedScheduler', () => {
     let now = 0;
     const activity = new RequestActivity(100, () => now);
     const threads = [new ManualRunner(), new ManualRunner()];
-    const s = new EmbedScheduler(threads, { subBatch: 1, busy: () => activity.busy(), recheckMs: 5 });
+    const s = new EmbedScheduler(threads, { subBatch: 1, load: gapAlways(activity), recheckMs: 5 });
     const done = activity.begin();
     const job = s.embed(texts(4), 'passage');
+    await tick(); // a gap between requests is found after a turn of the event loop
     expect(threads.map((t) => t.running).reduce((a, b) => a + b)).toBe(1);
     // A question still gets the other thread.
     const question = s.embed(['q'], 'query');
@@ -105,13 +111,14 @@ describe('EmbedScheduler', () => {
     const thread = new ManualRunner();
     const s = new EmbedScheduler([thread], {
       subBatch: 1,
-      busy: () => activity.busy(),
+      load: gapAlways(activity),
       busyShare: 0.25,
       recheckMs: 5,
       clock: () => now,
     });
     const done = activity.begin();
     const job = s.embed(texts(3), 'passage');
+    await tick(); // a gap between requests is found after a turn of the event loop
     expect(thread.running).toBe(1);
     now += 40; // the first sub-batch took 40 ms: at a share of 0.25 the next waits 120 ms
     thread.finishAll();
@@ -141,6 +148,35 @@ describe('EmbedScheduler', () => {
     expect(await job).toHaveLength(3);
   });
 
+  it('starts a passage while requests run only in a gap between them, and a question at once', async () => {
+    let openGap = () => {};
+    const load: RequestLoad = {
+      busy: () => true,
+      untilGap: () => new Promise<void>((resolve) => (openGap = resolve)),
+    };
+    const thread = new ManualRunner();
+    const s = new EmbedScheduler([thread], { subBatch: 1, load });
+    const job = s.embed(texts(2), 'passage');
+    await tick();
+    expect(thread.running).toBe(0);
+    const question = s.embed(['q'], 'query');
+    expect(thread.runs.map((r) => r.role)).toEqual(['query']);
+    thread.finishAll();
+    await question;
+    openGap();
+    await tick();
+    expect(thread.runs.map((r) => r.role)).toEqual(['passage']);
+    // The next passage waits for a gap of its own.
+    thread.finishAll();
+    await tick();
+    expect(thread.running).toBe(0);
+    openGap();
+    await tick();
+    expect(thread.running).toBe(1);
+    thread.finishAll();
+    expect(await job).toHaveLength(2);
+  });
+
   it('computes the pause after a sub-batch from its time and the share', () => {
     expect(pauseAfter(40, 0.25)).toBe(120);
     expect(pauseAfter(40, 1)).toBe(0);
@@ -151,7 +187,7 @@ describe('EmbedScheduler', () => {
     'fails the whole job when one of its sub-batches fails, and fails what waits when ' + 'the threads are gone',
     async () => {
       const thread = new ManualRunner();
-      const s = new EmbedScheduler([thread], { subBatch: 1, busy: () => false });
+      const s = new EmbedScheduler([thread], { subBatch: 1, load: NO_REQUESTS });
       const job = s.embed(texts(2), 'passage');
       const waiting = s.embed(['later'], 'passage').catch((e: Error) => e);
       thread.runs.splice(0, 1)[0]!.fail(new Error('model crashed'));
@@ -184,5 +220,48 @@ describe('RequestActivity', () => {
     expect(a.busy()).toBe(true);
     now = 100;
     expect(a.busy()).toBe(false);
+  });
+
+  it('finds a gap once no request runs and the last ended a moment ago, also seen from another thread', async () => {
+    const owner = new RequestActivity(QUIET_MS, Date.now, 5_000);
+    const seen = RequestActivity.seenFrom(owner.shared);
+    const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    let t = performance.now();
+    await seen.untilGap(); // no request for the quiet time: a gap
+    expect(performance.now() - t).toBeLessThan(50);
+    const end1 = owner.begin();
+    const end2 = owner.begin();
+    let found = false;
+    const gap = seen.untilGap().then(() => (found = true));
+    end1();
+    await sleep(20);
+    expect(found).toBe(false); // one request still runs
+    t = performance.now();
+    end2();
+    await gap;
+    expect(performance.now() - t).toBeLessThan(50);
+    // Later within the quiet time the gap is stale (the next request is nearer): it waits for the next one to end.
+    await sleep(FRESH_GAP_MS + 15);
+    found = false;
+    const next = seen.untilGap().then(() => (found = true));
+    await sleep(20);
+    expect(found).toBe(false);
+    owner.begin()();
+    await next;
+  });
+
+  it('stops waiting for a gap after the gap wait, whatever runs, and with a wait of 0 never waits', async () => {
+    const activity = new RequestActivity(QUIET_MS, Date.now, 30);
+    const end = activity.begin();
+    let t = performance.now();
+    await activity.untilGap();
+    expect(performance.now() - t).toBeGreaterThanOrEqual(25);
+    expect(performance.now() - t).toBeLessThan(500);
+    end();
+    const never = new RequestActivity(QUIET_MS, Date.now, 0);
+    never.begin();
+    t = performance.now();
+    await never.untilGap();
+    expect(performance.now() - t).toBeLessThan(20);
   });
 });

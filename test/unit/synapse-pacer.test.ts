@@ -4,11 +4,14 @@ import { Pacer } from '../../src/contexts/synapse/pacer.js';
 import { pauseAfter } from '../../src/domain/index.js';
 import { RequestActivity } from '../../src/adapters/request-activity.js';
 
-/** A pacer on a clock the test moves: sleeping advances it, and `slept` says by how much in all. */
-function pacedBy(busy: () => boolean, share: number) {
+/**
+ * A pacer on a clock the test moves: sleeping advances it, and `slept` says by how much in all. A gap between requests
+ * is there at once unless the test gives `untilGap`.
+ */
+function pacedBy(busy: () => boolean, share: number, untilGap: () => Promise<void> = async () => undefined) {
   const time = { now: 0, slept: 0 };
   const pacer = new Pacer({
-    busy,
+    load: { busy, untilGap },
     share,
     clock: () => time.now,
     sleep: async (ms) => {
@@ -54,6 +57,35 @@ describe('Pacer', () => {
     busy = false;
     await waiting;
     expect(time.slept).toBeLessThanOrEqual(25);
+  });
+
+  it('waits for a gap between requests once the pause is over', async () => {
+    let asked = 0;
+    let openGap = () => {};
+    const { pacer, time } = pacedBy(
+      () => true,
+      0.2,
+      () => (asked++, new Promise<void>((resolve) => (openGap = resolve))),
+    );
+    pacer.after(10);
+    let started = false;
+    const next = pacer.before().then(() => (started = true));
+    await new Promise((r) => setTimeout(r, 0));
+    expect(time.slept).toBeCloseTo(40);
+    expect(asked).toBe(1);
+    expect(started).toBe(false);
+    openGap();
+    await next;
+  });
+
+  it('does not wait for a gap when no request runs', async () => {
+    const { pacer } = pacedBy(
+      () => false,
+      0.2,
+      () => new Promise<void>(() => {}),
+    );
+    pacer.after(10);
+    await pacer.before();
   });
 
   it('counts time already passed since the batch against the pause', async () => {

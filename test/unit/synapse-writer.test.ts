@@ -35,6 +35,23 @@ describe('RecentPool', () => {
 });
 
 describe('LinkWriter', () => {
+  it('writes only once linking may go on (a gap between requests), with what was queued meanwhile', async () => {
+    const writes: PlannedLink[][] = [];
+    let openGap = () => {};
+    const writer = new LinkWriter(
+      async (links) => (writes.push(links), []),
+      0,
+      () => new Promise<void>((resolve) => (openGap = resolve)),
+    );
+    const first = writer.add('s', [link('a', 'b')]);
+    await new Promise((r) => setTimeout(r, 10));
+    expect(writes).toEqual([]);
+    const second = writer.add('s', [link('a', 'c')]);
+    openGap();
+    await Promise.all([first, second]);
+    expect(writes.map((w) => w.map((l) => l.hi))).toEqual([['b', 'c']]);
+  });
+
   it(
     'writes the links queued within the interval in one call, and reports to each caller ' + 'what its links created',
     async () => {

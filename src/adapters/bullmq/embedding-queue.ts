@@ -14,7 +14,7 @@
 import { createHash } from 'node:crypto';
 import { Queue, Worker, type Job, type JobsOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
-import type { Bus, ProgressBoard, ProgressHandle } from '../../domain/index.js';
+import type { Bus, ProgressBoard, ProgressHandle, RequestLoad } from '../../domain/index.js';
 import type { Embedder, EmbedderStatus } from '../embeddings/index.js';
 import { redisConnection } from '../redis.js';
 import { workerName } from './worker-name.js';
@@ -80,6 +80,8 @@ export interface EmbeddingQueueOptions {
   readonly log: (line: string) => void;
   /** Tries of one job, and the first delay between them (then doubling): TOTAL_RECALL_EMBEDDING_JOB_*. */
   readonly retry?: { readonly attempts: number; readonly backoffMs: number };
+  /** The requests this process serves: a job's reads and writes start in a gap between them. */
+  readonly load?: RequestLoad;
   /** Where the backfill pages this process works report how many memories they embedded. */
   readonly progress?: ProgressBoard;
 }
@@ -320,6 +322,7 @@ export class EmbeddingQueue {
     const data = job.data;
     switch (data.kind) {
       case 'embed':
+        await this.gap();
         return this.embed(await this.options.target.memoriesToEmbed(data.ids, this.options.embedder.model), job);
       case 'backfill': {
         const page = await this.options.target.pendingEmbeddings(
@@ -355,6 +358,12 @@ export class EmbeddingQueue {
     }
   }
 
+  /** While requests run, waits for a gap between them before reading or writing Neo4j. */
+  private async gap(): Promise<void> {
+    const load = this.options.load;
+    if (load?.busy()) await load.untilGap();
+  }
+
   private async embed(
     work: readonly TextToEmbed[],
     job: Job<EmbeddingJob, EmbeddingJobResult>,
@@ -372,6 +381,7 @@ export class EmbeddingQueue {
       }
       throw error;
     }
+    await this.gap();
     const attached = await this.options.target.attachEmbeddings(
       work.map((w, i) => ({ id: w.id, embedding: vectors[i] as Float32Array, contextId: w.contextId })),
       this.options.embedder.model,

@@ -10,6 +10,7 @@ import { MODEL_NAME, missingModelFiles } from './onnx-model.js';
 import type { FromWorker, ToWorker, WorkerInit } from './embed-worker.js';
 import type { Role } from './onnx-model.js';
 import { EmbedScheduler, type ModelRunner } from './scheduler.js';
+import { NO_REQUESTS, type RequestLoad } from '../../domain/index.js';
 
 export type EmbedderStatus =
   | { readonly state: 'ready'; readonly model: string; readonly dimensions: number }
@@ -79,8 +80,8 @@ export interface ThreadedEmbedderOptions {
   /** Worker threads that each hold the model (default 1). */
   readonly workers?: number;
   readonly subBatch?: number;
-  /** True while the process serves requests: memories are then embedded on one model thread at most. */
-  readonly busy?: () => boolean;
+  /** The requests the process serves: while they run, memories are embedded on one model thread at most. */
+  readonly load?: RequestLoad;
   /** Share of the time memories may take while requests run (scheduler.ts; default 1). */
   readonly busyShare?: number;
   /** How often to look again for a missing model (ms). */
@@ -185,7 +186,7 @@ export class ThreadedEmbedder implements Embedder {
     const runners = workers.map((w) => this.runnerOn(w));
     const scheduler = new EmbedScheduler(runners, {
       subBatch: this.options.subBatch ?? 16,
-      busy: this.options.busy ?? (() => false),
+      load: this.options.load ?? NO_REQUESTS,
       busyShare: this.options.busyShare,
     });
     this.pool = { workers, scheduler };

@@ -7,9 +7,10 @@
  * searches and stores, and takes every core again once requests stop. While
  * requests run, memories may also be held to a share of the time: after a
  * sub-batch that took t ms the next waits t × (1 − share) / share, or until
- * requests stop (the pace mechanical linking keeps too).
+ * requests stop, and each starts in a gap between requests: the pace
+ * mechanical linking keeps too (domain/pace.ts).
  */
-import { pauseAfter } from '../../domain/index.js';
+import { pauseAfter, type RequestLoad } from '../../domain/index.js';
 import type { Role } from './onnx-model.js';
 
 /** One model thread: embeds one batch at a time. */
@@ -20,11 +21,11 @@ export interface ModelRunner {
 export interface SchedulerOptions {
   /** Passages per model run. */
   readonly subBatch: number;
-  /** True while the process serves requests: passages then use one thread at most. */
-  readonly busy: () => boolean;
+  /** The requests the process serves: while they run, passages use one thread at most. */
+  readonly load: RequestLoad;
   /** Share of the time memories may take while requests run, in (0, 1] (default 1: one thread, never waiting). */
   readonly busyShare?: number;
-  /** How soon passages held back by `busy` look again (ms). */
+  /** How soon passages held back while requests run look again (ms). */
   readonly recheckMs?: number;
   readonly clock?: () => number;
 }
@@ -46,6 +47,9 @@ export class EmbedScheduler {
   /** While requests run, no memory starts before this (clock ms). */
   private passagesResumeAt = Number.NEGATIVE_INFINITY;
   private recheck: NodeJS.Timeout | null = null;
+  /** Waiting for a gap between requests before the next passage; `gapFound` while that gap is being taken. */
+  private awaitingGap = false;
+  private gapFound = false;
   private readonly clock: () => number;
 
   constructor(
@@ -111,10 +115,17 @@ export class EmbedScheduler {
       }
       while (this.passages[0]?.dropped?.()) this.passages.shift();
       if (this.passages.length === 0) return;
-      if (this.options.busy() && (this.passagesRunning >= 1 || this.clock() < this.passagesResumeAt)) {
-        this.recheckLater();
-        return;
+      if (this.options.load.busy()) {
+        if (this.passagesRunning >= 1 || this.clock() < this.passagesResumeAt) {
+          this.recheckLater();
+          return;
+        }
+        if (!this.gapFound) {
+          this.awaitGap();
+          return;
+        }
       }
+      this.gapFound = false;
       this.start(this.passages.shift()!, true);
     }
   }
@@ -135,6 +146,18 @@ export class EmbedScheduler {
         this.free.push(runner);
         this.dispatch();
       });
+  }
+
+  private awaitGap(): void {
+    if (this.awaitingGap) return;
+    this.awaitingGap = true;
+    void this.options.load.untilGap().then(() => {
+      this.awaitingGap = false;
+      // The gap is taken now or not at all: a later dispatch waits for a gap of its own.
+      this.gapFound = true;
+      this.dispatch();
+      this.gapFound = false;
+    });
   }
 
   private recheckLater(): void {

@@ -39,13 +39,12 @@ if (port) {
     // Not permitted here: linking runs at the service's priority.
   }
   const driver = createDriver(init.neo4j.uri, init.neo4j.user, init.neo4j.password);
-  const activity = init.activity ? RequestActivity.seenFrom(init.activity) : null;
-  const busy = activity ? () => activity.busy() : null;
+  const load = init.activity ? RequestActivity.seenFrom(init.activity) : null;
   const pipeline = new LinkPipeline<number>(
     new Neo4jGraph(driver, init.neo4j.database),
     init.settings,
     (store, links, ids) => post({ type: 'linked', store, links, ids }),
-    busy,
+    load,
   );
   port.on('message', (message: ToLinkingThread) => {
     if (message.type === 'close') {

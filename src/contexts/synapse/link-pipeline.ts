@@ -5,7 +5,7 @@
  * reported once. The service runs it on the linking thread
  * (src/adapters/linking-thread); without a thread it runs in process.
  */
-import { sortableId, type GraphPort } from '../../domain/index.js';
+import { sortableId, type GraphPort, type RequestLoad } from '../../domain/index.js';
 import { Coalescer } from './coalescer.js';
 import { Pacer } from './pacer.js';
 import { Linker, type CreatedLink, type LinkSource } from './mechanical.js';
@@ -64,19 +64,20 @@ export class LinkPipeline<T> implements Linking<T> {
   /** The latest clock reading handed in: plans and new links are stamped with it. */
   private now = 0;
 
-  /** `busy`: whether the process serves requests (linking then paces itself: pacer.ts); without it, never. */
+  /** `load`: the requests the process serves (linking then paces itself: pacer.ts); without it, it never waits. */
   constructor(
     graph: GraphPort,
     settings: SynapseSettings,
     private readonly onLinked: OnLinked<T>,
-    busy: (() => boolean) | null = null,
+    load: RequestLoad | null = null,
   ) {
     this.linker = new Linker(graph, settings);
-    const pace = busy && settings.busyShare < 1 ? new Pacer({ busy, share: settings.busyShare }) : null;
+    const pace = load && settings.busyShare < 1 ? new Pacer({ load, share: settings.busyShare }) : null;
     this.batches = new Coalescer((_store, batch) => this.plan(batch), LINK_BATCH, pace);
     this.writer = new LinkWriter(
       (links) => this.linker.write(links, this.now, sortableId('lnk', this.now)),
       settings.linkWriteMs,
+      async () => pace?.gap(),
     );
   }
 

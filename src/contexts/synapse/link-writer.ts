@@ -28,6 +28,8 @@ export class LinkWriter {
     /** Writes links and returns those this write created. */
     private readonly write: (links: PlannedLink[]) => Promise<CreatedLink[]>,
     private readonly intervalMs: number,
+    /** Resolves when a write may start (linking's pace: while requests run, in a gap between them). */
+    private readonly beforeWrite: () => Promise<void> = async () => undefined,
   ) {}
 
   /** The store's links queued or being written. */
@@ -57,6 +59,7 @@ export class LinkWriter {
   private async drain(store: string, lane: Lane): Promise<void> {
     while (lane.queued.length > 0) {
       await new Promise<void>((wait) => (this.intervalMs > 0 ? setTimeout(wait, this.intervalMs) : setImmediate(wait)));
+      await this.beforeWrite();
       lane.writing = lane.queued;
       lane.queued = [];
       const unique = new Map(lane.writing.flatMap((e) => e.links).map((l) => [linkKey(l.type, l.lo, l.hi), l]));

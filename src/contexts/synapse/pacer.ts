@@ -7,18 +7,20 @@
  * themselves. While requests run, after a batch that took t ms the next one
  * waits up to t × (1 − share) / share (four times t at the default share of
  * 0.2), or until requests stop; with none running, batches follow each other
- * at once. Linking so keeps going under any load, at a fifth of its pace at
- * least, and catches up when the burst ends (each memory's linkPendingAt
- * keeps the backlog durable).
+ * at once. A batch due while requests run also waits for a gap between them
+ * (a bounded wait), so that its database work does not run beside a store.
+ * Linking so keeps going under any load (with no gaps at all, at a little
+ * less than a fifth of its pace), and catches up when the burst ends (each
+ * memory's linkPendingAt keeps the backlog durable).
  */
-import { pauseAfter } from '../../domain/index.js';
+import { pauseAfter, type RequestLoad } from '../../domain/index.js';
 
 /** How often a waiting batch looks again whether requests have stopped (ms). */
 export const RECHECK_MS = 25;
 
 export interface PacerOptions {
-  /** True while the process serves requests. */
-  readonly busy: () => boolean;
+  /** The requests the process serves. */
+  readonly load: RequestLoad;
   /** Share of the time linking may take while requests run, in (0, 1]; 1: it never waits. */
   readonly share: number;
   readonly clock?: () => number;
@@ -36,10 +38,20 @@ export class Pacer {
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
   }
 
-  /** Resolves when the next batch may start: at once unless requests run and the last batch's pause is not over. */
+  /**
+   * Resolves when the next batch may start: at once unless requests run; while they do, once the last batch's pause
+   * is over, in a gap between them (RequestLoad.untilGap).
+   */
   async before(): Promise<void> {
-    while (this.options.busy() && this.clock() < this.resumeAt)
+    const { load } = this.options;
+    while (load.busy() && this.clock() < this.resumeAt)
       await this.sleep(Math.min(RECHECK_MS, this.resumeAt - this.clock()));
+    await this.gap();
+  }
+
+  /** While requests run, resolves in a gap between them; at once otherwise. */
+  async gap(): Promise<void> {
+    if (this.options.load.busy()) await this.options.load.untilGap();
   }
 
   /** A batch has finished after `tookMs`. */

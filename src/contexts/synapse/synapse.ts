@@ -22,6 +22,7 @@ import {
   type MemoryRecord,
   type Meta,
   type GraphPort,
+  type RequestLoad,
 } from '../../domain/index.js';
 import { Q } from './cypher.js';
 import { canonical, toAssociation, type AssociationRecord } from './records.js';
@@ -46,8 +47,8 @@ export interface SynapseDeps {
   readonly clock?: () => number;
   /** Starts the linking thread; without it, mechanical linking runs on the calling thread. */
   readonly linkingThread?: StartLinking | null;
-  /** True while the process serves requests: linking on the calling thread then paces itself (pacer.ts). */
-  readonly busy?: () => boolean;
+  /** The requests the process serves: linking on the calling thread paces itself by them (pacer.ts). */
+  readonly load?: RequestLoad;
 }
 
 type Link = AssociationsFound['data']['links'][number];
@@ -92,7 +93,7 @@ export class Synapse {
     };
     this.linking = deps.linkingThread
       ? deps.linkingThread(linked)
-      : new LinkPipeline(this.graph, this.settings, linked, deps.busy ?? null);
+      : new LinkPipeline(this.graph, this.settings, linked, deps.load ?? null);
   }
 
   /** Puts the handlers on the bus; commands about one pair keep their order. */
