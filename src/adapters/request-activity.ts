@@ -8,11 +8,9 @@
  * them without a message (`RequestActivity.seenFrom`) and is woken when a
  * request ends, on the same clock (Date.now by default).
  */
-import type { RequestLoad } from '../domain/index.js';
+import { GAP_WAIT_MS, type RequestLoad } from '../domain/index.js';
 
 export const QUIET_MS = 250;
-/** How long background work waits for a gap between requests at most (TOTAL_RECALL_BACKGROUND_GAP_WAIT_MS). */
-export const GAP_WAIT_MS = 100;
 /** A gap is taken for background work only this soon after a request ended: the next one is furthest away then. */
 export const FRESH_GAP_MS = 5;
 

@@ -16,7 +16,7 @@ export { storeKeyOf } from './store-key.js';
 export { parseJsonText } from './json.js';
 export * from './access.js';
 export * from './progress.js';
-export { NO_REQUESTS, pauseAfter } from './pace.js';
+export { GAP_WAIT_MS, NO_REQUESTS, gapBetweenRequests, pauseAfter } from './pace.js';
 export type { RequestLoad } from './pace.js';
 export * from './memory-record.js';
 export * from './ports/index.js';

@@ -24,5 +24,13 @@ export function pauseAfter(tookMs: number, share: number): number {
   return share >= 1 ? 0 : (Math.max(0, tookMs) * (1 - share)) / share;
 }
 
+/** The default of TOTAL_RECALL_BACKGROUND_GAP_WAIT_MS: how long background work waits for a gap at most (ms). */
+export const GAP_WAIT_MS = 100;
+
+/** While requests run, resolves in a gap between them; at once otherwise. */
+export async function gapBetweenRequests(load: RequestLoad): Promise<void> {
+  if (load.busy()) await load.untilGap();
+}
+
 /** A process that serves no requests (a worker alone, a test): background work never waits. */
 export const NO_REQUESTS: RequestLoad = { busy: () => false, untilGap: async () => undefined };

@@ -1,7 +1,7 @@
 /** How the service serves: where it listens, who it admits, and what one request may ask for. */
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { settings } from '../domain/index.js';
+import { GAP_WAIT_MS, settings } from '../domain/index.js';
 
 /** An embedding job's tries and first backoff when no setting says otherwise. */
 export const EMBEDDING_JOB_RETRY = { attempts: 3, backoffMs: 2000 } as const;
@@ -104,7 +104,7 @@ export const SERVER_SETTINGS = {
     description: 'GraphQL introspection (field suggestions follow `NODE_ENV=development` too)',
   }),
   backgroundGapWaitMs: settings.integer('TOTAL_RECALL_BACKGROUND_GAP_WAIT_MS', {
-    default: 100,
+    default: GAP_WAIT_MS,
     min: 0,
     unit: 'ms',
     description:

@@ -14,7 +14,13 @@
 import { createHash } from 'node:crypto';
 import { Queue, Worker, type Job, type JobsOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
-import type { Bus, ProgressBoard, ProgressHandle, RequestLoad } from '../../domain/index.js';
+import {
+  gapBetweenRequests,
+  type Bus,
+  type ProgressBoard,
+  type ProgressHandle,
+  type RequestLoad,
+} from '../../domain/index.js';
 import type { Embedder, EmbedderStatus } from '../embeddings/index.js';
 import { redisConnection } from '../redis.js';
 import { workerName } from './worker-name.js';
@@ -322,7 +328,7 @@ export class EmbeddingQueue {
     const data = job.data;
     switch (data.kind) {
       case 'embed':
-        await this.gap();
+        if (this.options.load) await gapBetweenRequests(this.options.load);
         return this.embed(await this.options.target.memoriesToEmbed(data.ids, this.options.embedder.model), job);
       case 'backfill': {
         const page = await this.options.target.pendingEmbeddings(
@@ -358,12 +364,6 @@ export class EmbeddingQueue {
     }
   }
 
-  /** While requests run, waits for a gap between them before reading or writing Neo4j. */
-  private async gap(): Promise<void> {
-    const load = this.options.load;
-    if (load?.busy()) await load.untilGap();
-  }
-
   private async embed(
     work: readonly TextToEmbed[],
     job: Job<EmbeddingJob, EmbeddingJobResult>,
@@ -381,7 +381,7 @@ export class EmbeddingQueue {
       }
       throw error;
     }
-    await this.gap();
+    if (this.options.load) await gapBetweenRequests(this.options.load);
     const attached = await this.options.target.attachEmbeddings(
       work.map((w, i) => ({ id: w.id, embedding: vectors[i] as Float32Array, contextId: w.contextId })),
       this.options.embedder.model,

@@ -47,9 +47,8 @@ export class EmbedScheduler {
   /** While requests run, no memory starts before this (clock ms). */
   private passagesResumeAt = Number.NEGATIVE_INFINITY;
   private recheck: NodeJS.Timeout | null = null;
-  /** Waiting for a gap between requests before the next passage; `gapFound` while that gap is being taken. */
+  /** Waiting for a gap between requests before the next passage. */
   private awaitingGap = false;
-  private gapFound = false;
   private readonly clock: () => number;
 
   constructor(
@@ -106,7 +105,8 @@ export class EmbedScheduler {
     }
   }
 
-  private dispatch(): void {
+  /** `inGap`: a gap between requests is here now (awaitGap found it), so a passage may start while they run. */
+  private dispatch(inGap = false): void {
     while (this.free.length > 0) {
       const query = this.queries.shift();
       if (query) {
@@ -120,12 +120,11 @@ export class EmbedScheduler {
           this.recheckLater();
           return;
         }
-        if (!this.gapFound) {
+        if (!inGap) {
           this.awaitGap();
           return;
         }
       }
-      this.gapFound = false;
       this.start(this.passages.shift()!, true);
     }
   }
@@ -154,9 +153,7 @@ export class EmbedScheduler {
     void this.options.load.untilGap().then(() => {
       this.awaitingGap = false;
       // The gap is taken now or not at all: a later dispatch waits for a gap of its own.
-      this.gapFound = true;
-      this.dispatch();
-      this.gapFound = false;
+      this.dispatch(true);
     });
   }
 

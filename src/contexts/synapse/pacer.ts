@@ -13,7 +13,7 @@
  * less than a fifth of its pace), and catches up when the burst ends (each
  * memory's linkPendingAt keeps the backlog durable).
  */
-import { pauseAfter, type RequestLoad } from '../../domain/index.js';
+import { gapBetweenRequests, pauseAfter, type RequestLoad } from '../../domain/index.js';
 
 /** How often a waiting batch looks again whether requests have stopped (ms). */
 export const RECHECK_MS = 25;
@@ -50,8 +50,8 @@ export class Pacer {
   }
 
   /** While requests run, resolves in a gap between them; at once otherwise. */
-  async gap(): Promise<void> {
-    if (this.options.load.busy()) await this.options.load.untilGap();
+  gap(): Promise<void> {
+    return gapBetweenRequests(this.options.load);
   }
 
   /** A batch has finished after `tookMs`. */
