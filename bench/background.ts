@@ -7,7 +7,11 @@
  *   npm run bench:background    (BENCH_BACKGROUND_MEMORIES, default 10000; BENCH_VARIANTS model threads,
  *                                default "2,2@1", each optionally @ the share of the time memories may take while
  *                                requests run, as in "2@0.2", and @ the longest wait for a gap between requests
- *                                (TOTAL_RECALL_BACKGROUND_GAP_WAIT_MS), as in "2@0.2@0"; BENCH_ROUNDS, default 1;
+ *                                (TOTAL_RECALL_BACKGROUND_GAP_WAIT_MS), as in "2@0.2@0", and @ the memories per
+ *                                model run while requests run (TOTAL_RECALL_EMBEDDING_BUSY_BATCH), as in
+ *                                "2@0.2@100@16", and @ the vectors per write while they run
+ *                                (TOTAL_RECALL_EMBEDDING_BUSY_WRITE), as in "2@0.2@100@16@64";
+ *                                BENCH_ROUNDS, default 1;
  *                                BENCH_CLIENTS, default 1)
  * Variants run interleaved: each round runs every model-thread count.
  * Memories are real conversation turns (../shared/data/locomo, read at run time) and the questions are theirs.
@@ -35,20 +39,25 @@ await startBench();
 const MEMORIES = Number(process.env.BENCH_BACKGROUND_MEMORIES ?? 10_000);
 /**
  * Model threads, the share of the time memories take while requests run (TOTAL_RECALL_EMBEDDING_BUSY_SHARE), and how
- * long background work waits for a gap between requests at most (TOTAL_RECALL_BACKGROUND_GAP_WAIT_MS).
+ * long background work waits for a gap between requests at most (TOTAL_RECALL_BACKGROUND_GAP_WAIT_MS), and the
+ * memories per model run and vectors per write while requests run (TOTAL_RECALL_EMBEDDING_BUSY_BATCH and _WRITE).
  */
 interface Variant {
   readonly modelThreads: number;
   readonly busyShare: number;
   readonly gapWaitMs: number;
+  readonly busyBatch: number;
+  readonly busyWriteBatch: number;
 }
 const VARIANTS: readonly Variant[] = (process.env.BENCH_VARIANTS ?? '2,2@1').split(',').map((v) => {
-  const [threads, share, gapWait] = v.split('@');
+  const [threads, share, gapWait, busyBatch, busyWrite] = v.split('@');
   const defaults = loadConfig();
   return {
     modelThreads: Number(threads),
     busyShare: Number(share ?? defaults.embeddings.busyShare),
     gapWaitMs: Number(gapWait ?? defaults.backgroundGapWaitMs),
+    busyBatch: Number(busyBatch ?? defaults.embeddings.busyBatch),
+    busyWriteBatch: Number(busyWrite ?? defaults.embeddings.busyWriteBatch),
   };
 });
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 1);
@@ -75,6 +84,8 @@ interface Result {
   readonly modelThreads: number;
   readonly busyShare: number;
   readonly gapWaitMs: number;
+  readonly busyBatch: number;
+  readonly busyWriteBatch: number;
   readonly memories: number;
   readonly backfillSeconds: number;
   readonly backfillPerSecond: number;
@@ -82,7 +93,7 @@ interface Result {
   readonly after: Phase;
 }
 
-async function variant({ modelThreads, busyShare, gapWaitMs }: Variant): Promise<Result> {
+async function variant({ modelThreads, busyShare, gapWaitMs, busyBatch, busyWriteBatch }: Variant): Promise<Result> {
   const store = `bench-background-${randomUUID()}`;
   const prefix = `bench-bg-${randomUUID().slice(0, 8)}`;
   const env = {
@@ -92,6 +103,8 @@ async function variant({ modelThreads, busyShare, gapWaitMs }: Variant): Promise
     TOTAL_RECALL_EMBEDDING_WORKERS: String(modelThreads),
     TOTAL_RECALL_EMBEDDING_BUSY_SHARE: String(busyShare),
     TOTAL_RECALL_BACKGROUND_GAP_WAIT_MS: String(gapWaitMs),
+    TOTAL_RECALL_EMBEDDING_BUSY_BATCH: String(busyBatch),
+    TOTAL_RECALL_EMBEDDING_BUSY_WRITE: String(busyWriteBatch),
     // The backfill is the background work measured: no cold-storage checkpoint beside it.
     TOTAL_RECALL_COLD_STORAGE_CHECKPOINT_MS: '0',
   };
@@ -199,6 +212,8 @@ async function variant({ modelThreads, busyShare, gapWaitMs }: Variant): Promise
       modelThreads,
       busyShare,
       gapWaitMs,
+      busyBatch,
+      busyWriteBatch,
       memories: MEMORIES,
       backfillSeconds: Math.round(backfillSeconds * 10) / 10,
       backfillPerSecond: Math.round(MEMORIES / backfillSeconds),
@@ -234,6 +249,8 @@ writeResults(
         'model threads',
         'share while busy',
         'gap wait (ms)',
+        'memories per run while busy',
+        'vectors per write while busy',
         'backfill memories/s',
         'search during',
         'search after',
@@ -246,6 +263,8 @@ writeResults(
         r.modelThreads,
         r.busyShare,
         r.gapWaitMs,
+        r.busyBatch,
+        r.busyWriteBatch,
         r.backfillPerSecond,
         `${r.during.search.p50} / ${r.during.search.p95}`,
         `${r.after.search.p50} / ${r.after.search.p95}`,

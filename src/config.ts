@@ -82,6 +82,10 @@ export interface Config {
     readonly workers: number;
     /** Share of the time memories may take while requests run (1: one model thread, never waiting). */
     readonly busyShare: number;
+    /** Memories per model run while requests run. */
+    readonly busyBatch: number;
+    /** Vectors per write while requests run. */
+    readonly busyWriteBatch: number;
     /** How often a missing model is looked for again (ms). */
     readonly retryMs: number;
     /** Tries of one embedding job, and the first delay between them (ms, then doubling). */

@@ -31,6 +31,7 @@ export function buildEmbeddings(
     workers: emb.workers,
     load: activity,
     busyShare: emb.busyShare,
+    busySubBatch: emb.busyBatch,
     retryMs: emb.retryMs,
     log: logger.info,
   });
@@ -44,6 +45,7 @@ export function buildEmbeddings(
     retry: { attempts: emb.jobAttempts, backoffMs: emb.jobBackoffMs },
     runWorker,
     load: activity,
+    busyWriteBatch: emb.busyWriteBatch,
     log: logger.info,
     progress: core.progress,
   }).subscribe(core.bus);

@@ -159,6 +159,23 @@ export const EMBEDDING_SETTINGS = {
       'never waiting; ' +
       '[write path](docs/write-path.md))',
   }),
+  busyBatch: settings.integer('TOTAL_RECALL_EMBEDDING_BUSY_BATCH', {
+    default: 2,
+    min: 1,
+    unit: 'memories',
+    description:
+      'memories per model run while requests run (16 otherwise): a run of two takes about 15 ms and fits between ' +
+      'two requests, where one of 16 (about 100 ms) would overlap the next ones ' +
+      '([write path](docs/write-path.md))',
+  }),
+  busyWriteBatch: settings.integer('TOTAL_RECALL_EMBEDDING_BUSY_WRITE', {
+    default: 8,
+    min: 1,
+    unit: 'vectors',
+    description:
+      "vectors per write while requests run (a job's whole batch otherwise), each write in a gap between requests " +
+      '([write path](docs/write-path.md))',
+  }),
   retryMs: settings.integer('TOTAL_RECALL_MODEL_RETRY_MS', {
     default: 60_000,
     unit: 'ms',

@@ -177,6 +177,27 @@ describe('EmbedScheduler', () => {
     expect(await job).toHaveLength(2);
   });
 
+  it('cuts sub-batches to busySubBatch while requests run, each vector in place, whole ones after', async () => {
+    let busy = true;
+    const load: RequestLoad = { busy: () => busy, untilGap: async () => undefined };
+    const thread = new ManualRunner();
+    const s = new EmbedScheduler([thread], { subBatch: 4, busySubBatch: 2, load });
+    const job = s.embed(texts(8), 'passage');
+    const sizes = () => thread.runs.map((r) => r.texts.length);
+    await tick();
+    expect(sizes()).toEqual([2]);
+    thread.finishAll();
+    await tick();
+    expect(sizes()).toEqual([2]); // the rest of the first sub-batch
+    // Requests stop: the next sub-batch runs whole.
+    busy = false;
+    thread.finishAll();
+    await tick();
+    expect(sizes()).toEqual([4]);
+    thread.finishAll();
+    expect((await job).map((v) => v[0])).toEqual(texts(8).map((t) => t.length));
+  });
+
   it('computes the pause after a sub-batch from its time and the share', () => {
     expect(pauseAfter(40, 0.25)).toBe(120);
     expect(pauseAfter(40, 1)).toBe(0);

@@ -88,6 +88,11 @@ export interface EmbeddingQueueOptions {
   readonly retry?: { readonly attempts: number; readonly backoffMs: number };
   /** The requests this process serves: a job's reads and writes start in a gap between them. */
   readonly load?: RequestLoad;
+  /**
+   * Vectors per write while requests run (default: the whole job in one): each piece starts in a gap of its own,
+   * so a write of 64 vectors does not meet the next request whole.
+   */
+  readonly busyWriteBatch?: number;
   /** Where the backfill pages this process works report how many memories they embedded. */
   readonly progress?: ProgressBoard;
 }
@@ -381,12 +386,16 @@ export class EmbeddingQueue {
       }
       throw error;
     }
-    if (this.options.load) await gapBetweenRequests(this.options.load);
-    const attached = await this.options.target.attachEmbeddings(
-      work.map((w, i) => ({ id: w.id, embedding: vectors[i] as Float32Array, contextId: w.contextId })),
-      this.options.embedder.model,
-    );
-    return { embedded: attached.length };
+    const rows = work.map((w, i) => ({ id: w.id, embedding: vectors[i] as Float32Array, contextId: w.contextId }));
+    let embedded = 0;
+    while (rows.length > 0) {
+      const { load, busyWriteBatch } = this.options;
+      const piece = load?.busy() && busyWriteBatch ? busyWriteBatch : rows.length;
+      if (load) await gapBetweenRequests(load);
+      embedded += (await this.options.target.attachEmbeddings(rows.splice(0, piece), this.options.embedder.model))
+        .length;
+    }
+    return { embedded };
   }
 
   private connection(): Redis {

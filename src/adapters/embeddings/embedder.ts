@@ -84,6 +84,8 @@ export interface ThreadedEmbedderOptions {
   readonly load?: RequestLoad;
   /** Share of the time memories may take while requests run (scheduler.ts; default 1). */
   readonly busyShare?: number;
+  /** Memories per model run while requests run (scheduler.ts; default subBatch). */
+  readonly busySubBatch?: number;
   /** How often to look again for a missing model (ms). */
   readonly retryMs?: number;
   /** Where its lines go (the app's logger). */
@@ -188,6 +190,7 @@ export class ThreadedEmbedder implements Embedder {
       subBatch: this.options.subBatch ?? 16,
       load: this.options.load ?? NO_REQUESTS,
       busyShare: this.options.busyShare,
+      busySubBatch: this.options.busySubBatch,
     });
     this.pool = { workers, scheduler };
     const wasMissing = this.toldMissing;
