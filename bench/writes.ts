@@ -12,7 +12,7 @@
  * that took (linking catching up), what still waited, and (startBench) the idle
  * `RETURN 1` round trip, the load average and queued jobs at the start.
  * Refuses to run on a busy machine unless BENCH_BUSY_OK=1. Run: npm run bench:writes (BENCH_WRITES_SECONDS per level,
- * default 8; BENCH_WRITES_LEVELS, default 1,2,4,8,16,32,64).
+ * default 8; BENCH_WRITES_LEVELS, default 1,2,4,8,16,32,64; BENCH_WRITES_VARIANTS, names, default all).
  */
 import { randomUUID } from 'node:crypto';
 import { loadavg } from 'node:os';
@@ -121,7 +121,7 @@ async function level(url: string, store: string, clients: number): Promise<Level
 }
 
 /** The serving processes compared, each with its own store; every level runs them in this order. */
-const VARIANTS = [
+const ALL_VARIANTS = [
   { name: 'grouped', what: 'group commit and paced linking (the defaults)', env: {} },
   {
     name: 'unpaced',
@@ -139,7 +139,11 @@ const VARIANTS = [
     env: { TOTAL_RECALL_STORE_GROUP_MAX: '1' },
   },
 ] as const;
-type Variant = (typeof VARIANTS)[number]['name'];
+type Variant = (typeof ALL_VARIANTS)[number]['name'];
+/** BENCH_WRITES_VARIANTS: the variants' names, comma-separated (default: all). */
+const VARIANTS = ((wanted) => ALL_VARIANTS.filter((v) => !wanted || wanted.split(',').includes(v.name)))(
+  process.env.BENCH_WRITES_VARIANTS,
+);
 
 async function main(): Promise<void> {
   const loadStart = loadavg();
