@@ -11,7 +11,9 @@
  *                                model run while requests run (TOTAL_RECALL_EMBEDDING_BUSY_BATCH), as in
  *                                "2@0.2@100@16", and @ the vectors per write while they run
  *                                (TOTAL_RECALL_EMBEDDING_BUSY_WRITE), as in "2@0.2@100@16@64";
- *                                BENCH_ROUNDS, default 1;
+ *                                BENCH_ROUNDS, default 1; BENCH_BACKGROUND_DURING_S, default 0: how long the
+ *                                load runs beside the backfill, 0 until the backfill is done, so that a large
+ *                                backfill (100k) is measured for a while and then finishes alone;
  *                                BENCH_CLIENTS, default 1)
  * Variants run interleaved: each round runs every model-thread count.
  * Memories are real conversation turns (../shared/data/locomo, read at run time) and the questions are theirs.
@@ -61,6 +63,8 @@ const VARIANTS: readonly Variant[] = (process.env.BENCH_VARIANTS ?? '2,2@1').spl
   };
 });
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 1);
+/** Seconds the client runs beside the backfill (0: until the backfill is done). */
+const DURING_S = Number(process.env.BENCH_BACKGROUND_DURING_S ?? 0);
 /** Concurrent clients, each as described (one: a light load, as one agent's turns are). */
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 1);
 /** Requests of the client's mix sent before the model runs, not counted (warm code and plans for both phases). */
@@ -87,7 +91,11 @@ interface Result {
   readonly busyBatch: number;
   readonly busyWriteBatch: number;
   readonly memories: number;
+  /** From the model's start until every memory had its vector. */
   readonly backfillSeconds: number;
+  /** Memories embedded while the client ran. */
+  readonly embeddedDuring: number;
+  /** Memories embedded per second while the client ran. */
   readonly backfillPerSecond: number;
   readonly during: Phase;
   readonly after: Phase;
@@ -198,14 +206,16 @@ async function variant({ modelThreads, busyShare, gapWaitMs, busyBatch, busyWrit
     let lastCheck = 0;
     let done = false;
     const during = await client(async () => {
+      if (DURING_S > 0 && performance.now() - t0 > DURING_S * 1000) return true;
       if (performance.now() - lastCheck > 2000) {
         lastCheck = performance.now();
         done = (await embeddedCount()) >= MEMORIES;
       }
       return done;
     });
+    const embeddedDuring = Math.min(MEMORIES, await embeddedCount());
+    await app.embeddings!.idle(3_600_000);
     const backfillSeconds = (performance.now() - t0) / 1000;
-    await app.embeddings!.idle(600_000);
     await app.settle();
     const after = await client((n) => n >= during.requests);
     const result: Result = {
@@ -216,7 +226,8 @@ async function variant({ modelThreads, busyShare, gapWaitMs, busyBatch, busyWrit
       busyWriteBatch,
       memories: MEMORIES,
       backfillSeconds: Math.round(backfillSeconds * 10) / 10,
-      backfillPerSecond: Math.round(MEMORIES / backfillSeconds),
+      embeddedDuring,
+      backfillPerSecond: Math.round(embeddedDuring / during.seconds),
       during,
       after,
     };
@@ -231,15 +242,19 @@ async function variant({ modelThreads, busyShare, gapWaitMs, busyBatch, busyWrit
 const results: Result[] = [];
 for (let round = 0; round < ROUNDS; round++) for (const v of VARIANTS) results.push(await variant(v));
 const ratio = (a: number, b: number) => (b > 0 ? `${(a / b).toFixed(2)}×` : '–');
+// A measure of a while beside a large backfill goes to a file of its own, beside the one of whole backfills.
 writeResults(
-  'background',
-  { memories: MEMORIES, thinkMs: THINK_MS, rounds: ROUNDS, clients: CLIENTS, results },
+  DURING_S > 0 ? 'background-window' : 'background',
+  { memories: MEMORIES, thinkMs: THINK_MS, duringS: DURING_S, rounds: ROUNDS, clients: CLIENTS, results },
   [
     `${MEMORIES} memories (conversation turns, sessions of 50) stored while the model was off, then embedded by the ` +
       `service's backfill (its model threads; while requests run, memories use one of them, for at most the share ` +
       `of the time given, each piece just after a request ends, waiting for that gap as long as given at most) while ` +
       `${CLIENTS === 1 ? 'one client' : `${CLIENTS} clients`} in the benchmark's process ` +
-      `${CLIENTS === 1 ? 'sends' : 'each send'} a search and every fourth request a store, ${THINK_MS} ms apart. ` +
+      `${CLIENTS === 1 ? 'sends' : 'each send'} a search and every fourth request a store, ${THINK_MS} ms apart` +
+      (DURING_S > 0
+        ? ` for ${DURING_S} s at most (the backfill then went on alone). `
+        : ', until the backfill is done. ') +
       `"After" is the same load for as many requests once the backfill is done (the idle figure); ` +
       `${WARM_UP_REQUESTS} requests of the same mix ran first, uncounted, before the model did. p50 / p95 in ms. ` +
       `Variants interleaved, ${ROUNDS} round(s), in the order listed.`,
@@ -251,7 +266,9 @@ writeResults(
         'gap wait (ms)',
         'memories per run while busy',
         'vectors per write while busy',
-        'backfill memories/s',
+        'backfill memories/s while the client ran',
+        'embedded while it ran',
+        'backfill done after (s)',
         'search during',
         'search after',
         'search p95 ratio',
@@ -266,6 +283,8 @@ writeResults(
         r.busyBatch,
         r.busyWriteBatch,
         r.backfillPerSecond,
+        r.embeddedDuring,
+        r.backfillSeconds,
         `${r.during.search.p50} / ${r.during.search.p95}`,
         `${r.after.search.p50} / ${r.after.search.p95}`,
         ratio(r.during.search.p95, r.after.search.p95),
