@@ -16,6 +16,7 @@ export { datesNamed, inSpans, ZONE_SLACK_MS } from './query-dates.js';
 export { FUSED_CALIBRATION, LEXICAL_CALIBRATION } from './calibration.js';
 export { StoreVectors } from './store-vectors.js';
 export { VectorCache, DEFAULT_VECTOR_CACHE } from './vector-cache.js';
+export { StatsCache } from './stats-cache.js';
 export { LruMap } from './lru.js';
 export { searchTerms } from './bm25.js';
 export { collapseConsolidated } from './collapse.js';
