@@ -18,6 +18,8 @@ import { buildGraphQLSchema, startGraphQLServer } from '../src/adapters/graphql/
 import { MODEL_NAME, OnnxModel, missingModelFiles } from '../src/adapters/embeddings/testing.js';
 import { embeddingText } from '../src/contexts/hippocampus/testing.js';
 import { markdownTable, summarise, writeResults } from './lib.js';
+import { conversationalMemories } from './corpus.js';
+import { DEFAULT_LOCOMO_DIR, loadConversations } from './locomo-data.js';
 import { syntheticMemories } from './corpus.js';
 import { startBench } from './conditions.js';
 
@@ -41,9 +43,14 @@ const longTexts = syntheticMemories(SENTENCES / 4, 12).map((m, i, all) =>
 );
 // What the service embeds for a memory of a session: the memory before it, then its own content.
 const inContextTexts = memoryTexts.map((text, i) => embeddingText(text, i > 0 ? (memoryTexts[i - 1] as string) : null));
+// Real conversation turns vary in length far more than the synthetic notes: what padding costs shows there.
+const turns = conversationalMemories(loadConversations(DEFAULT_LOCOMO_DIR), SENTENCES, 13).map((m) => m.content);
+const turnTexts = turns.map((text, i) => embeddingText(text, i > 0 ? (turns[i - 1] as string) : null));
 
 interface Row {
   readonly texts: string;
+  /** How a batch is cut into model runs: where lengths spread (as the service does), or by count alone. */
+  readonly runs: 'by length' | 'by count';
   readonly tokens: number;
   readonly threads: number;
   readonly batch: number;
@@ -75,32 +82,37 @@ async function measure(
 const loadBefore = loadavg().map((x) => Math.round(x * 100) / 100);
 const rows: Row[] = [];
 for (const threads of [1, 2]) {
-  const model = await OnnxModel.load(dir, { threads });
+  const byLength = await OnnxModel.load(dir, { threads });
+  const byCount = await OnnxModel.load(dir, { threads, runs: 'by count' });
   const meanTokens = (texts: readonly string[]) =>
-    Math.round(texts.reduce((n, t) => n + model.tokenizer.encode(t).ids.length, 0) / texts.length);
-  for (const [name, texts, batches] of [
-    ['memory-sized', memoryTexts, [1, 8, 32]],
-    ['memory in context', inContextTexts, [32]],
-    ['long', longTexts, [32]],
+    Math.round(texts.reduce((n, t) => n + byLength.tokenizer.encode(t).ids.length, 0) / texts.length);
+  for (const [name, texts, batches, runs] of [
+    ['memory-sized', memoryTexts, [1, 8, 32], ['by length']],
+    ['memory in context', inContextTexts, [32], ['by length']],
+    ['conversation turn in context', turnTexts, [64], ['by count', 'by length']],
+    ['long', longTexts, [32], ['by length']],
   ] as const) {
-    for (const batch of batches) {
-      const { perSecond, batchMs } = await measure(model, texts, batch);
-      const row: Row = {
-        texts: name,
-        tokens: meanTokens(texts),
-        threads,
-        batch,
-        sentencesPerSecond: perSecond,
-        batchMs: summarise(batchMs),
-      };
-      rows.push(row);
-      console.log(
-        `${name} (${row.tokens} tokens) threads ${threads} batch ${batch}: ${perSecond} sentences/s, batch p50 ` +
-          `${row.batchMs.p50} ms p95 ${row.batchMs.p95} ms`,
-      );
-    }
+    for (const batch of batches)
+      for (const cut of runs) {
+        const model = cut === 'by length' ? byLength : byCount;
+        const { perSecond, batchMs } = await measure(model, texts, batch);
+        const row: Row = {
+          texts: name,
+          runs: cut,
+          tokens: meanTokens(texts),
+          threads,
+          batch,
+          sentencesPerSecond: perSecond,
+          batchMs: summarise(batchMs),
+        };
+        rows.push(row);
+        console.log(
+          `${name} (${row.tokens} tokens) threads ${threads} batch ${batch} runs ${cut}: ${perSecond} sentences/s, ` +
+            `batch p50 ${row.batchMs.p50} ms p95 ${row.batchMs.p95} ms`,
+        );
+      }
   }
-  await model.close();
+  await Promise.all([byLength.close(), byCount.close()]);
 }
 
 // The service path (worker threads, a BullMQ job per batch, vectors attached in Neo4j), for each variant of the
@@ -233,14 +245,26 @@ writeResults(
     servicePath: pipeline,
   },
   [
-    `e5-small-v2 (int8 ONNX, "passage: " prefix) with onnxruntime-node on the CPU, texts sorted by length and padded ` +
-      `per sub-batch of 16. Sentences/s is the median of ${ROUNDS} rounds over ${SENTENCES} memory-sized texts (or ` +
+    'e5-small-v2 (int8 ONNX, "passage: " prefix) with onnxruntime-node on the CPU, texts sorted by length, each ' +
+      'batch cut into model runs where lengths spread (src/adapters/embeddings/length-runs.ts) or, to compare, by ' +
+      'count alone (runs of 16), each run padded to its longest text. Conversation turns are LoCoMo’s (read at run ' +
+      'time), each with the end of the turn before it, as the service embeds a memory of a session. Sentences/s is ' +
+      `the median of ${ROUNDS} rounds over ${SENTENCES} memory-sized texts or conversation turns (or ` +
       `${SENTENCES / 4} long ones); batch times over all rounds. Load average at start: ${loadBefore.join(', ')} ` +
       `(the two cores are shared with Neo4j and anything else running).`,
     '',
     markdownTable(
-      ['texts', 'mean tokens', 'threads', 'batch', 'sentences/s', 'batch p50 ms', 'batch p95 ms'],
-      rows.map((r) => [r.texts, r.tokens, r.threads, r.batch, r.sentencesPerSecond, r.batchMs.p50, r.batchMs.p95]),
+      ['texts', 'mean tokens', 'threads', 'batch', 'runs', 'sentences/s', 'batch p50 ms', 'batch p95 ms'],
+      rows.map((r) => [
+        r.texts,
+        r.tokens,
+        r.threads,
+        r.batch,
+        r.runs,
+        r.sentencesPerSecond,
+        r.batchMs.p50,
+        r.batchMs.p95,
+      ]),
     ),
     '',
     `Service path: GraphQL storeMany of 100 (${PIPELINE} memories, sessions of 20, each memory embedded in context) ` +

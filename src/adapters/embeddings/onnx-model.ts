@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import type { InferenceSession as OrtSession } from 'onnxruntime-node';
 import { WordPieceTokenizer, MAX_TOKENS } from './tokenizer.js';
 import { l2Normalize, meanPool } from './pooling.js';
+import { countRuns, lengthRuns } from './length-runs.js';
 
 export const MODEL_NAME = 'e5-small-v2-q';
 
@@ -34,8 +35,10 @@ export function missingModelFiles(dir: string): string[] {
 export interface OnnxModelOptions {
   /** Threads for one inference (onnxruntime's intra-op pool). */
   readonly threads?: number;
-  /** Texts run together in one padded batch (sorted by length first, so padding stays small). */
+  /** Texts run together in one padded batch at most (sorted by length, and cut where lengths grow: length-runs.ts). */
   readonly subBatch?: number;
+  /** How texts are cut into runs: where lengths spread (length-runs.ts), or by count alone (benchmarks compare). */
+  readonly runs?: 'by length' | 'by count';
   readonly maxTokens?: number;
 }
 
@@ -70,6 +73,7 @@ export class OnnxModel {
     const resolved = {
       threads,
       subBatch: Math.max(1, options.subBatch ?? 16),
+      runs: options.runs ?? 'by length',
       maxTokens: options.maxTokens ?? MAX_TOKENS,
     };
     const probe = new OnnxModel(ort, session, tokenizer, 0, resolved);
@@ -85,12 +89,18 @@ export class OnnxModel {
     }));
     encoded.sort((a, b) => a.ids.length - b.ids.length);
     const out: Float32Array[] = new Array(texts.length);
-    for (let i = 0; i < encoded.length; i += this.options.subBatch) {
-      const group = encoded.slice(i, i + this.options.subBatch);
+    const lengths = encoded.map((e) => e.ids.length);
+    for (const [from, to] of this.runsOf(lengths)) {
+      const group = encoded.slice(from, to);
       const vectors = await this.runIds(group.map((g) => g.ids));
       group.forEach((g, k) => (out[g.index] = vectors[k] as Float32Array));
     }
     return out;
+  }
+
+  private runsOf(lengths: readonly number[]): Array<[number, number]> {
+    const most = this.options.subBatch;
+    return this.options.runs === 'by count' ? countRuns(lengths.length, most) : lengthRuns(lengths, most);
   }
 
   private run(texts: readonly string[]): Promise<Float32Array[]> {

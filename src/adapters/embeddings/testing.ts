@@ -5,3 +5,4 @@ export { WordPieceTokenizer, normalizeBert, preTokenizeBert, wordPiece } from '.
 export { meanPool, l2Normalize, cosine } from './pooling.js';
 export { EmbedScheduler } from './scheduler.js';
 export type { ModelRunner } from './scheduler.js';
+export { countRuns, lengthRuns, RUN_OVERHEAD_TOKENS } from './length-runs.js';
