@@ -18,6 +18,8 @@ export interface BenchConditions {
   readonly roundTrip: { readonly p50: number; readonly p95: number };
   /** BullMQ jobs waiting or running (wait, active, prioritized), all prefixes. */
   readonly queuedJobs: number;
+  /** Jobs left by an interrupted benchmark: under its own `bench-` prefix, which no worker serves any more. */
+  readonly abandonedJobs: number;
   readonly busy: boolean;
   /** Run anyway on a busy machine (BENCH_BUSY_OK=1). */
   readonly busyAllowed: boolean;
@@ -55,34 +57,65 @@ async function roundTrip(): Promise<{ p50: number; p95: number }> {
   }
 }
 
-/** Jobs waiting or running in any BullMQ queue of this Redis. */
-async function queuedJobs(): Promise<number> {
+/**
+ * Jobs waiting or running in the BullMQ queues of this Redis. A benchmark's queues have a prefix of their own
+ * (`bench-` and a random id); when it is interrupted, its jobs stay and no worker will ever run them, so they
+ * are counted apart and do not make the machine busy. Every other queue counts: the service's workers may be
+ * down now and still take its jobs when a benchmark starts them.
+ */
+async function queuedJobs(): Promise<{ queued: number; abandoned: number }> {
   const redis = new Redis(loadConfig().redisUrl, { maxRetriesPerRequest: 1, lazyConnect: true });
   try {
     await redis.connect();
-    let total = 0;
+    // A BullMQ worker names its connection "<prefix>:<queue name in base64>", with ":w:<name>" when named.
+    const clients = String(await redis.call('CLIENT', 'LIST'));
+    const workers = [...clients.matchAll(/\bname=(\S+)/g)].map((m) => m[1] as string);
+    const served = (prefix: string, queue: string) => {
+      const name = `${prefix}:${Buffer.from(queue).toString('base64')}`;
+      return workers.some((w) => w === name || w.startsWith(`${name}:w:`));
+    };
+    let queued = 0;
+    let abandoned = 0;
     let cursor = '0';
     do {
       const [next, keys] = await redis.scan(cursor, 'MATCH', '*:*', 'COUNT', 1000);
       cursor = next;
       for (const key of keys) {
-        if (key.endsWith(':wait') || key.endsWith(':active')) total += await redis.llen(key);
-        else if (key.endsWith(':prioritized')) total += await redis.zcard(key);
+        const jobs = await jobsIn(redis, key);
+        if (jobs === 0) continue;
+        const [prefix, queue] = [key.split(':').slice(0, -2).join(':'), key.split(':').at(-2) as string];
+        if (prefix.startsWith('bench-') && !served(prefix, queue)) abandoned += jobs;
+        else queued += jobs;
       }
     } while (cursor !== '0');
-    return total;
+    return { queued, abandoned };
   } finally {
     redis.disconnect();
   }
+}
+
+/** The jobs a BullMQ key holds, if it is a wait, active or prioritized list. */
+async function jobsIn(redis: Redis, key: string): Promise<number> {
+  if (key.endsWith(':wait') || key.endsWith(':active')) return redis.llen(key);
+  if (key.endsWith(':prioritized')) return redis.zcard(key);
+  return 0;
 }
 
 /** Measures the conditions, prints them, and exits on a busy machine unless BENCH_BUSY_OK=1. */
 export async function startBench(): Promise<BenchConditions> {
   const loadAverage = loadavg().map((x) => Math.round(x * 100) / 100);
   const [rt, jobs] = await Promise.all([roundTrip(), queuedJobs()]);
-  const busy = (loadAverage[0] as number) > BUSY_LOAD || jobs > 0;
+  const busy = (loadAverage[0] as number) > BUSY_LOAD || jobs.queued > 0;
   const busyAllowed = process.env.BENCH_BUSY_OK === '1';
-  recorded = { at: new Date().toISOString(), loadAverage, roundTrip: rt, queuedJobs: jobs, busy, busyAllowed };
+  recorded = {
+    at: new Date().toISOString(),
+    loadAverage,
+    roundTrip: rt,
+    queuedJobs: jobs.queued,
+    abandonedJobs: jobs.abandoned,
+    busy,
+    busyAllowed,
+  };
   console.log(`conditions: ${describeConditions(recorded)}`);
   if (busy && !busyAllowed) {
     console.error(
@@ -104,6 +137,7 @@ export function describeConditions(c: BenchConditions): string {
   return (
     `at the start (${c.at}) the machine was ${state}: load average ${c.loadAverage.join(' ')}, ` +
     `idle \`RETURN 1\` p50 ${c.roundTrip.p50} ms and p95 ${c.roundTrip.p95} ms (200 in a row after 100 uncounted), ` +
-    `${c.queuedJobs} background jobs waiting or running.`
+    `${c.queuedJobs} background jobs waiting or running` +
+    (c.abandonedJobs > 0 ? ` (and ${c.abandonedJobs} left by an interrupted benchmark, which no worker runs).` : '.')
   );
 }
