@@ -3,7 +3,7 @@
  * time) while requests run.
  */
 import { describe, expect, it } from 'vitest';
-import { EmbedScheduler, type ModelRunner } from '../../src/adapters/embeddings/testing.js';
+import { EmbedScheduler, splitTask, type ModelRunner, type Task } from '../../src/adapters/embeddings/testing.js';
 import { NO_REQUESTS, pauseAfter, type RequestLoad } from '../../src/domain/index.js';
 import { FRESH_GAP_MS, QUIET_MS, RequestActivity } from '../../src/adapters/request-activity.js';
 import type { Role } from '../../src/adapters/embeddings/testing.js';
@@ -284,5 +284,43 @@ describe('RequestActivity', () => {
     t = performance.now();
     await never.untilGap();
     expect(performance.now() - t).toBeLessThan(20);
+  });
+});
+
+describe('splitTask (a sub-batch cut at the head of the line while requests run)', () => {
+  const task = (texts: string[]) => {
+    const got: { vectors?: Float32Array[]; error?: Error } = {};
+    const t: Task = {
+      texts,
+      role: 'passage',
+      done: (vectors) => (got.vectors = vectors),
+      fail: (error) => (got.error = error),
+    };
+    return { t, got };
+  };
+  const vector = (text: string) => new Float32Array([text.length]);
+
+  it('cuts the first texts off, and answers the whole task in its order once both parts are done', () => {
+    const { t, got } = task(['a', 'bb', 'ccc', 'dddd', 'eeeee']);
+    const [head, rest] = splitTask(t, 2);
+    expect(head.texts).toEqual(['a', 'bb']);
+    expect(rest.texts).toEqual(['ccc', 'dddd', 'eeeee']);
+    rest.done(rest.texts.map(vector)); // the rest may finish first
+    expect(got.vectors).toBeUndefined();
+    head.done(head.texts.map(vector));
+    expect(got.vectors?.map((v) => v[0])).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it('fails the whole task when a part fails, and the part that is cut again still answers in order', () => {
+    const { t, got } = task(['a', 'bb', 'ccc']);
+    const [, rest] = splitTask(t, 1);
+    rest.fail(new Error('model gone'));
+    expect(got.error?.message).toBe('model gone');
+
+    const again = task(['a', 'bb', 'ccc', 'dddd']);
+    const [first, tail] = splitTask(again.t, 1);
+    const [second, last] = splitTask(tail, 1);
+    for (const part of [last, first, second]) part.done(part.texts.map(vector));
+    expect(again.got.vectors?.map((v) => v[0])).toEqual([1, 2, 3, 4]);
   });
 });

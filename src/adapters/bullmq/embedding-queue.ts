@@ -387,9 +387,10 @@ export class EmbeddingQueue {
       throw error;
     }
     const rows = work.map((w, i) => ({ id: w.id, embedding: vectors[i] as Float32Array, contextId: w.contextId }));
+    const { load, busyWriteBatch } = this.options;
     let embedded = 0;
     while (rows.length > 0) {
-      const { load, busyWriteBatch } = this.options;
+      // Busy is asked before each write: requests that start or stop meanwhile change the next piece.
       const piece = load?.busy() && busyWriteBatch ? busyWriteBatch : rows.length;
       if (load) await gapBetweenRequests(load);
       embedded += (await this.options.target.attachEmbeddings(rows.splice(0, piece), this.options.embedder.model))

@@ -3,6 +3,6 @@ export { OnnxModel, MODEL_NAME, MODEL_FILE, TOKENIZER_FILE, missingModelFiles } 
 export type { Role } from './onnx-model.js';
 export { WordPieceTokenizer, normalizeBert, preTokenizeBert, wordPiece } from './tokenizer.js';
 export { meanPool, l2Normalize, cosine } from './pooling.js';
-export { EmbedScheduler } from './scheduler.js';
-export type { ModelRunner } from './scheduler.js';
+export { EmbedScheduler, splitTask } from './scheduler.js';
+export type { ModelRunner, Task } from './scheduler.js';
 export { countRuns, lengthRuns, RUN_OVERHEAD_TOKENS } from './length-runs.js';
