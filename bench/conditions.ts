@@ -83,7 +83,8 @@ async function queuedJobs(): Promise<{ queued: number; abandoned: number }> {
       for (const key of keys) {
         const jobs = await jobsIn(redis, key);
         if (jobs === 0) continue;
-        const [prefix, queue] = [key.split(':').slice(0, -2).join(':'), key.split(':').at(-2) as string];
+        const parts = key.split(':'); // <prefix>:<queue>:<list>
+        const [prefix, queue] = [parts.slice(0, -2).join(':'), parts.at(-2) as string];
         if (prefix.startsWith('bench-') && !served(prefix, queue)) abandoned += jobs;
         else queued += jobs;
       }

@@ -18,9 +18,8 @@ import { buildGraphQLSchema, startGraphQLServer } from '../src/adapters/graphql/
 import { MODEL_NAME, OnnxModel, missingModelFiles } from '../src/adapters/embeddings/testing.js';
 import { embeddingText } from '../src/contexts/hippocampus/testing.js';
 import { markdownTable, summarise, writeResults } from './lib.js';
-import { conversationalMemories } from './corpus.js';
+import { conversationalMemories, syntheticMemories } from './corpus.js';
 import { DEFAULT_LOCOMO_DIR, loadConversations } from './locomo-data.js';
-import { syntheticMemories } from './corpus.js';
 import { startBench } from './conditions.js';
 
 // The machine must be quiet (or BENCH_BUSY_OK=1); the results file records how it was.
@@ -42,10 +41,13 @@ const longTexts = syntheticMemories(SENTENCES / 4, 12).map((m, i, all) =>
   [m.content, ...all.slice(i + 1, i + 8).map((o) => o.content)].join(' '),
 );
 // What the service embeds for a memory of a session: the memory before it, then its own content.
-const inContextTexts = memoryTexts.map((text, i) => embeddingText(text, i > 0 ? (memoryTexts[i - 1] as string) : null));
+const inContext = (texts: readonly string[]) =>
+  texts.map((text, i) => embeddingText(text, i > 0 ? (texts[i - 1] as string) : null));
+const inContextTexts = inContext(memoryTexts);
 // Real conversation turns vary in length far more than the synthetic notes: what padding costs shows there.
-const turns = conversationalMemories(loadConversations(DEFAULT_LOCOMO_DIR), SENTENCES, 13).map((m) => m.content);
-const turnTexts = turns.map((text, i) => embeddingText(text, i > 0 ? (turns[i - 1] as string) : null));
+const turnTexts = inContext(
+  conversationalMemories(loadConversations(DEFAULT_LOCOMO_DIR), SENTENCES, 13).map((m) => m.content),
+);
 
 interface Row {
   readonly texts: string;
@@ -92,6 +94,7 @@ for (const threads of [1, 2]) {
     ['conversation turn in context', turnTexts, [64], ['by count', 'by length']],
     ['long', longTexts, [32], ['by length']],
   ] as const) {
+    const tokens = meanTokens(texts);
     for (const batch of batches)
       for (const cut of runs) {
         const model = cut === 'by length' ? byLength : byCount;
@@ -99,7 +102,7 @@ for (const threads of [1, 2]) {
         const row: Row = {
           texts: name,
           runs: cut,
-          tokens: meanTokens(texts),
+          tokens,
           threads,
           batch,
           sentencesPerSecond: perSecond,
