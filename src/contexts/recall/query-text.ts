@@ -49,9 +49,19 @@ export function queryTerms(text: string): string[] {
   return out;
 }
 
+/** Words stemmed lately: a store's vocabulary repeats, and the Porter stemmer's regular expressions cost. */
+const STEMS = new Map<string, string>();
+const STEMS_KEPT = 50_000;
+
 /** The word's stem, irregular forms first taken back to their base ("drew" → "draw"). */
 export function stem(word: string): string {
-  return stemmer(IRREGULAR_BASE.get(word) ?? word);
+  let stemmed = STEMS.get(word);
+  if (stemmed === undefined) {
+    stemmed = stemmer(IRREGULAR_BASE.get(word) ?? word);
+    if (STEMS.size >= STEMS_KEPT) STEMS.clear(); // simpler than LRU order, and a vocabulary refills it quickly
+    STEMS.set(word, stemmed);
+  }
+  return stemmed;
 }
 
 /** Base forms with irregular forms, by their stem ("drawing" and "draws" stem to "draw"). */
