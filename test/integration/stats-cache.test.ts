@@ -1,6 +1,7 @@
 /**
- * A store's term statistics on the real Neo4j: the first search waits for them, a reload every so often runs behind
- * the searches (they keep what they have until it is complete), and a forget drops them at once.
+ * A store's term statistics on the real Neo4j: the first search waits for them (for the first page only, when the
+ * store holds more), a reload every so often runs behind the searches (they keep what they have until it is
+ * complete), and a forget drops them at once.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomStore, startTestApp, type TestApp } from '../helpers.js';
@@ -12,6 +13,7 @@ const STORE_MANY = `mutation ($inputs: [StoreInput!]!) { storeMany(inputs: $inpu
 
 let t: TestApp;
 const store = randomStore('stats-cache');
+const paged = randomStore('stats-cache-paged');
 
 beforeAll(async () => {
   t = await startTestApp();
@@ -19,6 +21,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await t.dropStore(store);
+  await t.dropStore(paged);
   await t.stop();
 });
 
@@ -67,7 +70,7 @@ describe('StatsCache', () => {
     expect((await cache.get(store)).documents).toBe(4);
     release();
     let reloaded = await cache.get(store);
-    for (let i = 0; i < 50 && reloaded.documents < 6; i++) {
+    for (let i = 0; i < 250 && reloaded.documents < 6; i++) {
       await new Promise((r) => setTimeout(r, 20));
       reloaded = await cache.get(store);
     }
@@ -81,5 +84,58 @@ describe('StatsCache', () => {
     expect(await settlesWithin(afresh, 200)).toBe(false);
     release();
     expect((await afresh).documents).toBe(5);
+  });
+
+  it('searches a store of several pages with its first page scaled to its size until all are counted', async () => {
+    const notes = [
+      'Ana waters the ferns on Sundays.',
+      'The ferns need shade.',
+      'Lunch was soup.',
+      'Soup again, with bread.',
+      'A fern for the kitchen window.',
+    ];
+    await t.ok(STORE_MANY, { inputs: notes.map((content) => ({ store: paged, content })) });
+    const real = new Neo4jGraph(t.app.driver, t.config.neo4j.database);
+    // Every page of texts after the first waits until released, as a large store's pages take their time.
+    let release = () => {};
+    const later = new Promise<void>((r) => (release = r));
+    let pagesRead = 0;
+    const graph: GraphPort = {
+      read: async (s, p) => {
+        const texts = s.file.endsWith('store-texts.cypher');
+        if (texts && p?.after !== '') await later;
+        if (texts) pagesRead++;
+        return real.read(s, p);
+      },
+      write: (s, p) => real.write(s, p),
+      readTransaction: (w) => real.readTransaction(w),
+      transaction: (w) => real.transaction(w),
+    };
+    const cache = new StatsCache(graph, () => 0, 4, 60_000, 2);
+
+    const early = cache.get(paged);
+    expect(await settlesWithin(early, 2_000)).toBe(true);
+    const first = await early;
+    expect(pagesRead).toBe(1);
+    // The first two memories in id order were read: their counts, scaled by 5 / 2.
+    const { records } = await t.app.driver.executeQuery(
+      'MATCH (m:Memory {store: $store}) RETURN m.content AS content ORDER BY m.id LIMIT 2',
+      { store: paged },
+      { database: t.config.neo4j.database },
+    );
+    const ferns = records.filter((r) => /fern/i.test(r.get('content') as string)).length;
+    expect(first.documents).toBe(5);
+    expect(first.documentFrequency('fern')).toBeCloseTo((ferns * 5) / 2);
+
+    release();
+    let full = await cache.get(paged);
+    for (let i = 0; i < 250 && full.documentFrequency('fern') !== 3; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      full = await cache.get(paged);
+    }
+    expect(pagesRead).toBe(3);
+    expect(full.documents).toBe(5);
+    expect(full.documentFrequency('fern')).toBe(3);
+    expect(full.documentFrequency('soup')).toBe(2);
   });
 });

@@ -1,3 +1,4 @@
+import { stemmer } from 'stemmer';
 import { describe, expect, it } from 'vitest';
 import {
   ALL_SIGNALS,
@@ -18,6 +19,8 @@ import {
   evidenceOf,
   questionOf,
   textStems,
+  ScaledTermStats,
+  StoreTermStats,
 } from '../../src/contexts/recall/testing.js';
 import { candidate } from './recall-fixtures.js';
 
@@ -62,6 +65,35 @@ describe('query text', () => {
     expect(stem('rose')).not.toBe(stem('rise')); // a flower too: left alone
     expect(withIrregularForms(['drawing', 'garden'])).toEqual(['drawing', 'garden', 'draw', 'drew', 'drawn']);
     expect(withIrregularForms(['went'])).toEqual(['went', 'go', 'gone']);
+  });
+
+  it('scales the statistics of a store read in part to its size, and comes closer to the whole as it grows', () => {
+    const part = new StoreTermStats();
+    part.add(['fern', 'shade']);
+    part.add(['soup']);
+    const scaled = new ScaledTermStats(part, 10);
+    expect(scaled.documents).toBe(10);
+    expect(scaled.documentFrequency('fern')).toBe(5);
+    expect(scaled.documentFrequency('kale')).toBe(0);
+    expect(scaled.totalLength).toBe(15);
+    part.add(['fern', 'soup']);
+    part.add(['kale']);
+    expect(scaled.documentFrequency('fern')).toBe(5); // 2 of 4, as 1 of 2 was
+    expect(scaled.documentFrequency('kale')).toBe(2.5);
+    // Read past the size it was given (memories stored meanwhile): the part as it is.
+    for (let i = 0; i < 8; i++) part.add(['soup']);
+    expect(scaled.documents).toBe(12);
+    expect(scaled.documentFrequency('soup')).toBe(10);
+  });
+
+  it('stems a word the same way however often it is asked, past the number of stems it keeps', () => {
+    const words = ['running', 'ponies', 'relational', 'drew', 'caresses', 'hopefulness'];
+    const first = words.map(stem);
+    expect(first).toEqual(['run', 'poni', 'relat', 'draw', 'caress', 'hope']);
+    // More distinct words than are kept (50,000): the kept ones are dropped and stemmed again, the same.
+    for (let i = 0; i < 60_000; i++) stem(`word${i}ing`);
+    expect(stem('word59999ing')).toBe(stemmer('word59999ing'));
+    expect(words.map(stem)).toEqual(first);
   });
 
   it('tells whether a memory involves a person the question names, by any word of the name', () => {

@@ -63,6 +63,33 @@ export class StoreTermStats implements TermStats {
 }
 
 /**
+ * A store's statistics from the part of it read so far, scaled to its size: each term as frequent in the whole as
+ * in the part. It reads the part as it grows, so it comes closer to the whole with every page counted.
+ */
+export class ScaledTermStats implements TermStats {
+  constructor(
+    private readonly part: StoreTermStats,
+    private readonly size: number,
+  ) {}
+
+  private get scale(): number {
+    return this.part.documents > 0 ? Math.max(1, this.size / this.part.documents) : 1;
+  }
+
+  get documents(): number {
+    return Math.max(this.size, this.part.documents);
+  }
+
+  get totalLength(): number {
+    return this.part.totalLength * this.scale;
+  }
+
+  documentFrequency(stem: string): number {
+    return this.part.documentFrequency(stem) * this.scale;
+  }
+}
+
+/**
  * The terms the full-text index is asked for. A term in more than `share` of
  * the store's memories and in more of them than the candidate `limit` (the
  * name of the person a mind talks with, say) has little IDF, yet its matches

@@ -13,6 +13,7 @@ export const Q = declareStatements('recall', {
   reflectWeak: 'reflect-weak',
   reflectTies: 'reflect-ties',
   storeTexts: 'store-texts',
+  storeSize: 'store-size',
   storeVectors: 'store-vectors',
   embeddedSince: 'embedded-since',
   vectorsOf: 'vectors-of',

@@ -6,7 +6,7 @@
 import { InvalidInputError, type AssociationType, type SearchFilters } from '../../domain/index.js';
 import { QUERY_STOP_WORDS, queryTerms, stem, tokenize } from './query-text.js';
 import { datesNamed, type TimeSpan } from './query-dates.js';
-import { searchTerms, type StoreTermStats } from './bm25.js';
+import { searchTerms, type TermStats } from './bm25.js';
 import { questionOf, type Question } from './evidence.js';
 import { ALL_SIGNALS, type Calibrations, type RecallWeights, type Signals } from './scoring.js';
 
@@ -103,7 +103,7 @@ export interface SearchPlan {
   readonly request: SearchRequest;
   readonly signals: Signals;
   readonly query: QueryWords;
-  readonly stats: StoreTermStats;
+  readonly stats: TermStats;
   readonly filters: FilterParams;
   /** Filters pick a part of the store: every candidate source is asked for more. */
   readonly filtered: boolean;
@@ -115,12 +115,7 @@ export interface SearchPlan {
   readonly now: number;
 }
 
-export function planSearch(
-  request: SearchRequest,
-  stats: StoreTermStats,
-  weights: RecallWeights,
-  now: number,
-): SearchPlan {
+export function planSearch(request: SearchRequest, stats: TermStats, weights: RecallWeights, now: number): SearchPlan {
   const signals = request.signals ?? ALL_SIGNALS;
   const terms = queryTerms(request.query);
   const fallback = terms.length > 0 ? terms : [...new Set(tokenize(request.query))].slice(0, 32);

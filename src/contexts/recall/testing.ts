@@ -24,4 +24,4 @@ export { fittingActions, suggestedTier, reflectKindOf } from './reflection-rules
 export { frameLine } from './frame.js';
 export { CandidateReads } from './candidate-reads.js';
 export { planSearch } from './search-request.js';
-export { StoreTermStats } from './bm25.js';
+export { ScaledTermStats, StoreTermStats } from './bm25.js';
