@@ -6,6 +6,8 @@ import {
   LruMap,
   LEXICAL_CALIBRATION,
   StoreVectors,
+  scanIn,
+  scannable,
   frameLine,
   pack,
   rank,
@@ -122,6 +124,32 @@ describe('in-process vectors', () => {
       .slice(0, 10)
       .map((r) => r.id);
     expect(v.top(q, 10).map((t) => t.id)).toEqual(expected);
+  });
+
+  it('scans four floats at a time where the dimensions allow, as a plain dot product would', () => {
+    const dimensions = 48; // a multiple of 16: the WebAssembly scan (8 above used the JavaScript one)
+    expect(scannable(dimensions)).toBe(true);
+    expect(scanIn(new WebAssembly.Memory({ initial: 1 }))).not.toBeNull();
+    const v = new StoreVectors(dimensions, 1); // grows (the scores move past the rows) as rows come
+    let seed = 11;
+    const rnd = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31 - 0.5;
+    const rows = new Map<string, number[]>();
+    for (let i = 0; i < 700; i++) rows.set(`m${String(i).padStart(3, '0')}`, Array.from({ length: dimensions }, rnd));
+    for (const [id, x] of rows) v.upsert(id, x);
+    for (const id of ['m000', 'm350', 'm699']) {
+      v.remove(id);
+      rows.delete(id);
+    }
+    const replaced = Array.from({ length: dimensions }, rnd);
+    v.upsert('m001', replaced);
+    rows.set('m001', replaced);
+    const q = unit(...Array.from({ length: dimensions }, rnd));
+    const cos = (x: number[]) => x.reduce((s, xi, i) => s + xi * q[i]!, 0) / Math.hypot(...x);
+    const expected = [...rows].map(([id, x]) => ({ id, s: cos(x) })).sort((a, b) => b.s - a.s);
+    const top = v.top(q, 25);
+    expect(top.map((t) => t.id)).toEqual(expected.slice(0, 25).map((r) => r.id));
+    for (const [i, t] of top.entries()) expect(t.similarity).toBeCloseTo(expected[i]!.s, 5);
+    expect(v.top(q, 1000)).toHaveLength(697);
   });
 });
 
