@@ -23,7 +23,7 @@ import { DEFAULT_LOCOMO_DIR, loadConversations } from './locomo-data.js';
 import { startBench } from './conditions.js';
 import { VectorPool } from './scale/vectors.js';
 import { LinkPlanner, MERGE_LINKS } from './scale/links.js';
-import { during, latency, paced, residentMiB, roundTrip } from './scale/measure.js';
+import { during, latency, paced, residentMiB, roundTrip, settle } from './scale/measure.js';
 import { type ServiceProcess, startService } from './scale/service.js';
 import { type Level, report } from './scale/report.js';
 
@@ -37,6 +37,7 @@ const BATCH = 1000;
 const MINUTE = 60_000;
 const DAY = 1440 * MINUTE;
 const DATA = process.env.TOTAL_RECALL_DATA || '.data';
+const NEO4J_PID = join(DATA, 'neo4j', 'run', 'neo4j.pid');
 
 const conversations = loadConversations(process.env.BENCH_LOCOMO_DIR ?? DEFAULT_LOCOMO_DIR);
 const questions = conversationalQuestions(conversations);
@@ -142,14 +143,14 @@ const storeOne = (gql: Client) =>
  * started for this run is still compiling its hot code (a fresh one answered `RETURN 1` at p50 7.6–13.7 ms,
  * 2.7 ms after 10,000 of them).
  */
-async function warmUp(gql: Client, lexicalGql: Client, settle: () => Promise<void>): Promise<void> {
+async function warmUp(gql: Client, lexicalGql: Client, idle: () => Promise<void>): Promise<void> {
   for (let i = 0; i < WARM_UP; i++) {
     await gql(SEARCH, { input: { store, query: ask(-1 - i), limit: 10 } });
     await lexicalGql(SEARCH, { input: { store, query: ask(-1 - i), limit: 10 } });
     await gql(CONTEXT, { input: { store, query: ask(-2 - i), maxTokens: 400 } });
     await storeOne(gql);
   }
-  await settle();
+  await idle();
 }
 
 let sweepNow = Date.now();
@@ -160,12 +161,24 @@ const sweep = async (now: number) => {
 };
 
 /** Everything measured at one size, through the service's processes (`gql` with the model, `lexicalGql` without). */
+async function timed(run: () => Promise<unknown>): Promise<number> {
+  const start = performance.now();
+  await run();
+  return Number((performance.now() - start).toFixed(1));
+}
+
 async function measure(
   seeded: Level['seeded'],
   service: ServiceProcess,
   gql: Client,
   lexicalGql: Client,
 ): Promise<Level> {
+  // The first search of each kind after the service starts: it loads the store's term statistics (and, all
+  // signals, reaches the vector index), as the first question after a restart does.
+  const firstSearch = {
+    search: await timed(() => gql(SEARCH, { input: { store, query: ask(-1000), limit: 10 } })),
+    lexical: await timed(() => lexicalGql(SEARCH, { input: { store, query: ask(-1001), limit: 10 } })),
+  };
   await warmUp(gql, lexicalGql, () => service.idle());
   const memories = await count();
   say(`store holds ${memories.toLocaleString('en')} memories; measuring`);
@@ -187,7 +200,7 @@ async function measure(
   const context = await latency(SAMPLES, (i) => gql(CONTEXT, { input: { store, query: ask(i + 1), maxTokens: 400 } }));
   const stores = await paced(SAMPLES, 20, () => storeOne(gql));
   await service.idle();
-  const resident = residentMiB(service.residentMiB(), join(DATA, 'neo4j', 'run', 'neo4j.pid'));
+  const resident = residentMiB(service.residentMiB(), NEO4J_PID);
   const activation = await latency(SAMPLES, (i) => app.synapse.activate(store, seeds(i), { maxHops: 2 }));
   say(`search p95 ${search.p95}, lexical ${lexical.p95}, contextFor ${context.p95}, store ${stores.p95} ms`);
   // Sweeps on a clock of their own that only moves forward: each level's first sweep is after the last one.
@@ -206,6 +219,7 @@ async function measure(
     memories,
     associations: await associations(),
     seeded,
+    firstSearch,
     idle,
     search,
     lexical,
@@ -220,7 +234,10 @@ async function measure(
 const levels: Level[] = [];
 try {
   for (const size of LEVELS) {
-    const seeded = await grow(size);
+    const grown = await grow(size);
+    const seeded = { ...grown, settled: await settle(NEO4J_PID) };
+    const { quiet, seconds, cores } = seeded.settled;
+    say(`Neo4j ${quiet ? 'quiet' : 'still busy'} ${seconds} s after growing (${cores} cores)`);
     // Started after the store grew, so they read it afresh, as a service does after an import.
     const service = await startService(config);
     const lexicalService = await startService(lexicalConfig);

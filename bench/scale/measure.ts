@@ -82,3 +82,41 @@ export async function during(until: Promise<unknown>, probe: (i: number) => Prom
   }
   return summarise(ms);
 }
+
+/** A process's CPU time so far in ms (user + system), from /proc; null when it is gone. */
+function cpuMs(pid: string): number | null {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    return (Number(fields[11]) + Number(fields[12])) * 10; // clock ticks of 10 ms
+  } catch {
+    return null;
+  }
+}
+
+export interface Settled {
+  /** Seconds waited for Neo4j to fall quiet. */
+  readonly seconds: number;
+  /** Neo4j's CPU use, in cores, over the last window waited. */
+  readonly cores: number;
+  /** Whether it fell below the threshold (false: gave up after maxSeconds). */
+  readonly quiet: boolean;
+}
+
+/**
+ * Waits until Neo4j's own CPU use over a 5-second window falls below `cores` (at most `maxSeconds`): after a
+ * bulk load it goes on for a while with work of its own (index merges, a checkpoint), and latencies measured
+ * beside it say more about that load than about the store's size.
+ */
+export async function settle(neo4jPidFile: string, cores = 0.15, maxSeconds = 180): Promise<Settled> {
+  const pid = existsSync(neo4jPidFile) ? readFileSync(neo4jPidFile, 'utf8').trim() : null;
+  const start = performance.now();
+  const WINDOW_MS = 5000;
+  for (;;) {
+    const before = pid ? cpuMs(pid) : null;
+    await new Promise((r) => setTimeout(r, WINDOW_MS));
+    const after = pid ? cpuMs(pid) : null;
+    const used = before === null || after === null ? 0 : (after - before) / WINDOW_MS;
+    const seconds = Math.round((performance.now() - start) / 1000);
+    if (used < cores || seconds >= maxSeconds) return { seconds, cores: Number(used.toFixed(2)), quiet: used < cores };
+  }
+}
