@@ -160,13 +160,13 @@ const sweep = async (now: number) => {
   return { ...r, perSecond: Math.round(r.scanned / (r.ms / 1000)) };
 };
 
-/** Everything measured at one size, through the service's processes (`gql` with the model, `lexicalGql` without). */
 async function timed(run: () => Promise<unknown>): Promise<number> {
   const start = performance.now();
   await run();
   return Number((performance.now() - start).toFixed(1));
 }
 
+/** Everything measured at one size, through the service's processes (`gql` with the model, `lexicalGql` without). */
 async function measure(
   seeded: Level['seeded'],
   service: ServiceProcess,
@@ -174,7 +174,8 @@ async function measure(
   lexicalGql: Client,
 ): Promise<Level> {
   // The first search of each kind after the service starts: it loads the store's term statistics (and, all
-  // signals, reaches the vector index), as the first question after a restart does.
+  // signals, reaches the vector index), as the first question after a restart does. (The lexical one runs while
+  // the other process may still be counting the store behind its first search.)
   const firstSearch = {
     search: await timed(() => gql(SEARCH, { input: { store, query: ask(-1000), limit: 10 } })),
     lexical: await timed(() => lexicalGql(SEARCH, { input: { store, query: ask(-1001), limit: 10 } })),

@@ -87,7 +87,7 @@ export async function during(until: Promise<unknown>, probe: (i: number) => Prom
 function cpuMs(pid: string): number | null {
   try {
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-    return (Number(fields[11]) + Number(fields[12])) * 10; // clock ticks of 10 ms
+    return (Number(fields[11]) + Number(fields[12])) * 10; // clock ticks of 10 ms (USER_HZ is 100 on Linux)
   } catch {
     return null;
   }
@@ -115,8 +115,10 @@ export async function settle(neo4jPidFile: string, cores = 0.15, maxSeconds = 18
     const before = pid ? cpuMs(pid) : null;
     await new Promise((r) => setTimeout(r, WINDOW_MS));
     const after = pid ? cpuMs(pid) : null;
-    const used = before === null || after === null ? 0 : (after - before) / WINDOW_MS;
     const seconds = Math.round((performance.now() - start) / 1000);
+    // Neo4j's process not found: nothing can be said of its work.
+    if (before === null || after === null) return { seconds, cores: Number.NaN, quiet: false };
+    const used = (after - before) / WINDOW_MS;
     if (used < cores || seconds >= maxSeconds) return { seconds, cores: Number(used.toFixed(2)), quiet: used < cores };
   }
 }

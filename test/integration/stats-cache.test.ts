@@ -138,4 +138,21 @@ describe('StatsCache', () => {
     expect(full.documentFrequency('fern')).toBe(3);
     expect(full.documentFrequency('soup')).toBe(2);
   });
+
+  it('waits for the whole store when its size cannot be read, instead of failing the search', async () => {
+    const real = new Neo4jGraph(t.app.driver, t.config.neo4j.database);
+    const graph: GraphPort = {
+      read: async (s, p) => {
+        if (s.file.endsWith('store-size.cypher')) throw new Error('the count failed');
+        return real.read(s, p);
+      },
+      write: (s, p) => real.write(s, p),
+      readTransaction: (w) => real.readTransaction(w),
+      transaction: (w) => real.transaction(w),
+    };
+    const cache = new StatsCache(graph, () => 0, 4, 60_000, 2);
+    const stats = await cache.get(paged); // the five memories of the test above, in pages of two
+    expect(stats.documents).toBe(5);
+    expect(stats.documentFrequency('fern')).toBe(3);
+  });
 });

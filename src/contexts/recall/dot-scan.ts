@@ -182,8 +182,12 @@ let compiled: WebAssembly.Module | null | undefined;
 /** The compiled module, or null where WebAssembly SIMD is not available (the caller scans in JavaScript). */
 function scanModule(): WebAssembly.Module | null {
   if (compiled === undefined) {
-    const bytes = moduleBytes();
-    compiled = WebAssembly.validate(bytes) ? new WebAssembly.Module(bytes) : null;
+    try {
+      const bytes = moduleBytes();
+      compiled = WebAssembly.validate(bytes) ? new WebAssembly.Module(bytes) : null;
+    } catch {
+      compiled = null; // no WebAssembly at all (node --jitless)
+    }
   }
   return compiled;
 }

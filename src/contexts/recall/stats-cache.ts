@@ -81,13 +81,17 @@ export class StatsCache {
     let firstPageCounted = (_whole: boolean) => {};
     const firstPage = new Promise<boolean>((resolve) => (firstPageCounted = resolve));
     const full = this.load(store, seen, stats, firstPageCounted);
-    // Only a search waiting for a first load asks for these (a reload runs behind the complete ones).
+    // Only a search waiting for a first load asks for these (a reload runs behind the complete ones). The store is
+    // counted while its first page is read; if the count fails, searches wait for the whole load instead.
     let early: Promise<TermStats> | null = null;
-    const scaled = async () => ((await firstPage) ? stats : new ScaledTermStats(stats, await this.size(store)));
+    const scaled = async () => {
+      const [whole, size] = await Promise.all([firstPage, this.size(store)]);
+      return whole ? stats : new ScaledTermStats(stats, size);
+    };
     const entry: Entry = {
       full,
       // A failed load fails these too (if it fails before its first page, that page never comes).
-      early: () => (early ??= Promise.race([full, scaled()])),
+      early: () => (early ??= Promise.race([full, scaled().catch(() => full)])),
       complete: false,
       loadedAt: this.clock(),
       seen,

@@ -22,10 +22,12 @@ export interface Scored {
 export class StoreVectors {
   private ids: string[] = [];
   private readonly rows = new Map<string, number>();
-  private readonly memory: WebAssembly.Memory;
+  /** Where the matrix lives: a WebAssembly memory when the scan runs there, else a plain buffer. */
+  private readonly memory: WebAssembly.Memory | null;
+  private plain: ArrayBuffer | null;
   private readonly scan: ReturnType<typeof scanIn>;
   private capacity: number;
-  /** The rows, as a view of the memory (made again whenever the memory grows). */
+  /** The rows, as a view of the buffer (made again whenever it grows). */
   private data: Float32Array;
 
   constructor(
@@ -33,8 +35,11 @@ export class StoreVectors {
     capacity = 256,
   ) {
     this.capacity = Math.max(1, capacity);
-    this.memory = new WebAssembly.Memory({ initial: this.pagesFor(this.capacity) });
-    this.scan = scannable(dimensions) ? scanIn(this.memory) : null;
+    const pages = this.pagesFor(this.capacity);
+    const memory = scannable(dimensions) ? wasmMemory(pages) : null;
+    this.scan = memory ? scanIn(memory) : null;
+    this.memory = this.scan ? memory : null;
+    this.plain = this.memory ? null : new ArrayBuffer(pages * PAGE_BYTES);
     this.data = this.rowsView();
   }
 
@@ -110,9 +115,9 @@ export class StoreVectors {
   /** Every row's dot product with the query, in the memory's score region. */
   private scores(query: Float32Array, n: number): Float32Array {
     const scoresAt = this.scoresOffset();
-    const scores = new Float32Array(this.memory.buffer, scoresAt, n);
+    const scores = new Float32Array(this.buffer(), scoresAt, n);
     if (this.scan) {
-      new Float32Array(this.memory.buffer, 0, this.dimensions).set(query);
+      new Float32Array(this.buffer(), 0, this.dimensions).set(query);
       this.scan(0, this.rowsOffset(), scoresAt, n, this.dimensions);
     } else {
       for (let row = 0; row < n; row++) scores[row] = this.dot(row * this.dimensions, query);
@@ -153,16 +158,37 @@ export class StoreVectors {
     return Math.ceil(bytes / PAGE_BYTES);
   }
 
+  private buffer(): ArrayBuffer {
+    return this.memory ? this.memory.buffer : (this.plain as ArrayBuffer);
+  }
+
   private rowsView(): Float32Array {
-    return new Float32Array(this.memory.buffer, this.rowsOffset(), this.capacity * this.dimensions);
+    return new Float32Array(this.buffer(), this.rowsOffset(), this.capacity * this.dimensions);
   }
 
   /** Twice the rows: the rows stay where they are, and the scores move past them. */
   private grow(): void {
+    const rowsEnd = this.scoresOffset();
     this.capacity *= 2;
-    const more = this.pagesFor(this.capacity) - this.memory.buffer.byteLength / PAGE_BYTES;
-    if (more > 0) this.memory.grow(more);
+    const pages = this.pagesFor(this.capacity);
+    if (this.memory) {
+      const more = pages - this.memory.buffer.byteLength / PAGE_BYTES;
+      if (more > 0) this.memory.grow(more);
+    } else {
+      const next = new ArrayBuffer(pages * PAGE_BYTES);
+      new Uint8Array(next).set(new Uint8Array(this.plain as ArrayBuffer, 0, rowsEnd));
+      this.plain = next;
+    }
     this.data = this.rowsView();
+  }
+}
+
+/** A WebAssembly memory of `pages`, or null where one cannot be had (no WebAssembly, or no address space left). */
+function wasmMemory(pages: number): WebAssembly.Memory | null {
+  try {
+    return new WebAssembly.Memory({ initial: pages });
+  } catch {
+    return null;
   }
 }
 
