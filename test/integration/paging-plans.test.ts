@@ -43,4 +43,16 @@ describe('paging through one store', () => {
     expect(plan.map((s) => s.operatorType.split('@')[0])).not.toContain('Sort');
     expect(plan.map((s) => s.operatorType.split('@')[0])).not.toContain('Top');
   });
+
+  it("reads what faded from the store's own events, not every store's", async () => {
+    const { text } = statementText({ file: 'report/faded.cypher' });
+    const params = { store: randomStore('paging'), since: neo4j.int(0), limit: neo4j.int(20) };
+    const { summary } = await t.app.driver.executeQuery(`EXPLAIN ${text}`, params, {
+      database: t.config.neo4j.database,
+    });
+    const plan = steps(summary.plan as unknown as PlanStep);
+    const seek = plan.find((s) => s.operatorType.startsWith('NodeIndexSeek'));
+    expect(String(seek?.arguments.Details)).toContain(':Event(store, id)');
+    expect(plan.map((s) => s.operatorType.split('@')[0])).not.toContain('NodeByLabelScan');
+  });
 });

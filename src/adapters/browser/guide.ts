@@ -75,8 +75,9 @@ RETURN p`,
       'Memories Salience moved down in the last seven days: into the archive, or out of the active context into long ' +
       'term. Each with the TierChanged event that says why.',
     query: `WITH $STORE AS store
-MATCH (e:Event {store: store, type: 'TierChanged'})-[a:ABOUT]->(m:Memory)
-WHERE e.at >= datetime() - duration('P7D')
+MATCH (e:Event)-[a:ABOUT]->(m:Memory)
+WHERE e.store = store AND e.id IS NOT NULL AND e.type = 'TierChanged'
+  AND e.at >= datetime() - duration('P7D')
   AND e.payload CONTAINS '"by":"SALIENCE"'
   AND (e.payload CONTAINS '"to":"ARCHIVE"' OR e.payload STARTS WITH '{"from":"ACTIVE_CONTEXT","to":"LONG_TERM"')
 RETURN m, a, e
