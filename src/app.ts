@@ -131,6 +131,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     },
     clock,
     logger,
+    load: activity,
   });
   const { inbox, jobs, live, coldStorage, subconscious, protocol } = background;
   const ports = buildPorts(config, { core, embeddings: embedding, background, accepting, clock });

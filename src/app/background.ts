@@ -2,7 +2,7 @@
  * The third layer: background work on Redis (jobs, live notifications), the Subconscious that schedules it,
  * cold storage, and the shutdown protocol that ends it all.
  */
-import type { Logger } from '../domain/index.js';
+import type { Logger, RequestLoad } from '../domain/index.js';
 import { NotificationInbox } from '../contexts/cortex/index.js';
 import { ShutdownProtocol, Subconscious } from '../contexts/subconscious/index.js';
 import type { Recall } from '../contexts/recall/index.js';
@@ -31,6 +31,8 @@ export interface BackgroundNeeds {
   readonly stopAccepting: () => void;
   readonly clock: () => number;
   readonly logger: Logger;
+  /** The process's requests: a checkpoint's reads keep to a share of the time while they run. */
+  readonly load: RequestLoad;
 }
 
 export function buildBackground(config: Config, needs: BackgroundNeeds): Background {
@@ -54,6 +56,7 @@ export function buildBackground(config: Config, needs: BackgroundNeeds): Backgro
     stores: config.scopeStores,
     service: `total-recall ${config.version}`,
     progress,
+    load: needs.load,
   });
   const subconscious = new Subconscious({
     bus,

@@ -17,7 +17,7 @@ import { verifyExport, type ExportCheck, type VerifyOptions } from './verify.js'
 import { importChain, type ImportOptions, type ImportReport } from './import.js';
 import { FORMAT_VERSION, type Counts } from './format.js';
 import { movedSince } from './live-check.js';
-import type { ProgressBoard } from '../../domain/index.js';
+import { pauseAfter, type ProgressBoard, type RequestLoad } from '../../domain/index.js';
 import { rm } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 
@@ -28,6 +28,23 @@ export interface ColdStorageOptions {
   readonly service: string;
   /** Where exports and imports report how far they got (health, the CLI). */
   readonly progress?: ProgressBoard;
+  /**
+   * The requests of the process it runs in: while they run, its reads (a checkpoint's export and check) take
+   * EXPORT_BUSY_SHARE of the time at most (none: a process that serves no requests, never waits).
+   */
+  readonly load?: RequestLoad;
+}
+
+/**
+ * A checkpoint of 1M memories reads the whole graph for minutes on the thread that serves requests; beside it a
+ * request waited 2–3 s. While requests run it now keeps to this share of the time, as linking does.
+ */
+const EXPORT_BUSY_SHARE = 0.2;
+
+/** While requests run, waits after a piece of a read so that reading takes EXPORT_BUSY_SHARE of the time. */
+async function giveWay(load: RequestLoad, tookMs: number): Promise<void> {
+  if (!load.busy()) return;
+  await new Promise((resolve) => setTimeout(resolve, pauseAfter(tookMs, EXPORT_BUSY_SHARE)));
 }
 
 export interface WriteOptions {
@@ -67,7 +84,8 @@ export class ColdStorage implements ColdStoragePort {
 
   /** Opened on first use: most processes never write cold storage. */
   private lossless(): LosslessGraph {
-    this.graph ??= new LosslessGraph(this.options.neo4j);
+    const { load } = this.options;
+    this.graph ??= new LosslessGraph(this.options.neo4j, load ? (tookMs) => giveWay(load, tookMs) : null);
     return this.graph;
   }
 

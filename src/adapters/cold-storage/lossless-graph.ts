@@ -17,17 +17,30 @@ function checkParams(statement: Statement, params: Record<string, unknown>): str
   return text;
 }
 
+/**
+ * How a long read gives way to requests: called after each piece of rows with the time the piece took, it resolves
+ * when the read may go on (null: it never waits).
+ */
+export type Pace = (tookMs: number) => Promise<void>;
+
+/** Rows handed over between two calls of the pace (a few milliseconds' work). */
+const ROWS_PER_PIECE = 100;
+
 export class LosslessGraph {
   private readonly driver: Driver;
 
-  constructor(private readonly settings: Neo4jSettings) {
+  constructor(
+    private readonly settings: Neo4jSettings,
+    private readonly pace: Pace | null = null,
+  ) {
     const auth = settings.password ? neo4j.auth.basic(settings.user, settings.password) : undefined;
     this.driver = neo4j.driver(settings.uri, auth, { disableLosslessIntegers: false, maxConnectionPoolSize: 4 });
   }
 
   /**
    * Streams a read's rows to `onRow`, one at a time (an auto-commit query: a
-   * retried transaction function would hand the same rows over twice).
+   * retried transaction function would hand the same rows over twice), in
+   * pieces paced by `pace`.
    */
   async stream(
     statement: Statement,
@@ -37,7 +50,15 @@ export class LosslessGraph {
     const text = checkParams(statement, params);
     const session = this.driver.session({ database: this.settings.database, defaultAccessMode: neo4j.session.READ });
     try {
-      for await (const record of session.run(text, params)) await onRow(record.toObject());
+      let rows = 0;
+      let pieceStart = performance.now();
+      for await (const record of session.run(text, params)) {
+        await onRow(record.toObject());
+        if (this.pace && ++rows % ROWS_PER_PIECE === 0) {
+          await this.pace(performance.now() - pieceStart);
+          pieceStart = performance.now();
+        }
+      }
     } finally {
       await session.close();
     }
