@@ -7,6 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomStore, startTestApp, type TestApp } from '../helpers.js';
 import { LosslessGraph } from '../../src/adapters/cold-storage/lossless-graph.js';
 import { Q } from '../../src/adapters/cold-storage/cypher.js';
+import { ColdStorage } from '../../src/adapters/cold-storage/index.js';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 const STORE_MANY = `mutation ($inputs: [StoreInput!]!) { storeMany(inputs: $inputs) { id } }`;
 
@@ -58,5 +62,29 @@ describe('LosslessGraph pacing', () => {
       await plain.close();
     }
     expect(again).toBe(rows);
+  });
+
+  it("paces a checkpoint's export by the process's requests, and a shutdown's not at all", async () => {
+    let asked = 0;
+    const load = {
+      busy: () => {
+        asked++;
+        return true; // requests run all the time
+      },
+      untilGap: async () => {},
+    };
+    const dir = await mkdtemp(join(tmpdir(), 'cold-pace-'));
+    const cold = new ColdStorage({ neo4j: t.config.neo4j, stores: [store], service: 'total-recall test', load });
+    try {
+      await cold.write(dir, { full: true });
+      expect(asked).toBeGreaterThanOrEqual(2); // every hundred rows of at least 250 memories
+      cold.stopBackground(); // a shutdown began
+      asked = 0;
+      await cold.write(dir, { full: true });
+      expect(asked).toBe(0);
+    } finally {
+      await cold.close();
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
