@@ -17,7 +17,7 @@ import { verifyExport, type ExportCheck, type VerifyOptions } from './verify.js'
 import { importChain, type ImportOptions, type ImportReport } from './import.js';
 import { FORMAT_VERSION, type Counts } from './format.js';
 import { movedSince } from './live-check.js';
-import { pauseAfter, type ProgressBoard, type RequestLoad } from '../../domain/index.js';
+import { Pacer, type ProgressBoard, type RequestLoad } from '../../domain/index.js';
 import { rm } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 
@@ -40,12 +40,6 @@ export interface ColdStorageOptions {
  * request waited 2–3 s. While requests run it now keeps to this share of the time, as linking does.
  */
 const EXPORT_BUSY_SHARE = 0.2;
-
-/** While requests run, waits after a piece of a read so that reading takes EXPORT_BUSY_SHARE of the time. */
-async function giveWay(load: RequestLoad, tookMs: number): Promise<void> {
-  if (!load.busy()) return;
-  await new Promise((resolve) => setTimeout(resolve, pauseAfter(tookMs, EXPORT_BUSY_SHARE)));
-}
 
 export interface WriteOptions {
   /** A full export even when a delta could follow the last verified one (`npm run export`). */
@@ -86,11 +80,18 @@ export class ColdStorage implements ColdStoragePort {
 
   /** Opened on first use: most processes never write cold storage. */
   private lossless(): LosslessGraph {
-    const { load } = this.options;
-    // The shutdown's own export never waits: it must end within a supervisor's grace, and the requests refused
-    // meanwhile would otherwise keep it at a fifth of its pace.
-    const pace = load ? (tookMs: number) => (this.shuttingDown ? Promise.resolve() : giveWay(load, tookMs)) : null;
-    this.graph ??= new LosslessGraph(this.options.neo4j, pace);
+    if (!this.graph) {
+      const { load } = this.options;
+      const pacer = load ? new Pacer({ load, share: EXPORT_BUSY_SHARE }) : null;
+      // The shutdown's own export never waits: it must end within a supervisor's grace, and the requests refused
+      // meanwhile would otherwise keep it at a fifth of its pace.
+      const pace = async (tookMs: number) => {
+        if (!pacer || this.shuttingDown) return;
+        pacer.after(tookMs);
+        await pacer.before();
+      };
+      this.graph = new LosslessGraph(this.options.neo4j, pacer ? pace : null);
+    }
     return this.graph;
   }
 

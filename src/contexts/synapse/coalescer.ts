@@ -3,7 +3,7 @@
  * in the same tick) go into the next batch, so storeMany's one MemoryStored
  * per memory becomes one statement per batch. One batch per key at a time;
  * each push resolves when the batch holding it has finished. With a pace,
- * each batch first waits its turn (pacer.ts).
+ * each batch first waits its turn (the domain's Pacer).
  */
 interface Waiting<T> {
   readonly item: T;
@@ -11,7 +11,7 @@ interface Waiting<T> {
   readonly reject: (error: unknown) => void;
 }
 
-/** Paces batches (pacer.ts): `before` resolves when the next may start, `after` is told how long one took. */
+/** Paces batches (the domain's Pacer): `before` resolves when the next may start, `after` is told how long one took. */
 export interface BatchPace {
   before(): Promise<void>;
   after(tookMs: number): void;

@@ -16,7 +16,7 @@ export interface SynapseSettings {
   readonly linkWriteMs: number;
   /** How many of a store's newest memories are checked for a shared person or emotion. */
   readonly recentWindow: number;
-  /** Share of the time mechanical linking may take while requests run (pacer.ts); 1: it never waits. */
+  /** Share of the time mechanical linking may take while requests run (Pacer); 1: it never waits. */
   readonly busyShare: number;
   /** A claim strengthens each of the memory's links by this step. */
   readonly claimBoost: number;

@@ -47,7 +47,7 @@ export interface SynapseDeps {
   readonly clock?: () => number;
   /** Starts the linking thread; without it, mechanical linking runs on the calling thread. */
   readonly linkingThread?: StartLinking | null;
-  /** The requests the process serves: linking on the calling thread paces itself by them (pacer.ts). */
+  /** The requests the process serves: linking on the calling thread paces itself by them (Pacer). */
   readonly load?: RequestLoad;
 }
 

@@ -1,7 +1,9 @@
-/** Linking's pace as plain objects: a batch waits after another only while requests run, at most for its share. */
+/**
+ * The Pacer as plain objects (linking's batches, a checkpoint's reads): a piece waits after another only while
+ * requests run, at most for its share.
+ */
 import { describe, expect, it } from 'vitest';
-import { Pacer } from '../../src/contexts/synapse/pacer.js';
-import { pauseAfter } from '../../src/domain/index.js';
+import { Pacer, pauseAfter } from '../../src/domain/index.js';
 import { RequestActivity } from '../../src/adapters/request-activity.js';
 
 /**
