@@ -320,6 +320,15 @@ describe('isolation', () => {
         () => as(tok.mindB, STORE, { in: { content: 'by header' } }, { 'x-session-id': sessionA }),
         'CORTEX.FOREIGN_SESSION',
       );
+      // A batch's sessions are read at once: one that does not exist yet is fine, one of A's refuses the batch.
+      const batch = [
+        { content: 'in a session B names first', sessionId: `sec-new-${A.slice(-8)}` },
+        { content: 'into A session in a batch', sessionId: sessionA },
+      ];
+      await refusedWritingNothing(
+        () => as(tok.mindB, 'mutation ($in: [StoreInput!]!) { storeMany(inputs: $in) { id } }', { in: batch }),
+        'CORTEX.FOREIGN_SESSION',
+      );
       const id = `sec-id-${A.slice(-8)}`;
       await storeAs(tok.mindA, { id, content: 'the content only A knows' });
       const res = await as(tok.mindB, STORE, { in: { id, content: 'B guesses' } });

@@ -8,6 +8,7 @@ export const Q = declareStatements('cortex', {
   openSession: 'open-session',
   touchSession: 'touch-session',
   getSession: 'get-session',
+  sessionStores: 'session-stores',
   sessionOfEvent: 'session-of-event',
   listSessions: 'list-sessions',
   sessionDecisions: 'session-decisions',

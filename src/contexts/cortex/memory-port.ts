@@ -65,7 +65,7 @@ export interface MemoryPortDeps {
   /** Cortex's sessions: a call from an instance is activity on its open session. */
   readonly sessions?: {
     touch(instanceId: string): Promise<{ readonly id: string; readonly store: string } | null>;
-    get(id: string): Promise<{ readonly store: string } | null>;
+    storesOf(ids: readonly string[]): Promise<ReadonlyMap<string, string>>;
   };
 }
 
@@ -134,9 +134,11 @@ export class MemoryPort {
       if (typeof m.sessionId === 'string' && m.sessionId.trim() !== '')
         byId.set(m.sessionId.trim(), this.storeName(m.store));
     if (byId.size === 0 || !this.deps.sessions) return;
+    // One read for all of them: a storeMany of a long history names many sessions.
+    const existing = await this.deps.sessions.storesOf([...byId.keys()]);
     for (const [sessionId, store] of byId) {
-      const session = await this.deps.sessions.get(sessionId);
-      if (session && session.store !== store) {
+      const sessionStore = existing.get(sessionId);
+      if (sessionStore !== undefined && sessionStore !== store) {
         throw new InvalidInputError(
           'CORTEX.FOREIGN_SESSION',
           `sessionId ${sessionId} is not a session of store "${store}"`,

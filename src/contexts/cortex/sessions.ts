@@ -250,6 +250,13 @@ export class Sessions {
     return rows[0] ? toSessionRecord(rows[0].session) : null;
   }
 
+  /** The store of each of these sessions that exists, in one read. */
+  async storesOf(ids: readonly string[]): Promise<Map<string, string>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.graph.read<{ id: string; store: string }>(Q.sessionStores, { ids: [...new Set(ids)] });
+    return new Map(rows.map((r) => [r.id, r.store]));
+  }
+
   async open(instanceId: string): Promise<SessionRecord | null> {
     const rows = await this.graph.read<Row>(Q.openSession, { instanceId });
     return rows[0] ? toSessionRecord(rows[0].session) : null;
