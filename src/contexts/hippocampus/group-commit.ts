@@ -20,11 +20,13 @@ export interface GroupCommitSettings {
 }
 
 /**
- * Stores: two commits at once keep Neo4j busy while the next group gathers,
- * and 64 single stores are still a small transaction (storeMany commits
- * 1,000 in one at 1.5–3k memories/s).
+ * Stores: one commit at a time, the next group gathering meanwhile. Two at
+ * once contend for the full-text index's refresh, and each carries half the
+ * group: on 2 cores, 32 clients stored 1,530–1,590/s (p95 33–34 ms) with one
+ * and 1,330–1,340/s (p95 38–40) with two; only 2 clients did better with two
+ * (docs/write-path.md). 64 single stores are still a small transaction.
  */
-export const STORE_GROUP: GroupCommitSettings = { maxBatch: 64, maxInFlight: 2 };
+export const STORE_GROUP: GroupCommitSettings = { maxBatch: 64, maxInFlight: 1 };
 
 /** The grouping for TOTAL_RECALL_STORE_GROUP_MAX: up to `maxBatch` per commit; 1, every store commits alone at once. */
 export function storeGroupSettings(maxBatch: number): GroupCommitSettings {

@@ -20,7 +20,7 @@ export const HIPPOCAMPUS_SETTINGS = {
     default: 64,
     unit: 'stores',
     description:
-      'single `store` calls that arrive while two commits run are committed together, up to this many in one ' +
+      'single `store` calls that arrive while a commit runs are committed together, up to this many in one ' +
       'statement (group commit: each is still acknowledged only after its commit, and fails alone); `1`: every ' +
       'store commits on its own',
   }),
