@@ -2,10 +2,11 @@
 // memories of $store in the vector index, which filters by store inside its
 // search (the store is the index's filter property; Cypher 25 SEARCH), then
 // kept when they pass the other filters.
-// Neo4j reports cosine as (1 + cos) / 2; this returns cos itself.
+// Neo4j reports cosine as (1 + cos) / 2; this returns cos itself, and with a
+// $reference the cosine to it too (each memory's baseline: baseline.ts).
 // The memory comes back as the list memoryFromValues reads (records.ts says why).
-// params: $vector, $k, $limit, $store, $tiers, $from, $to, $tags, $people, $sessionId
-// returns: memory, similarity
+// params: $vector, $k, $limit, $store, $tiers, $from, $to, $tags, $people, $sessionId, $reference
+// returns: memory, similarity, reference
 CYPHER 25
 MATCH (node:Memory)
   SEARCH node IN (VECTOR INDEX memory_embedding FOR $vector WHERE node.store = $store LIMIT $k) SCORE AS score
@@ -22,4 +23,6 @@ RETURN [node.id, node.store, node.content, node.tier, node.claimed, node.tags, n
   node.accessCount, node.sessionId, node.claimedAt.epochMillis, node.tierChangedAt.epochMillis, node.salience,
   node.salienceAt.epochMillis, node.salienceAnchor, node.salienceAnchorAt.epochMillis, node.salienceAnchorTier,
   node.salienceAnchorUses, node.salienceAnchorClaimed, node.salienceUses, node.salienceUsedAt.epochMillis,
-  node.usefulness] AS memory, 2 * score - 1 AS similarity
+  node.usefulness] AS memory, 2 * score - 1 AS similarity,
+  CASE WHEN $reference IS NULL THEN null
+    ELSE vector.similarity.cosine(node.embedding, $reference) * 2 - 1 END AS reference

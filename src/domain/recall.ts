@@ -21,6 +21,8 @@ export interface Candidate {
   readonly dateMatch: number;
   /** Cosine similarity to the query's vector; null when either has none. */
   readonly similarity: number | null;
+  /** How close the memory's vector stands to any question (recall's baseline.ts); absent or null: not known. */
+  readonly baseline?: number | null;
   /** The share of a seed's weight that reached this memory over associations, in [0,1]. */
   readonly activation: number;
   /** The seed that share came from (null: not reached by association). */

@@ -125,6 +125,21 @@ describe('recall by meaning', () => {
     expect(lexical).toEqual([]);
   });
 
+  it("counts similarity above the memory's own baseline, the same in process and through the index", async () => {
+    const filters = { tiers: null, from: null, to: null, tags: null, people: null, sessionId: null };
+    const ask = (recall: Recall) =>
+      recall.rankOnly({ query: HOLIDAY, store, limit: 5, includeAssociations: false, minConfidence: null, filters });
+    const [inProcess] = await ask(new Recall(t.app.recallDeps));
+    const [viaIndex] = await ask(new Recall({ ...t.app.recallDeps, vectors: { dimensions: 384, maxVectors: 0 } }));
+    expect(inProcess?.memory.id).toBe(viaIndex?.memory.id);
+    // A memory's mean cosine to questions about nothing in particular: e5's cosines sit around 0.7-0.85.
+    expect(inProcess?.baseline).toBeGreaterThan(0.6);
+    expect(inProcess?.baseline).toBeLessThan(0.95);
+    expect(viaIndex?.baseline).toBeCloseTo(inProcess!.baseline!, 3);
+    expect(viaIndex?.similarity).toBeCloseTo(inProcess!.similarity!, 3);
+    expect(viaIndex?.confidence).toBe(inProcess?.confidence);
+  });
+
   it('serves while the vector index is being built: word matches keep their similarity, nothing fails', async () => {
     // The real graph, but Neo4j answers the vector search as it does while an upgrade rebuilds the index (51N63).
     const graph = t.app.recallDeps.graph;

@@ -7,6 +7,7 @@ import { storeKeyOf, type MemoryRecord, type GraphPort, memoryFromValues } from 
 import { Q } from './cypher.js';
 import { luceneQuery, withIrregularForms } from './query-text.js';
 import type { FilterParams, SearchPlan } from './search-request.js';
+import { baselineOf, type Reference } from './baseline.js';
 
 /** Memories of the dates a question names that join the candidates (newest first); LoCoMo: 50 → 0.873, 100 → 0.874. */
 const DATED_CANDIDATES = 100;
@@ -18,7 +19,18 @@ const MEMORIES_IN_ALL_MAX_AGE_MS = 60_000;
 export interface Near {
   readonly memory: MemoryRecord;
   readonly similarity: number;
+  /** The memory's baseline (baseline.ts); null without a reference. */
+  readonly baseline: number | null;
 }
+
+/** A memory's similarity to the query, and its baseline (null without a reference). */
+export interface Closeness {
+  readonly similarity: number | null;
+  readonly baseline: number | null;
+}
+
+const toBaseline = (cosine: number | null, reference: Reference | null) =>
+  cosine === null || reference === null ? null : baselineOf(cosine, reference);
 
 export class CandidateReads {
   private memoriesInAll: { readonly count: Promise<number>; readonly at: number } | null = null;
@@ -96,24 +108,32 @@ export class CandidateReads {
    * this store's vectors only (the store is its filter property); the other
    * filters apply after (`want` is already larger when there are any).
    */
-  async nearestInIndex(vector: number[], plan: SearchPlan, want: number): Promise<Near[]> {
-    const rows = await this.graph.read<{ memory: unknown[]; similarity: number }>(Q.vectorCandidates, {
-      vector,
-      k: want,
-      limit: want,
-      ...plan.filters,
-    });
-    return rows.map((row) => ({ memory: memoryFromValues(row.memory), similarity: row.similarity }));
+  async nearestInIndex(vector: number[], plan: SearchPlan, want: number, reference: Reference | null): Promise<Near[]> {
+    const rows = await this.graph.read<{ memory: unknown[]; similarity: number; reference: number | null }>(
+      Q.vectorCandidates,
+      { vector, k: want, limit: want, ...plan.filters, reference: reference ? Array.from(reference.unit) : null },
+    );
+    return rows.map((row) => ({
+      memory: memoryFromValues(row.memory),
+      similarity: row.similarity,
+      baseline: toBaseline(row.reference, reference),
+    }));
   }
 
-  /** These memories' similarity to the query's vector, from their stored vectors. */
-  async similarities(ids: readonly string[], store: string, vector: number[]): Promise<Map<string, number | null>> {
+  /** These memories' similarity to the query's vector and their baselines, from their stored vectors. */
+  async similarities(
+    ids: readonly string[],
+    store: string,
+    vector: number[],
+    reference: Reference | null,
+  ): Promise<Map<string, Closeness>> {
     if (ids.length === 0) return new Map();
-    const rows = await this.graph.read<{ id: string; similarity: number }>(Q.similarities, {
+    const rows = await this.graph.read<{ id: string; similarity: number; reference: number | null }>(Q.similarities, {
       ids: [...ids],
       store,
       vector,
+      reference: reference ? Array.from(reference.unit) : null,
     });
-    return new Map(rows.map((r) => [r.id, r.similarity]));
+    return new Map(rows.map((r) => [r.id, { similarity: r.similarity, baseline: toBaseline(r.reference, reference) }]));
   }
 }

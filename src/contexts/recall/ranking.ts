@@ -15,7 +15,9 @@ import { VectorCache, DEFAULT_VECTOR_CACHE, type VectorCacheOptions } from './ve
 import { QueryVectors, type EmbedQuery } from './query-vectors.js';
 import { rank, DEFAULT_WEIGHTS, type Candidate, type RankedHit, type RecallWeights } from './scoring.js';
 import { collapseConsolidated } from './collapse.js';
-import { CandidateReads, type Near } from './candidate-reads.js';
+import { CandidateReads, type Closeness, type Near } from './candidate-reads.js';
+import { baselineOf, referenceOf, type Reference } from './baseline.js';
+import { REFERENCE_QUESTIONS } from './reference-questions.js';
 import {
   planSearch,
   validateSearch,
@@ -70,6 +72,8 @@ export class Ranking {
   private readonly reads: CandidateReads;
   /** When a search last said the vector index is being built (said at most once a minute). */
   private toldIndexBuilding = -Infinity;
+  /** The reference questions' mean direction (baseline.ts): embedded once, asked again after a failure. */
+  private reference: Promise<Reference | null> | null = null;
 
   constructor(private readonly deps: RankingDeps) {
     this.clock = deps.clock ?? Date.now;
@@ -92,9 +96,9 @@ export class Ranking {
     const embedding = this.embed(plan);
     const candidates = await this.directCandidates(plan);
     const spreading = this.spreadFromTextMatches(plan, candidates);
-    const vector = await this.addNearestByMeaning(plan, embedding, candidates);
+    const { vector, reference } = await this.addNearestByMeaning(plan, embedding, candidates);
     const spread = spreading ?? this.spreadFromAny(plan, candidates, vector);
-    if (spread) this.addReachedByAssociation(plan, candidates, await spread, vector);
+    if (spread) this.addReachedByAssociation(plan, candidates, await spread, vector, reference);
     return this.best(plan, candidates, vector);
   }
 
@@ -141,18 +145,18 @@ export class Ranking {
     plan: SearchPlan,
     embedding: Promise<Float32Array | null>,
     candidates: Candidates,
-  ): Promise<Float32Array | null> {
+  ): Promise<{ vector: Float32Array | null; reference: Reference | null }> {
     const semantic = await this.semanticMatches(plan, embedding, candidates);
-    for (const [id, similarity] of semantic.similarities) {
+    for (const [id, { similarity, baseline }] of semantic.similarities) {
       const known = candidates.get(id);
-      if (known) candidates.set(id, { ...known, similarity });
+      if (known) candidates.set(id, { ...known, similarity, baseline });
     }
-    for (const { memory, similarity } of semantic.near) {
+    for (const { memory, similarity, baseline } of semantic.near) {
       if (candidates.has(memory.id)) continue;
       const c = this.candidate(memory, plan.query, plan.stats, plan.now);
-      candidates.set(memory.id, { ...c, textScore: plan.signals.text ? c.textScore : 0, similarity });
+      candidates.set(memory.id, { ...c, textScore: plan.signals.text ? c.textScore : 0, similarity, baseline });
     }
-    return semantic.vector;
+    return { vector: semantic.vector, reference: semantic.reference };
   }
 
   /** Nothing matched by text: activation spreads from the nearest memories by meaning (or from the date) instead. */
@@ -167,6 +171,7 @@ export class Ranking {
     candidates: Candidates,
     { activations, byId, weights }: Spread,
     vector: Float32Array | null,
+    reference: Reference | null,
   ): void {
     for (const a of activations) {
       // The share of its seed's weight that reached the memory: Recall counts it against the seed's confidence.
@@ -180,7 +185,7 @@ export class Ranking {
           candidates.set(a.id, {
             ...this.candidate(memory, plan.query, plan.stats, plan.now),
             ...reached,
-            similarity: this.similarityOf(plan.request.store, memory.id, vector),
+            ...this.closenessOf(plan.request.store, memory.id, vector, reference),
           });
       }
     }
@@ -232,16 +237,27 @@ export class Ranking {
     plan: SearchPlan,
     embedding: Promise<Float32Array | null>,
     direct: ReadonlyMap<string, Candidate>,
-  ): Promise<{ vector: Float32Array | null; near: Near[]; similarities: Map<string, number | null> }> {
+  ): Promise<{
+    vector: Float32Array | null;
+    reference: Reference | null;
+    near: Near[];
+    similarities: Map<string, Closeness>;
+  }> {
     const vector = await embedding;
-    if (!vector) return { vector: null, near: [], similarities: new Map() };
+    if (!vector) return { vector: null, reference: null, near: [], similarities: new Map() };
+    const reference = await this.referenceVector();
     const { store } = plan.request;
     const documents = plan.stats.documents;
     const want = this.weights.semanticCandidates * (plan.filtered ? 4 : 1);
     // A store too large for a copy gets null here, and a copy kept from when it was small is dropped.
     const copy = this.vectors ? await this.vectors.get(store, documents) : null;
     if (copy) {
-      const similarities = new Map([...direct.keys()].map((id) => [id, copy.similarity(id, vector)] as const));
+      const baseline = (id: string) => {
+        const cosine = reference ? copy.similarity(id, reference.unit) : null;
+        return cosine === null || !reference ? null : baselineOf(cosine, reference);
+      };
+      const closeness = (id: string) => ({ similarity: copy.similarity(id, vector), baseline: baseline(id) });
+      const similarities = new Map([...direct.keys()].map((id) => [id, closeness(id)] as const));
       const top = copy.top(vector, want).filter((t) => !direct.has(t.id));
       const byId = await this.reads.fetch(
         top.map((t) => t.id),
@@ -249,18 +265,20 @@ export class Ranking {
       );
       const near = top.flatMap((t) => {
         const memory = byId.get(t.id);
-        return memory ? [{ memory, similarity: t.similarity }] : [];
+        return memory ? [{ memory, similarity: t.similarity, baseline: baseline(t.id) }] : [];
       });
-      return { vector, near, similarities };
+      return { vector, reference, near, similarities };
     }
     // A large store (or a small one whose copy is still loading): the vector index, beside the direct candidates'
     // own vectors.
     const indexVector = Array.from(vector);
     const [near, similarities] = await Promise.all([
-      this.reads.nearestInIndex(indexVector, plan, want).catch((error: unknown) => this.whileIndexBuilds(error)),
-      this.reads.similarities([...direct.keys()], store, indexVector),
+      this.reads
+        .nearestInIndex(indexVector, plan, want, reference)
+        .catch((error: unknown) => this.whileIndexBuilds(error)),
+      this.reads.similarities([...direct.keys()], store, indexVector, reference),
     ]);
-    return { vector, near, similarities };
+    return { vector, reference, near, similarities };
   }
 
   /**
@@ -277,10 +295,31 @@ export class Ranking {
     return [];
   }
 
-  /** A memory reached by association: its similarity when its store's vectors are in process. */
-  private similarityOf(store: string, id: string, vector: Float32Array | null): number | null {
-    if (!vector || !this.vectors) return null;
-    return this.vectors.peek(store)?.similarity(id, vector) ?? null;
+  /** A memory reached by association: its similarity and baseline when its store's vectors are in process. */
+  private closenessOf(store: string, id: string, vector: Float32Array | null, reference: Reference | null): Closeness {
+    const copy = vector && this.vectors ? this.vectors.peek(store) : undefined;
+    const similarity = (vector && copy?.similarity(id, vector)) ?? null;
+    const cosine = reference ? (copy?.similarity(id, reference.unit) ?? null) : null;
+    return { similarity, baseline: cosine === null || !reference ? null : baselineOf(cosine, reference) };
+  }
+
+  /**
+   * The reference questions' mean direction (baseline.ts), embedded by the model once per process; the first
+   * search with a vector waits for it. Null when the model did not answer them all (asked again next time).
+   */
+  private referenceVector(): Promise<Reference | null> {
+    const embed = this.deps.embedQuery;
+    if (!embed) return Promise.resolve(null);
+    this.reference ??= Promise.all(REFERENCE_QUESTIONS.map((q) => embed(q)))
+      .then(
+        (vectors) => (vectors.every((v) => v !== null) ? referenceOf(vectors as Float32Array[]) : null),
+        () => null,
+      )
+      .then((reference) => {
+        if (reference === null) this.reference = null;
+        return reference;
+      });
+    return this.reference;
   }
 
   private candidate(memory: MemoryRecord, query: QueryWords, stats: TermStats, now: number): Candidate {

@@ -4,8 +4,9 @@
  * Every hit gets one number, its confidence: the calibrated probability that
  * it is what the question asks for. It is built only from evidence that does
  * not depend on how many memories the store holds (evidence.ts): the cosine
- * similarity of the question's and the memory's vectors (e5 gives cosines on
- * an absolute scale), the share of the question's content words the memory
+ * similarity of the question's and the memory's vectors above the memory's own
+ * baseline (its mean cosine to questions about nothing in particular:
+ * baseline.ts), the share of the question's content words the memory
  * holds, exact matches of the numbers and names the question spells out, a
  * person or a date the question names, whether the memory holds the kind of
  * answer asked for (a time for "when", a number for "how many"), and
@@ -14,7 +15,7 @@
  * confidence, so a memory reached by association alone is never surer than
  * the memory that led to it.
  *
- *   direct     = σ(b + wS·(cos − 0.8)·10 + wC·coverage + wE·exact + wM·exactMiss + wP·person + wD·date
+ *   direct     = σ(b + wS·(cos − baseline)·10 + wC·coverage + wE·exact + wM·exactMiss + wP·person + wD·date
  *                  + wK·kindMiss)
  *   confidence = min(σ(z_direct + wA·association), max(direct, confidence of the seed))
  *
@@ -24,6 +25,7 @@
  */
 import type { AssociationType, Candidate, RankedHit, Tier } from '../../domain/index.js';
 import { FUSED_CALIBRATION, LEXICAL_CALIBRATION, type Calibration } from './calibration.js';
+import { BASELINE_FALLBACK } from './baseline.js';
 
 export type { Candidate, RankedHit } from '../../domain/index.js';
 
@@ -100,13 +102,16 @@ export const DIRECT_FEATURES = ['similarity', 'coverage', 'exact', 'exactMiss', 
 
 type DirectEvidence = Pick<
   Candidate,
-  'similarity' | 'coverage' | 'exact' | 'exactMiss' | 'personMatch' | 'dateMatch' | 'kindMiss'
+  'similarity' | 'baseline' | 'coverage' | 'exact' | 'exactMiss' | 'personMatch' | 'dateMatch' | 'kindMiss'
 >;
 
-/** The direct evidence as the calibration reads it; similarity per 0.1 of cosine above 0.8. */
+/**
+ * The direct evidence as the calibration reads it; similarity per 0.1 of cosine above the memory's own baseline
+ * (baseline.ts; 0.8 where it is not known).
+ */
 export function directFeatures(h: DirectEvidence): number[] {
   return [
-    h.similarity === null ? 0 : (h.similarity - 0.8) * 10,
+    h.similarity === null ? 0 : (h.similarity - (h.baseline ?? BASELINE_FALLBACK)) * 10,
     h.coverage,
     h.exact,
     h.exactMiss,

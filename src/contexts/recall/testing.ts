@@ -15,6 +15,8 @@ export { queryTerms, coverage, luceneQuery, namesPerson, stem, withIrregularForm
 export { datesNamed, inSpans, ZONE_SLACK_MS } from './query-dates.js';
 export { FUSED_CALIBRATION, LEXICAL_CALIBRATION } from './calibration.js';
 export { StoreVectors } from './store-vectors.js';
+export { referenceOf, baselineOf, BASELINE_FALLBACK } from './baseline.js';
+export { REFERENCE_QUESTIONS } from './reference-questions.js';
 export { scanIn, scannable } from './dot-scan.js';
 export { VectorCache, DEFAULT_VECTOR_CACHE } from './vector-cache.js';
 export { StatsCache } from './stats-cache.js';
