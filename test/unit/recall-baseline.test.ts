@@ -28,6 +28,10 @@ describe("a memory's baseline", () => {
   it('has no reference without questions, or when they cancel out', () => {
     expect(referenceOf([])).toBeNull();
     expect(referenceOf([unit([1, 0]), unit([-1, 0])])).toBeNull();
+    const reference = referenceOf([unit([1, 0])]);
+    expect(baselineOf(null, reference)).toBeNull();
+    expect(baselineOf(0.5, null)).toBeNull();
+    expect(reference?.list).toEqual(Array.from(reference!.unit));
   });
 
   it('is what similarity counts above, and 0.8 stands in where it is not known', () => {

@@ -11,6 +11,8 @@ export interface Reference {
   readonly unit: Float32Array;
   /** The length of that mean (below 1: the questions point in different directions). */
   readonly norm: number;
+  /** `unit` as the list a statement's parameter takes (made once, not per search). */
+  readonly list: readonly number[];
 }
 
 /** Where a memory's baseline is not known (no reference yet): the anchor the calibration had before baselines. */
@@ -26,10 +28,11 @@ export function referenceOf(vectors: readonly Float32Array[]): Reference | null 
   for (const x of mean) norm += x * x;
   norm = Math.sqrt(norm);
   if (!(norm > 0)) return null;
-  return { unit: mean.map((x) => x / norm), norm };
+  const unit = mean.map((x) => x / norm);
+  return { unit, norm, list: Array.from(unit) };
 }
 
-/** A memory's baseline from its cosine to the reference's direction. */
-export function baselineOf(cosineToReference: number, reference: Reference): number {
-  return cosineToReference * reference.norm;
+/** A memory's baseline from its cosine to the reference's direction; null when either is unknown. */
+export function baselineOf(cosineToReference: number | null, reference: Reference | null): number | null {
+  return cosineToReference === null || reference === null ? null : cosineToReference * reference.norm;
 }

@@ -29,9 +29,6 @@ export interface Closeness {
   readonly baseline: number | null;
 }
 
-const toBaseline = (cosine: number | null, reference: Reference | null) =>
-  cosine === null || reference === null ? null : baselineOf(cosine, reference);
-
 export class CandidateReads {
   private memoriesInAll: { readonly count: Promise<number>; readonly at: number } | null = null;
 
@@ -111,12 +108,12 @@ export class CandidateReads {
   async nearestInIndex(vector: number[], plan: SearchPlan, want: number, reference: Reference | null): Promise<Near[]> {
     const rows = await this.graph.read<{ memory: unknown[]; similarity: number; reference: number | null }>(
       Q.vectorCandidates,
-      { vector, k: want, limit: want, ...plan.filters, reference: reference ? Array.from(reference.unit) : null },
+      { vector, k: want, limit: want, ...plan.filters, reference: reference?.list ?? null },
     );
     return rows.map((row) => ({
       memory: memoryFromValues(row.memory),
       similarity: row.similarity,
-      baseline: toBaseline(row.reference, reference),
+      baseline: baselineOf(row.reference, reference),
     }));
   }
 
@@ -132,8 +129,8 @@ export class CandidateReads {
       ids: [...ids],
       store,
       vector,
-      reference: reference ? Array.from(reference.unit) : null,
+      reference: reference?.list ?? null,
     });
-    return new Map(rows.map((r) => [r.id, { similarity: r.similarity, baseline: toBaseline(r.reference, reference) }]));
+    return new Map(rows.map((r) => [r.id, { similarity: r.similarity, baseline: baselineOf(r.reference, reference) }]));
   }
 }

@@ -252,10 +252,7 @@ export class Ranking {
     // A store too large for a copy gets null here, and a copy kept from when it was small is dropped.
     const copy = this.vectors ? await this.vectors.get(store, documents) : null;
     if (copy) {
-      const baseline = (id: string) => {
-        const cosine = reference ? copy.similarity(id, reference.unit) : null;
-        return cosine === null || !reference ? null : baselineOf(cosine, reference);
-      };
+      const baseline = (id: string) => baselineOf(reference && copy.similarity(id, reference.unit), reference);
       const closeness = (id: string) => ({ similarity: copy.similarity(id, vector), baseline: baseline(id) });
       const similarities = new Map([...direct.keys()].map((id) => [id, closeness(id)] as const));
       const top = copy.top(vector, want).filter((t) => !direct.has(t.id));
@@ -300,7 +297,7 @@ export class Ranking {
     const copy = vector && this.vectors ? this.vectors.peek(store) : undefined;
     const similarity = (vector && copy?.similarity(id, vector)) ?? null;
     const cosine = reference ? (copy?.similarity(id, reference.unit) ?? null) : null;
-    return { similarity, baseline: cosine === null || !reference ? null : baselineOf(cosine, reference) };
+    return { similarity, baseline: baselineOf(cosine, reference) };
   }
 
   /**
