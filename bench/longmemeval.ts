@@ -1,7 +1,7 @@
 /**
  * LongMemEval-style retrieval (../shared/data/longmemeval/dev-sample.json, read
  * at run time, never copied; its README gives the measure):
- *   npm run bench:longmemeval -- [--questions N]
+ *   npm run bench:longmemeval -- [--questions N]   (30 by default)
  * One store per question, one memory per turn ("<role>: <content>", occurredAt
  * from the session's date, one session per haystack session), the question
  * searched as it is through GraphQL; turn-level recall_any@k (a turn with
@@ -10,48 +10,23 @@
  * the same turns.
  */
 import 'reflect-metadata';
-import { readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { loadConfig } from '../src/config.js';
 import { createApp } from '../src/app.js';
 import { buildGraphQLSchema, startGraphQLServer } from '../src/adapters/graphql/index.js';
 import { dropBenchStores, graphqlClient, markdownTable, summarise, writeResults } from './lib.js';
 import { startBench } from './conditions.js';
+import { LONGMEMEVAL_ASKED, loadLongMemEval, sessionDate, spread, turnContent } from './longmemeval-data.js';
 
 // The machine must be quiet (or BENCH_BUSY_OK=1); the results file records how it was.
 await startBench();
 
-interface Turn {
-  role: string;
-  content: string;
-  has_answer?: boolean;
-}
-interface Item {
-  question_id: string;
-  question_type: string;
-  question: string;
-  haystack_sessions: Turn[][];
-  haystack_session_ids: string[];
-  haystack_dates: string[];
-  answer_session_ids: string[];
-}
-
 const args = process.argv.slice(2);
-const n = Number(args[args.indexOf('--questions') + 1]) || Infinity;
-const FILE = new URL('../../shared/data/longmemeval/dev-sample.json', import.meta.url).pathname;
-const all = JSON.parse(readFileSync(FILE, 'utf8')) as Item[];
-// --questions N takes N spread evenly over the file (it is ordered by question type).
-const items =
-  n >= all.length
-    ? all
-    : all.filter((_, i) => Math.floor((i * n) / all.length) !== Math.floor(((i - 1) * n) / all.length));
+const n = Number(args[args.indexOf('--questions') + 1]) || LONGMEMEVAL_ASKED;
+// N questions spread evenly over the file; of the default 30, none was fitted on (the calibration fits on the
+// others: longmemeval-data.ts).
+const items = spread(loadLongMemEval(), n);
 const KS = [1, 5, 10, 20];
-
-/** "2023/05/20 (Sat) 02:21" → ISO. */
-const dateOf = (s: string) => {
-  const m = /(\d{4})\/(\d\d)\/(\d\d)\D+(\d\d):(\d\d)/.exec(s)!;
-  return new Date(Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +m[4]!, +m[5]!)).toISOString();
-};
 
 const stores = items.map((it) => `lme-${it.question_id}-${randomUUID().slice(0, 8)}`);
 const base = loadConfig();
@@ -81,8 +56,8 @@ for (const [q, it] of items.entries()) {
     const sid = it.haystack_session_ids[s]!;
     const inputs = session.map((t) => ({
       store: stores[q],
-      content: `${t.role}: ${t.content}`.slice(0, 60_000),
-      occurredAt: dateOf(it.haystack_dates[s]!),
+      content: turnContent(t),
+      occurredAt: sessionDate(it.haystack_dates[s]!),
       sessionId: `${stores[q]}:${sid}`,
     }));
     const { storeMany } = await gql<{ storeMany: { id: string }[] }>(STORE_MANY, { inputs });

@@ -77,6 +77,10 @@ export async function measure(
     [1, 5, 10, 20].map((k) => [`recall_any@${k}`, firstAt(fusedRows, k, (p) => p.kind === 'conversation')]),
   );
   console.log('LoCoMo whole conversations', locomoRecall);
+  // The LongMemEval histories fitted on (bench:longmemeval reports the others).
+  const historyRecall = Object.fromEntries(
+    [1, 5, 10].map((k) => [`@${k}`, firstAt(fusedRows, k, (p) => p.source === 'longmemeval')]),
+  );
   const everydayRecall = (['dev', 'heldout'] as const).map((split) => ({
     split,
     at1: firstAt(fusedRows, 1, (p) => p.source === 'everyday' && p.split === split),
@@ -93,5 +97,6 @@ export async function measure(
     locomoPack,
     locomoRecall,
     everydayRecall,
+    historyRecall,
   };
 }

@@ -1,8 +1,17 @@
 // The stores to build and the questions to ask of each: LoCoMo sub-stores, tiny stores, whole
-// conversations, all of them in one, and every everyday scenario.
+// conversations, all of them in one, every everyday scenario, and the LongMemEval histories that
+// bench:longmemeval does not ask about (long user and assistant turns, which LoCoMo and everyday lack).
 import { randomUUID } from 'node:crypto';
 import { loadScenarios } from '../everyday-data.js';
 import type { Conversation } from '../locomo-data.js';
+import {
+  LONGMEMEVAL_ASKED,
+  type LongMemEvalItem,
+  loadLongMemEval,
+  sessionDate,
+  spread,
+  turnContent,
+} from '../longmemeval-data.js';
 
 export interface Input {
   key: string;
@@ -19,7 +28,7 @@ export interface Asked {
 }
 export interface Plan {
   store: string;
-  source: 'locomo' | 'everyday';
+  source: 'locomo' | 'everyday' | 'longmemeval';
   group: string;
   split: 'dev' | 'heldout';
   kind: string;
@@ -135,5 +144,42 @@ export function planStores(conversations: readonly Conversation[], quick: boolea
       questions: s.questions.map((q) => ({ q: q.q, answers: q.answer === null ? [] : [`${s.name}/${q.answer}`] })),
     });
   }
+  if (!quick) plans.push(...longMemEvalPlans(newStore));
   return plans;
+}
+
+/** One store per LongMemEval history that bench:longmemeval does not ask about; its evidence turns answer. */
+function longMemEvalPlans(newStore: (label: string) => string): Plan[] {
+  const all = loadLongMemEval();
+  const asked = new Set(spread(all, LONGMEMEVAL_ASKED));
+  return all
+    .filter((item) => !asked.has(item))
+    .map((item: LongMemEvalItem) => {
+      const store = newStore('lme');
+      const inputs: Input[] = [];
+      const answers: string[] = [];
+      item.haystack_sessions.forEach((session, s) =>
+        session.forEach((turn, t) => {
+          const key = `${item.question_id}/${s}/${t}`;
+          if (turn.has_answer === true) answers.push(key);
+          inputs.push({
+            key,
+            content: turnContent(turn),
+            people: [],
+            tags: [],
+            occurredAt: sessionDate(item.haystack_dates[s]!),
+            sessionId: `${store}:${item.haystack_session_ids[s]}`,
+          });
+        }),
+      );
+      return {
+        store,
+        source: 'longmemeval' as const,
+        group: item.question_id,
+        split: 'dev' as const,
+        kind: 'history',
+        inputs,
+        questions: [{ q: item.question, answers }],
+      };
+    });
 }

@@ -24,7 +24,7 @@ export interface RunInfo {
 export function report(run: RunInfo, measured: Measurements): void {
   const { plans, conversations, dir, stored, quick, fit, rounds, calibrations, fitRounds } = run;
   const { fusedRows, fusedExamples, fusedBands, lexicalBands, heldout, cvBands } = measured;
-  const { packFigures, locomoPack, locomoRecall, everydayRecall } = measured;
+  const { packFigures, locomoPack, locomoRecall, everydayRecall, historyRecall } = measured;
   const ece = (bins: ReturnType<typeof reliability>) => expectedCalibrationError(bins);
   const binRows = (bins: ReturnType<typeof reliability>) =>
     bins.map((b) => [
@@ -50,11 +50,13 @@ export function report(run: RunInfo, measured: Measurements): void {
   const md = [
     `Stores: ${plans.length} (${plans.filter((p) => p.source === 'locomo').length} from the ${conversations} ` +
       `development LoCoMo conversations in ${dir.replace(/.*\/shared\//, '../shared/')}, ` +
-      `${plans.filter((p) => p.source === 'everyday').length} everyday scenarios), ${stored} memories, store sizes ` +
+      `${plans.filter((p) => p.source === 'everyday').length} everyday scenarios, ` +
+      `${plans.filter((p) => p.source === 'longmemeval').length} LongMemEval histories that bench:longmemeval does ` +
+      `not ask about), ${stored} memories, store sizes ` +
       `${Math.min(...sizes)}–${Math.max(...sizes)}. Questions asked: ` +
       `${fusedRows.length}${quick ? ' (--quick)' : ''}.`,
     "Each hit is one of a question's top 10 (`rankOnly`: the search without recording). Label: the hit is an " +
-      'evidence turn (LoCoMo) or the answering memory (everyday).',
+      'evidence turn (LoCoMo, LongMemEval) or the answering memory (everyday).',
     fit
       ? `Models refitted in this run (--fit) on the development data, ${rounds} round(s), each store-size band and ` +
         `each source weighted equally (fitBalanced).`
@@ -100,6 +102,10 @@ export function report(run: RunInfo, measured: Measurements): void {
       everydayRecall.map((r) => [r.split, r.at1, r.at5]),
     ),
     '',
+    `LongMemEval histories fitted on (an evidence turn in the top k): ${Object.entries(historyRecall)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')}. The questions bench:longmemeval asks were never fitted on.`,
+    '',
     '![reliability](calibration.svg)',
     '',
     '## Reliability per band',
@@ -130,6 +136,7 @@ export function report(run: RunInfo, measured: Measurements): void {
       pack: { everyday: packFigures, locomo: locomoPack },
       everydayRecall,
       locomoRecall,
+      historyRecall,
     },
     md,
   );

@@ -53,13 +53,13 @@ export async function storeAll(
     await app.embeddings!.idle(3_600_000);
     await app.bus.idle();
   }
-  // The service embeds each turn once, in its whole conversation (with the turn before it as context) and
-  // every everyday memory; sub-stores reuse a turn's vector as a client's own (so the context of a turn
-  // whose predecessor is not in the sub-store is still that predecessor: noted in the results).
+  // The service embeds each turn once, in its whole conversation (with the turn before it as context), and
+  // every everyday memory and LongMemEval turn; sub-stores reuse a turn's vector as a client's own (so the
+  // context of a turn whose predecessor is not in the sub-store is still that predecessor: noted in the results).
   const model = await (app.embedder as { start?: () => Promise<{ state: string }> }).start?.();
   if (model?.state !== 'ready' || !app.embeddings)
     throw new Error('the embedding model is not ready: run node scripts/services/model.mjs');
-  const first = plans.filter((p) => p.kind === 'conversation' || p.source === 'everyday');
+  const first = plans.filter((p) => p.kind === 'conversation' || p.source !== 'locomo');
   for (const plan of first) await ingest(plan, false);
   await embedded();
   console.log(`stored and embedded ${stored} memories in ${((performance.now() - started) / 1000).toFixed(0)} s`);

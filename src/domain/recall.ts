@@ -15,6 +15,8 @@ export interface Candidate {
   readonly exactMiss: number;
   /** 1 when the question asks when, or how many/much/long/often, and the memory holds no time or number. */
   readonly kindMiss: number;
+  /** How much else the memory holds: 0 up to a long paragraph, then 1 per doubling (recall's evidence.ts). */
+  readonly breadth: number;
   /** 1 when the memory involves a person the query names (namesPerson in query-text.ts), else 0. */
   readonly personMatch: number;
   /** 1 when the memory happened within a date the query names (datesNamed in query-dates.ts), else 0. */

@@ -12,7 +12,7 @@ const unit = (xs: number[]) => {
   return Float32Array.from(xs.map((x) => x / n));
 };
 const dot = (a: Float32Array, b: Float32Array) => a.reduce((s, x, i) => s + x * (b[i] ?? 0), 0);
-const evidence = { coverage: 0, exact: 0, exactMiss: 0, kindMiss: 0, personMatch: 0, dateMatch: 0 };
+const evidence = { coverage: 0, exact: 0, exactMiss: 0, kindMiss: 0, personMatch: 0, dateMatch: 0, breadth: 0 };
 
 describe("a memory's baseline", () => {
   it('is its mean cosine to the reference questions, from one cosine to their mean direction', () => {

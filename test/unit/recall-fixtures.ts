@@ -36,6 +36,7 @@ export const candidate = (
   exact: 0,
   exactMiss: 0,
   kindMiss: 0,
+  breadth: 0,
   personMatch: 0,
   dateMatch: 0,
   similarity: null,

@@ -16,6 +16,8 @@ import {
   confidenceOf,
   directFeatures,
   answerWanted,
+  breadthOf,
+  BREADTH_WORDS,
   evidenceOf,
   questionOf,
   textStems,
@@ -145,23 +147,40 @@ describe('evidence that means the same in every store', () => {
       exact: 1,
       exactMiss: 0,
       kindMiss: 0,
+      breadth: 0,
     });
     expect(evidenceOf(q, textStems('Melanie: the group met on Sunday'))).toEqual({
       coverage: 1 / 3,
       exact: 0,
       exactMiss: 1,
       kindMiss: 0,
+      breadth: 0,
     });
     expect(evidenceOf(questionOf('what number did I ask you to remember?'), textStems('the number 8231'))).toEqual({
       coverage: 1,
       exact: 0,
       exactMiss: 0,
       kindMiss: 0,
+      breadth: 0,
     });
     expect(evidenceOf(questionOf('And what about Maria?'), textStems('Maria moved to Porto'))).toMatchObject({
       coverage: 1,
       exact: 1,
     }); // names alone: coverage is their share
+  });
+
+  it('counts how much else a memory holds: nothing up to a long paragraph, then one per doubling', () => {
+    expect(breadthOf(0)).toBe(0);
+    expect(breadthOf(BREADTH_WORDS)).toBe(0);
+    expect(breadthOf(BREADTH_WORDS * 2)).toBeCloseTo(1, 9);
+    expect(breadthOf(BREADTH_WORDS * 8)).toBeCloseTo(3, 9);
+    const q = questionOf('how many videos of the Python series have I finished?');
+    const short = 'user: I have finished 12 videos of the Python series so far.';
+    const plan = 'Here is a plan for learning Python, with a video series and exercises for each week. ';
+    const long = `assistant: ${plan.repeat(20)}`;
+    expect(evidenceOf(q, textStems(short)).breadth).toBe(0);
+    expect(evidenceOf(q, textStems(long)).breadth).toBeCloseTo(breadthOf(textStems(long).length), 9);
+    expect(evidenceOf(q, textStems(long)).breadth).toBeGreaterThan(1);
   });
 
   it('knows when a question wants a time or a number, and which memories hold none', () => {
@@ -250,6 +269,7 @@ describe('ranking', () => {
       exact: 0,
       exactMiss: 0,
       kindMiss: 0,
+      breadth: 0,
       personMatch: 0,
       dateMatch: 0,
     });

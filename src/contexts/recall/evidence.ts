@@ -15,6 +15,12 @@
  *   asks how many, how much, how long or how often wants a number; a memory
  *   that holds neither a digit nor a word of time (or of number) is less
  *   likely to be the answer, however close its topic (kindMiss);
+ * - breadth: how much else the memory holds. A long memory (a whole answer
+ *   of an assistant, a pasted document) covers many topics: its vector stands
+ *   farther from any one question, so its cosine above its own baseline
+ *   flatters it, and at equal evidence it is less often the one thing a
+ *   question asks for. 0 up to BREADTH_WORDS content words, then 1 for each
+ *   doubling;
  * - memory talk: in a question put to the memory itself ("what number did I
  *   ask you to remember?", "what did I tell you about Ana?", "do you know
  *   …"), the verbs of remembering and telling are about the conversation
@@ -117,7 +123,15 @@ export interface Evidence {
   readonly exactMiss: number;
   /** 1 when the question wants a time or a number and the memory holds no digit and no such word. */
   readonly kindMiss: number;
+  /** 0 up to BREADTH_WORDS content words, then log2 of how many times that the memory holds. */
+  readonly breadth: number;
 }
+
+/** Content words (stop words out) of about a long paragraph: a memory up to this long is about one thing. */
+export const BREADTH_WORDS = 64;
+
+/** The breadth of a memory of `words` content words (Evidence.breadth). */
+export const breadthOf = (words: number) => Math.log2(Math.max(1, words / BREADTH_WORDS));
 
 function holdsKind(wants: Question['wants'], docStems: readonly string[]): boolean {
   if (wants === null) return true;
@@ -135,6 +149,7 @@ export function evidenceOf(q: Question, docStems: readonly string[]): Evidence {
     exact,
     exactMiss: q.specifics.length > 0 && exact === 0 ? 1 : 0,
     kindMiss: holdsKind(q.wants, docStems) ? 0 : 1,
+    breadth: breadthOf(docStems.length),
   };
 }
 

@@ -9,14 +9,14 @@
  * baseline.ts), the share of the question's content words the memory
  * holds, exact matches of the numbers and names the question spells out, a
  * person or a date the question names, whether the memory holds the kind of
- * answer asked for (a time for "when", a number for "how many"), and
- * association — what reached the
+ * answer asked for (a time for "when", a number for "how many"), how much
+ * else the memory holds (its breadth), and association — what reached the
  * memory over links from a seed, counted as that share of the seed's own
  * confidence, so a memory reached by association alone is never surer than
  * the memory that led to it.
  *
  *   direct     = σ(b + wS·(cos − baseline)·10 + wC·coverage + wE·exact + wM·exactMiss + wP·person + wD·date
- *                  + wK·kindMiss)
+ *                  + wK·kindMiss + wB·breadth)
  *   confidence = min(σ(z_direct + wA·association), max(direct, confidence of the seed))
  *
  * Hits are in descending confidence (as shown, to the hundredth); salience,
@@ -98,11 +98,20 @@ export const DEFAULT_CALIBRATIONS: Calibrations = { lexical: LEXICAL_CALIBRATION
 const sigmoid = (x: number) => 1 / (1 + Math.exp(-x));
 
 /** Names of the direct features, in the order of directFeatures (and of a fit's weights). */
-export const DIRECT_FEATURES = ['similarity', 'coverage', 'exact', 'exactMiss', 'person', 'date', 'kindMiss'] as const;
+export const DIRECT_FEATURES = [
+  'similarity',
+  'coverage',
+  'exact',
+  'exactMiss',
+  'person',
+  'date',
+  'kindMiss',
+  'breadth',
+] as const;
 
 type DirectEvidence = Pick<
   Candidate,
-  'similarity' | 'baseline' | 'coverage' | 'exact' | 'exactMiss' | 'personMatch' | 'dateMatch' | 'kindMiss'
+  'similarity' | 'baseline' | 'coverage' | 'exact' | 'exactMiss' | 'personMatch' | 'dateMatch' | 'kindMiss' | 'breadth'
 >;
 
 /**
@@ -118,6 +127,7 @@ export function directFeatures(h: DirectEvidence): number[] {
     h.personMatch,
     h.dateMatch,
     h.kindMiss,
+    h.breadth,
   ];
 }
 
