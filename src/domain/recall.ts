@@ -15,7 +15,7 @@ export interface Candidate {
   readonly exactMiss: number;
   /** 1 when the question asks when, or how many/much/long/often, and the memory holds no time or number. */
   readonly kindMiss: number;
-  /** How much else the memory holds: 0 up to a long paragraph, then 1 per doubling (recall's evidence.ts). */
+  /** How much else the memory holds: 0 up to a long paragraph, 1 from twice that on (recall's evidence.ts). */
   readonly breadth: number;
   /** 1 when the memory involves a person the query names (namesPerson in query-text.ts), else 0. */
   readonly personMatch: number;

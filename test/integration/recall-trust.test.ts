@@ -19,10 +19,9 @@ const prefix = queuePrefix();
 // Every store this file uses, named up front: the background app is scoped to them.
 const scenarios = loadScenarios();
 const named = new Map<string, string>(
-  [...scenarios.map((s) => `everyday-${s.name}`), 'sizes-0', 'sizes-30', 'sizes-200', 'deploy', 'seed-003'].map((l) => [
-    l,
-    randomStore(l),
-  ]),
+  [...scenarios.map((s) => `everyday-${s.name}`), 'sizes-0', 'sizes-30', 'sizes-200', 'deploy', 'long', 'seed-003'].map(
+    (l) => [l, randomStore(l)],
+  ),
 );
 const stores = [...named.values()];
 const newStore = (label: string) => named.get(label)!;
@@ -218,6 +217,54 @@ describe('ranking agrees with confidence', () => {
     expect(reached!.path).toContain('CAUSAL');
     expect(reached!.confidence).toBeLessThanOrEqual(hits[0]!.confidence);
     expect(hits[0]!.confidence).toBeGreaterThan(reached!.confidence);
+  }, 120_000);
+});
+
+describe('a long memory', () => {
+  it('ranks below a short one that says the same, and is still recalled with confidence when it answers', async () => {
+    const store = newStore('long');
+    const sections = [
+      'Incident review for the checkout outage on the ninth.',
+      'Timeline: alerts fired at 14:02 when the error rate on the checkout service rose above five percent;',
+      'the on-call engineer paged the payments team at 14:10 and the status page was updated at 14:15.',
+      'Root cause: the TLS certificate on the payments gateway had expired, so every card payment failed.',
+      'The renewal job had been disabled during the data centre move in the spring and nobody noticed.',
+      'Impact: about forty minutes of failed card payments, roughly three thousand orders, no data lost.',
+      'What went well: the rollback runbook was current, support answered customers quickly, and the',
+      'dashboards showed the failing dependency within minutes. What went badly: the certificate expiry',
+      'alert went to a mailing list nobody reads, the escalation policy named an engineer who left in June,',
+      'and the status page stayed green for ten minutes. Follow-ups: move certificate renewal to the',
+      'platform team, alert on expiry thirty days ahead in the paging channel, review every escalation',
+      'policy each quarter, add a synthetic card payment to the smoke tests, rehearse the rollback in the',
+      'next game day, and write down who owns each external certificate in the service catalogue.',
+    ];
+    // An appendix from the on-call chat makes it several times longer than the fit's longest memories.
+    const chat = Array.from(
+      { length: 40 },
+      (_, i) =>
+        `14:${String(10 + i).padStart(2, '0')} ${['Priya', 'Jonas', 'Mei', 'Tomás'][i % 4]}: ` +
+        `${['still failing', 'retrying the gateway', 'no change on the dashboards', 'customers writing in'][i % 4]} ` +
+        `after step ${i + 1} of the ${['rollback', 'restart', 'failover', 'cache flush'][i % 4]}.`,
+    );
+    const long = [...sections, 'Appendix, the on-call chat:', ...chat].join(' ');
+    const short = 'The checkout outage was caused by an expired TLS certificate on the payments gateway.';
+    const [longMemory, shortMemory] = await storeAll(store, [
+      { content: long },
+      { content: short },
+      { content: 'Lunch with Sam on Thursday at the noodle place.' },
+      { content: 'The office wifi password is taped under the printer.' },
+    ]);
+    await settle();
+    const { hits } = await search(store, 'what caused the checkout outage?');
+    const ranked = hits.map((h) => h.memory.id);
+    console.log(
+      'long memory:',
+      hits.map((h) => `${h.confidence} ${h.memory.content.slice(0, 40)}`),
+    );
+    expect(ranked.slice(0, 2)).toEqual([shortMemory!.id, longMemory!.id]);
+    const longHit = hits[1]!;
+    expect(longHit.confidence).toBeLessThan(hits[0]!.confidence);
+    expect(longHit.confidence).toBeGreaterThanOrEqual(0.15); // the default inject floor
   }, 120_000);
 });
 

@@ -169,18 +169,19 @@ describe('evidence that means the same in every store', () => {
     }); // names alone: coverage is their share
   });
 
-  it('counts how much else a memory holds: nothing up to a long paragraph, then one per doubling', () => {
+  it('counts how much else a memory holds: nothing up to a long paragraph, all of it from twice that on', () => {
     expect(breadthOf(0)).toBe(0);
     expect(breadthOf(BREADTH_WORDS)).toBe(0);
+    expect(breadthOf(BREADTH_WORDS * 1.5)).toBeCloseTo(Math.log2(1.5), 9);
     expect(breadthOf(BREADTH_WORDS * 2)).toBeCloseTo(1, 9);
-    expect(breadthOf(BREADTH_WORDS * 8)).toBeCloseTo(3, 9);
+    expect(breadthOf(BREADTH_WORDS * 100)).toBe(1);
     const q = questionOf('how many videos of the Python series have I finished?');
     const short = 'user: I have finished 12 videos of the Python series so far.';
     const plan = 'Here is a plan for learning Python, with a video series and exercises for each week. ';
     const long = `assistant: ${plan.repeat(20)}`;
     expect(evidenceOf(q, textStems(short)).breadth).toBe(0);
     expect(evidenceOf(q, textStems(long)).breadth).toBeCloseTo(breadthOf(textStems(long).length), 9);
-    expect(evidenceOf(q, textStems(long)).breadth).toBeGreaterThan(1);
+    expect(evidenceOf(q, textStems(long)).breadth).toBe(1);
   });
 
   it('knows when a question wants a time or a number, and which memories hold none', () => {

@@ -29,34 +29,34 @@ export interface Calibration {
   readonly date: number;
   /** The question wants a time or a number and the memory holds none. */
   readonly kindMiss: number;
-  /** How much else the memory holds: log2 of its content words over 64 (evidence.ts, breadth). */
+  /** How much else the memory holds: 0 up to 64 content words, 1 from 128 on (evidence.ts, breadth). */
   readonly breadth: number;
   /** Association: what reached the memory from a seed, times that seed's own confidence. */
   readonly association: number;
 }
 
 export const FUSED_CALIBRATION: Calibration = {
-  bias: -4.27,
-  similarity: 3.012,
-  coverage: 2.123,
+  bias: -4.238,
+  similarity: 2.97,
+  coverage: 2.103,
   exact: 0,
-  exactMiss: -0.675,
+  exactMiss: -0.577,
   person: 0,
-  date: 1.084,
-  kindMiss: -0.711,
-  breadth: -1.693,
+  date: 1.072,
+  kindMiss: -0.682,
+  breadth: -2.239,
   association: 0,
 };
 
 export const LEXICAL_CALIBRATION: Calibration = {
-  bias: -2.155,
+  bias: -2.117,
   similarity: 0,
-  coverage: 3.008,
+  coverage: 2.933,
   exact: 0,
-  exactMiss: -0.947,
+  exactMiss: -1.179,
   person: 0,
-  date: 0.183,
-  kindMiss: -1.004,
-  breadth: -0.799,
+  date: 0.182,
+  kindMiss: -0.99,
+  breadth: -1.234,
   association: 0,
 };

@@ -19,8 +19,9 @@
  *   of an assistant, a pasted document) covers many topics: its vector stands
  *   farther from any one question, so its cosine above its own baseline
  *   flatters it, and at equal evidence it is less often the one thing a
- *   question asks for. 0 up to BREADTH_WORDS content words, then 1 for each
- *   doubling;
+ *   question asks for. 0 up to BREADTH_WORDS content words, 1 from twice
+ *   that on, log-scaled between: bounded, so a long memory that matches well
+ *   can still be recalled with confidence;
  * - memory talk: in a question put to the memory itself ("what number did I
  *   ask you to remember?", "what did I tell you about Ana?", "do you know
  *   …"), the verbs of remembering and telling are about the conversation
@@ -123,15 +124,15 @@ export interface Evidence {
   readonly exactMiss: number;
   /** 1 when the question wants a time or a number and the memory holds no digit and no such word. */
   readonly kindMiss: number;
-  /** 0 up to BREADTH_WORDS content words, then log2 of how many times that the memory holds. */
+  /** 0 up to BREADTH_WORDS content words, 1 from twice that on (log-scaled between). */
   readonly breadth: number;
 }
 
 /** Content words (stop words out) of about a long paragraph: a memory up to this long is about one thing. */
 export const BREADTH_WORDS = 64;
 
-/** The breadth of a memory of `words` content words (Evidence.breadth). */
-export const breadthOf = (words: number) => Math.log2(Math.max(1, words / BREADTH_WORDS));
+/** The breadth of a memory of `words` content words (Evidence.breadth), in [0, 1]. */
+export const breadthOf = (words: number) => Math.min(1, Math.log2(Math.max(1, words / BREADTH_WORDS)));
 
 function holdsKind(wants: Question['wants'], docStems: readonly string[]): boolean {
   if (wants === null) return true;
