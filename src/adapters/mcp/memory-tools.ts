@@ -16,9 +16,10 @@ export function registerMemoryTools(server: McpServer, ctx: McpContext): void {
       title: 'Remember',
       description:
         'Store one memory: something you lived through, learned or decided, in your own words, self-contained (it ' +
-        'will be read later without this conversation). Add tags, people and emotions when they apply; they link it ' +
-        'to related memories. Give a client `id` to make a retry safe (the same id stores nothing twice). Returns ' +
-        'the memory with its tier and salience.',
+        'will be read later without this conversation). One thing per memory: recall ranks a memory longer than a ' +
+        'paragraph below a short one with the same evidence, so store a long document as a paragraph per memory. ' +
+        'Add tags, people and emotions when they apply; they link it to related memories. Give a client `id` to ' +
+        'make a retry safe (the same id stores nothing twice). Returns the memory with its tier and salience.',
       inputSchema: {
         content: z.string().describe('What to remember (at most 64 KiB).'),
         store: storeArg,
