@@ -131,6 +131,17 @@ export function expectedCalibrationError(bins: readonly Bin[]): number {
   return r3(bins.reduce((s, b) => s + (b.count > 0 ? (b.count / n) * Math.abs(b.predicted - b.observed) : 0), 0));
 }
 
+/** A reliability table's rows: confidence range, hits, mean predicted, observed share. */
+export const reliabilityRows = (bins: readonly Bin[]) =>
+  bins.map((b) => [
+    `${b.from.toFixed(1)}–${b.to.toFixed(1)}`,
+    b.count,
+    Number.isNaN(b.predicted) ? '–' : b.predicted,
+    Number.isNaN(b.observed) ? '–' : b.observed,
+  ]);
+/** Its header. */
+export const RELIABILITY_HEADER = ['confidence', 'hits', 'mean predicted', 'observed share'];
+
 /** A reliability diagram: one line per band, the diagonal for perfect calibration. */
 export function reliabilitySvg(series: readonly { name: string; bins: readonly Bin[] }[]): string {
   const size = 360;

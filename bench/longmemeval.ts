@@ -16,6 +16,13 @@ import { createApp } from '../src/app.js';
 import { buildGraphQLSchema, startGraphQLServer } from '../src/adapters/graphql/index.js';
 import { dropBenchStores, graphqlClient, markdownTable, summarise, writeResults } from './lib.js';
 import { startBench } from './conditions.js';
+import {
+  type Example,
+  expectedCalibrationError,
+  RELIABILITY_HEADER,
+  reliability,
+  reliabilityRows,
+} from './calibrate.js';
 import { LONGMEMEVAL_ASKED, loadLongMemEval, sessionDate, spread, turnContent } from './longmemeval-data.js';
 
 // The machine must be quiet (or BENCH_BUSY_OK=1); the results file records how it was.
@@ -44,7 +51,7 @@ const app = await createApp(config, { embeddingWorker: true });
 const server = await startGraphQLServer(await buildGraphQLSchema(), app.ports, '127.0.0.1', 0);
 const gql = graphqlClient(server.url);
 const STORE_MANY = 'mutation ($inputs: [StoreInput!]!) { storeMany(inputs: $inputs) { id } }';
-const SEARCH = 'query ($input: SearchInput!) { search(input: $input) { hits { memory { id } } } }';
+const SEARCH = 'query ($input: SearchInput!) { search(input: $input) { hits { confidence memory { id } } } }';
 
 interface Ref {
   evidence: boolean;
@@ -107,12 +114,16 @@ function bm25Rank(refs: Ref[], query: string): Ref[] {
 
 const rows: { type: string; service: Ref[]; bm25: Ref[]; answerSessions: string[] }[] = [];
 const latencies: number[] = [];
+// Each question's top 10 hits: the confidence the service gave, and whether the hit is an evidence turn.
+const calibration: Example[] = [];
 for (const [q, it] of items.entries()) {
   const t0 = performance.now();
-  const { search } = await gql<{ search: { hits: { memory: { id: string } }[] } }>(SEARCH, {
+  const { search } = await gql<{ search: { hits: { confidence: number; memory: { id: string } }[] } }>(SEARCH, {
     input: { query: it.question, store: stores[q], limit: 20 },
   });
   latencies.push(performance.now() - t0);
+  for (const h of search.hits.slice(0, 10))
+    calibration.push({ features: [], label: refOf.get(h.memory.id)!.evidence ? 1 : 0, confidence: h.confidence });
   rows.push({
     type: it.question_type,
     service: search.hits.map((h) => refOf.get(h.memory.id)!),
@@ -158,6 +169,8 @@ console.log('service', service, 'bm25', bm25);
 await dropBenchStores(stores, app, server, config);
 
 const latency = summarise(latencies);
+const bins = reliability(calibration);
+const ece = expectedCalibrationError(bins);
 const md = [
   `Data: ${items.length} questions of ../shared/data/longmemeval/dev-sample.json, ${refOf.size} turns (one store per ` +
     `question); stored and embedded in ${seconds.toFixed(0)} s. ` +
@@ -179,5 +192,14 @@ const md = [
   '',
   `Search p50 ${latency.p50} ms, p95 ${latency.p95} ms: each question is the first search of its own store, which ` +
     "loads that store's vectors and text statistics.",
+  '',
+  `Confidence on these histories (each question's top 10 hits; label: an evidence turn): ${calibration.length} ` +
+    `hits, expected calibration error ${ece}.`,
+  '',
+  markdownTable(RELIABILITY_HEADER, reliabilityRows(bins)),
 ].join('\n');
-writeResults('longmemeval', { questions: items.length, turns: refOf.size, service, bm25, latency }, md);
+writeResults(
+  'longmemeval',
+  { questions: items.length, turns: refOf.size, service, bm25, latency, calibration: { ece, bins } },
+  md,
+);

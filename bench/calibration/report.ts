@@ -1,7 +1,13 @@
 // bench/results/calibration.{json,md,svg}: the models, their calibration per band, and what contextFor injects.
 import { writeFileSync } from 'node:fs';
 import { type Calibrations, DEFAULT_INJECT_FLOOR, DEFAULT_LIVE_FLOOR } from '../../src/contexts/recall/index.js';
-import { expectedCalibrationError, type reliability, reliabilitySvg } from '../calibrate.js';
+import {
+  expectedCalibrationError,
+  RELIABILITY_HEADER,
+  type reliability,
+  reliabilityRows,
+  reliabilitySvg,
+} from '../calibrate.js';
 import { markdownTable, writeResults } from '../lib.js';
 import type { Measurements } from './measure.js';
 import { type byBand, NAMES } from './model.js';
@@ -26,13 +32,6 @@ export function report(run: RunInfo, measured: Measurements): void {
   const { fusedRows, fusedExamples, fusedBands, lexicalBands, heldout, cvBands } = measured;
   const { packFigures, locomoPack, locomoRecall, everydayRecall, historyRecall } = measured;
   const ece = (bins: ReturnType<typeof reliability>) => expectedCalibrationError(bins);
-  const binRows = (bins: ReturnType<typeof reliability>) =>
-    bins.map((b) => [
-      `${b.from.toFixed(1)}–${b.to.toFixed(1)}`,
-      b.count,
-      Number.isNaN(b.predicted) ? '–' : b.predicted,
-      Number.isNaN(b.observed) ? '–' : b.observed,
-    ]);
   const bandSection = (title: string, bands: ReturnType<typeof byBand>) => [
     `### ${title}`,
     markdownTable(
@@ -40,11 +39,7 @@ export function report(run: RunInfo, measured: Measurements): void {
       bands.map((b) => [b.band, b.n, ece(b.bins)]),
     ),
     '',
-    ...bands.flatMap((b) => [
-      `Band ${b.band}:`,
-      markdownTable(['confidence', 'hits', 'mean predicted', 'observed share'], binRows(b.bins)),
-      '',
-    ]),
+    ...bands.flatMap((b) => [`Band ${b.band}:`, markdownTable(RELIABILITY_HEADER, reliabilityRows(b.bins)), '']),
   ];
   const sizes = plans.map((p) => p.inputs.length);
   const md = [
@@ -79,7 +74,7 @@ export function report(run: RunInfo, measured: Measurements): void {
     '',
     `Held-out everyday scenarios (never fitted on): ${fusedExamples.filter((e) => e.split === 'heldout').length} ` +
       `hits, ECE ${ece(heldout)}.`,
-    markdownTable(['confidence', 'hits', 'mean predicted', 'observed share'], binRows(heldout)),
+    markdownTable(RELIABILITY_HEADER, reliabilityRows(heldout)),
     '',
     '## contextFor (default floors: inject ' +
       DEFAULT_INJECT_FLOOR +
