@@ -4,14 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { loadScenarios } from '../everyday-data.js';
 import type { Conversation } from '../locomo-data.js';
-import {
-  LONGMEMEVAL_ASKED,
-  type LongMemEvalItem,
-  loadLongMemEval,
-  sessionDate,
-  spread,
-  turnContent,
-} from '../longmemeval-data.js';
+import { LONGMEMEVAL_ASKED, loadLongMemEval, sessionDate, spread, turnContent } from '../longmemeval-data.js';
 
 export interface Input {
   key: string;
@@ -154,7 +147,7 @@ function longMemEvalPlans(newStore: (label: string) => string): Plan[] {
   const asked = new Set(spread(all, LONGMEMEVAL_ASKED));
   return all
     .filter((item) => !asked.has(item))
-    .map((item: LongMemEvalItem) => {
+    .map((item) => {
       const store = newStore('lme');
       const inputs: Input[] = [];
       const answers: string[] = [];
