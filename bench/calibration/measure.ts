@@ -1,6 +1,6 @@
 // The measurements: reliability per band, leave-one-conversation-out, what contextFor would inject, ranking.
 import { type Calibrations, DEFAULT_INJECT_FLOOR, DEFAULT_LIVE_FLOOR } from '../../src/contexts/recall/index.js';
-import { ALL_SIGNALS, pack } from '../../src/contexts/recall/testing.js';
+import { ALL_SIGNALS, breadthOf, pack, textStems } from '../../src/contexts/recall/testing.js';
 import { reliability } from '../calibrate.js';
 import type { Conversation } from '../locomo-data.js';
 import { type AskAll, LEXICAL, type Row } from './ask.js';
@@ -8,6 +8,12 @@ import { byBand, examplesOf, fitBalanced, type Labelled, predict, toCalibration 
 import type { Plan } from './plans.js';
 
 export type Measurements = Awaited<ReturnType<typeof measure>>;
+
+/** The answer is a note of more than a paragraph (breadth above 0), of which the question asks one detail. */
+function isLongNote(plan: Plan, key: string): boolean {
+  const input = plan.inputs.find((i) => i.key === key);
+  return input !== undefined && breadthOf(textStems(input.content).length) > 0;
+}
 
 export async function measure(
   askAll: AskAll,
@@ -52,11 +58,14 @@ export async function measure(
   const packFigures = (['dev', 'heldout'] as const).map((split) => {
     const every = packed.filter((p) => p.plan.source === 'everyday' && p.plan.split === split);
     const answerable = every.filter((p) => p.asked.answers.length > 0);
+    const byLongNote = answerable.filter((p) => p.asked.answers.some((a) => isLongNote(p.plan, a)));
     const none = every.filter((p) => p.asked.answers.length === 0);
     return {
       split,
       answerable: answerable.length,
       answerInPack: share(answerable.map((p) => p.inPack)),
+      byLongNote: byLongNote.length,
+      longNoteInPack: share(byLongNote.map((p) => p.inPack)),
       unanswerable: none.length,
       packEmpty: share(none.map((p) => p.empty)),
     };

@@ -82,8 +82,24 @@ export function report(run: RunInfo, measured: Measurements): void {
       DEFAULT_LIVE_FLOOR +
       '; 400 tokens, 8 items)',
     markdownTable(
-      ['everyday split', 'answerable', 'answer in pack', 'unanswerable', 'pack empty'],
-      packFigures.map((f) => [f.split, f.answerable, f.answerInPack, f.unanswerable, f.packEmpty]),
+      [
+        'everyday split',
+        'answerable',
+        'answer in pack',
+        'of them, a detail of a long note',
+        'in pack',
+        'unanswerable',
+        'pack empty',
+      ],
+      packFigures.map((f) => [
+        f.split,
+        f.answerable,
+        f.answerInPack,
+        f.byLongNote,
+        f.longNoteInPack,
+        f.unanswerable,
+        f.packEmpty,
+      ]),
     ),
     '',
     `LoCoMo, whole development conversations: ${locomoPack.questions} questions, an evidence turn in the pack for ` +
