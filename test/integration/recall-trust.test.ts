@@ -14,6 +14,7 @@ import { randomStore, type TestApp } from '../helpers.js';
 import { backgroundEnv, dropQueues, eventually, queuePrefix, startBackgroundApp } from '../background.js';
 import type { ThreadedEmbedder } from '../../src/adapters/embeddings/index.js';
 import { loadScenarios } from '../../bench/everyday-data.js';
+import { breadthOf, textStems } from '../../src/contexts/recall/testing.js';
 
 const prefix = queuePrefix();
 // Every store this file uses, named up front: the background app is scoped to them.
@@ -109,7 +110,14 @@ afterAll(async () => {
 });
 
 describe('contextFor on the everyday scenarios (default floors, 400 tokens)', () => {
-  const results: { split: string; answer: string | null; inPack: boolean; empty: boolean; first: string }[] = [];
+  const results: {
+    split: string;
+    answer: string | null;
+    longNote: boolean;
+    inPack: boolean;
+    empty: boolean;
+    first: string;
+  }[] = [];
   beforeAll(async () => {
     for (const s of scenarios) {
       for (const q of s.questions) {
@@ -122,9 +130,11 @@ describe('contextFor on the everyday scenarios (default floors, 400 tokens)', ()
           ]);
           console.log(`CONF ${JSON.stringify({ split: s.split, answerable: q.answer !== null, all })}`);
         }
+        const answering = s.memories.find((m) => m.key === q.answer);
         results.push({
           split: s.split,
           answer: q.answer,
+          longNote: answering !== undefined && breadthOf(textStems(answering.content).length) > 0,
           inPack: q.answer !== null && keys.includes(`${s.name}/${q.answer}`),
           empty: p.hits.length === 0,
           first: p.text.split('\n')[0]!,
@@ -134,12 +144,11 @@ describe('contextFor on the everyday scenarios (default floors, 400 tokens)', ()
   }, 600_000);
   const share = (xs: boolean[]) => xs.filter(Boolean).length / xs.length;
 
-  // Issue 20 asks for 9 in 10 of each. With the committed model (bench/results/calibration.md) the
-  // answer is in the pack for 60 of 82 (dev) and 25 of 41 (held out) and the pack is empty for 19 of 24
-  // and 11 of 14 of the questions nothing answers: both targets are not met, and the evidence measured
-  // cannot meet both at once (docs/recall.md, "What the evidence can tell apart"). In one full test run the
-  // held-out share was 24 of 41 (25 run alone; which question moved, and why, was not traced). These guard what
-  // is reached: 11 in 20 of each.
+  // Issue 20 asks for 9 in 10 of each. With the committed model (bench/results/calibration.md, 2026-12-05
+  // night) the answer is in the pack for 87 of 100 (dev) and 49 of 58 (held out), and the pack is empty for 20
+  // of 31 and 16 of 20 of the questions nothing answers: both targets are not met, and the evidence measured
+  // cannot meet both at once (docs/recall.md, "What the evidence can tell apart"). These guard what is
+  // reached, with room for a refit's spread: 11 in 20 of each.
   it.each(['dev', 'heldout'])(
     '%s: injects the answering memory for 11 in 20 or more of the answerable questions (target 9 in 10: not met)',
     (split) => {
@@ -161,6 +170,16 @@ describe('contextFor on the everyday scenarios (default floors, 400 tokens)', ()
       expect(share(none.map((r) => r.empty))).toBeGreaterThanOrEqual(0.55);
     },
   );
+
+  // Notes kept whole (a meeting's notes, a recipe, a trip plan), asked for one detail. With the committed model 14
+  // of the 22 such questions get their note injected (bench/results/calibration.md); the model fitted without these
+  // scenarios gave 9 (its breadth weight, learned from LongMemEval's long assistant turns, held them under the floor).
+  it('injects a long note for at least half of the questions that ask one detail of it', () => {
+    const detail = results.filter((r) => r.longNote);
+    expect(detail.length).toBeGreaterThanOrEqual(20);
+    console.log(`everyday: a long note's detail in the pack ${detail.filter((r) => r.inPack).length}/${detail.length}`);
+    expect(share(detail.map((r) => r.inPack))).toBeGreaterThanOrEqual(0.5);
+  });
 
   it('writes the frame line first, saying how sure the pack is', () => {
     for (const r of results)
