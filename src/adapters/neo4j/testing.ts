@@ -1,3 +1,4 @@
 /** For tests only (test/unit/architecture.test.ts keeps src/ from importing it): the registry on disk. */
 export { cypherFilesOnDisk, parseStatement, usedParams, CYPHER_ROOT } from './statements.js';
 export { schemaStatements } from './schema.js';
+export { toNeo4jParams } from './graph.js';

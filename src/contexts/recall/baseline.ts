@@ -11,8 +11,6 @@ export interface Reference {
   readonly unit: Float32Array;
   /** The length of that mean (below 1: the questions point in different directions). */
   readonly norm: number;
-  /** `unit` as the list a statement's parameter takes (made once, not per search). */
-  readonly list: readonly number[];
 }
 
 /** Where a memory's baseline is not known (no reference yet): the anchor the calibration had before baselines. */
@@ -29,7 +27,7 @@ export function referenceOf(vectors: readonly Float32Array[]): Reference | null 
   norm = Math.sqrt(norm);
   if (!(norm > 0)) return null;
   const unit = mean.map((x) => x / norm);
-  return { unit, norm, list: Array.from(unit) };
+  return { unit, norm };
 }
 
 /** A memory's baseline from its cosine to the reference's direction; null when either is unknown. */

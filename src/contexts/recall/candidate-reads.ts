@@ -105,10 +105,15 @@ export class CandidateReads {
    * this store's vectors only (the store is its filter property); the other
    * filters apply after (`want` is already larger when there are any).
    */
-  async nearestInIndex(vector: number[], plan: SearchPlan, want: number, reference: Reference | null): Promise<Near[]> {
+  async nearestInIndex(
+    vector: Float32Array,
+    plan: SearchPlan,
+    want: number,
+    reference: Reference | null,
+  ): Promise<Near[]> {
     const rows = await this.graph.read<{ memory: unknown[]; similarity: number; reference: number | null }>(
       Q.vectorCandidates,
-      { vector, k: want, limit: want, ...plan.filters, reference: reference?.list ?? null },
+      { vector, k: want, limit: want, ...plan.filters, reference: reference?.unit ?? null },
     );
     return rows.map((row) => ({
       memory: memoryFromValues(row.memory),
@@ -121,7 +126,7 @@ export class CandidateReads {
   async similarities(
     ids: readonly string[],
     store: string,
-    vector: number[],
+    vector: Float32Array,
     reference: Reference | null,
   ): Promise<Map<string, Closeness>> {
     if (ids.length === 0) return new Map();
@@ -129,7 +134,7 @@ export class CandidateReads {
       ids: [...ids],
       store,
       vector,
-      reference: reference?.list ?? null,
+      reference: reference?.unit ?? null,
     });
     return new Map(rows.map((r) => [r.id, { similarity: r.similarity, baseline: baselineOf(r.reference, reference) }]));
   }

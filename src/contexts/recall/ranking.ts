@@ -268,12 +268,9 @@ export class Ranking {
     }
     // A large store (or a small one whose copy is still loading): the vector index, beside the direct candidates'
     // own vectors.
-    const indexVector = Array.from(vector);
     const [near, similarities] = await Promise.all([
-      this.reads
-        .nearestInIndex(indexVector, plan, want, reference)
-        .catch((error: unknown) => this.whileIndexBuilds(error)),
-      this.reads.similarities([...direct.keys()], store, indexVector, reference),
+      this.reads.nearestInIndex(vector, plan, want, reference).catch((error: unknown) => this.whileIndexBuilds(error)),
+      this.reads.similarities([...direct.keys()], store, vector, reference),
     ]);
     return { vector, reference, near, similarities };
   }
