@@ -69,7 +69,8 @@ export function writeCalibration(calibrations: Calibrations): void {
     ['FUSED_CALIBRATION', calibrations.fused],
     ['LEXICAL_CALIBRATION', calibrations.lexical],
   ] as const) {
-    const literal = `{\n${NAMES.map((n) => `  ${n}: ${c[n]}`).join(',\n')}\n}`;
+    // One weight a line, each with its comma, as the formatter writes it.
+    const literal = `{\n${NAMES.map((n) => `  ${n}: ${c[n]},\n`).join('')}}`;
     text = text.replace(
       new RegExp(`export const ${name}: Calibration = \\{[\\s\\S]*?\\};`),
       `export const ${name}: Calibration = ${literal};`,
