@@ -36,6 +36,10 @@ export function spread<T>(all: readonly T[], n: number): T[] {
   return all.filter((_, i) => Math.floor((i * n) / all.length) !== Math.floor(((i - 1) * n) / all.length));
 }
 
+/** The questions bench:longmemeval asks by default: the calibration never fits on them. */
+export const neverFitted = (all: readonly LongMemEvalItem[]): ReadonlySet<LongMemEvalItem> =>
+  new Set(spread(all, LONGMEMEVAL_ASKED));
+
 /** A turn as the service stores it: "<role>: <content>". */
 export const turnContent = (t: LongMemEvalTurn) => `${t.role}: ${t.content}`.slice(0, 60_000);
 

@@ -23,7 +23,14 @@ import {
   reliability,
   reliabilityRows,
 } from './calibrate.js';
-import { LONGMEMEVAL_ASKED, loadLongMemEval, sessionDate, spread, turnContent } from './longmemeval-data.js';
+import {
+  LONGMEMEVAL_ASKED,
+  loadLongMemEval,
+  neverFitted,
+  sessionDate,
+  spread,
+  turnContent,
+} from './longmemeval-data.js';
 
 // The machine must be quiet (or BENCH_BUSY_OK=1); the results file records how it was.
 await startBench();
@@ -35,8 +42,8 @@ const n = Number(args[args.indexOf('--questions') + 1]) || LONGMEMEVAL_ASKED;
 const all = loadLongMemEval();
 const items = spread(all, n);
 // The calibration fits on the questions the default run does not ask; more than those 30 includes some of them.
-const neverFitted = new Set(spread(all, LONGMEMEVAL_ASKED));
-const fitted = items.filter((it) => !neverFitted.has(it)).length;
+const heldOut = neverFitted(all);
+const fitted = items.filter((it) => !heldOut.has(it)).length;
 const KS = [1, 5, 10, 20];
 
 const stores = items.map((it) => `lme-${it.question_id}-${randomUUID().slice(0, 8)}`);

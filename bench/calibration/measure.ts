@@ -1,6 +1,6 @@
 // The measurements: reliability per band, leave-one-conversation-out, what contextFor would inject, ranking.
 import { type Calibrations, DEFAULT_INJECT_FLOOR, DEFAULT_LIVE_FLOOR } from '../../src/contexts/recall/index.js';
-import { ALL_SIGNALS, breadthOf, pack, textStems } from '../../src/contexts/recall/testing.js';
+import { ALL_SIGNALS, longerThanAParagraph, pack } from '../../src/contexts/recall/testing.js';
 import { reliability } from '../calibrate.js';
 import type { Conversation } from '../locomo-data.js';
 import { type AskAll, LEXICAL, type Row } from './ask.js';
@@ -12,7 +12,7 @@ export type Measurements = Awaited<ReturnType<typeof measure>>;
 /** The answer is a note of more than a paragraph (breadth above 0), of which the question asks one detail. */
 function isLongNote(plan: Plan, key: string): boolean {
   const input = plan.inputs.find((i) => i.key === key);
-  return input !== undefined && breadthOf(textStems(input.content).length) > 0;
+  return input !== undefined && longerThanAParagraph(input.content);
 }
 
 export async function measure(

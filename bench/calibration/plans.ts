@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { loadScenarios } from '../everyday-data.js';
 import type { Conversation } from '../locomo-data.js';
-import { LONGMEMEVAL_ASKED, loadLongMemEval, sessionDate, spread, turnContent } from '../longmemeval-data.js';
+import { loadLongMemEval, neverFitted, sessionDate, turnContent } from '../longmemeval-data.js';
 
 export interface Input {
   key: string;
@@ -144,7 +144,7 @@ export function planStores(conversations: readonly Conversation[], quick: boolea
 /** One store per LongMemEval history that bench:longmemeval does not ask about; its evidence turns answer. */
 function longMemEvalPlans(newStore: (label: string) => string): Plan[] {
   const all = loadLongMemEval();
-  const asked = new Set(spread(all, LONGMEMEVAL_ASKED));
+  const asked = neverFitted(all);
   return all
     .filter((item) => !asked.has(item))
     .map((item) => {

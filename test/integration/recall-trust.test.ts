@@ -14,7 +14,7 @@ import { randomStore, type TestApp } from '../helpers.js';
 import { backgroundEnv, dropQueues, eventually, queuePrefix, startBackgroundApp } from '../background.js';
 import type { ThreadedEmbedder } from '../../src/adapters/embeddings/index.js';
 import { loadScenarios } from '../../bench/everyday-data.js';
-import { breadthOf, textStems } from '../../src/contexts/recall/testing.js';
+import { longerThanAParagraph } from '../../src/contexts/recall/testing.js';
 
 const prefix = queuePrefix();
 // Every store this file uses, named up front: the background app is scoped to them.
@@ -134,7 +134,7 @@ describe('contextFor on the everyday scenarios (default floors, 400 tokens)', ()
         results.push({
           split: s.split,
           answer: q.answer,
-          longNote: answering !== undefined && breadthOf(textStems(answering.content).length) > 0,
+          longNote: answering !== undefined && longerThanAParagraph(answering.content),
           inPack: q.answer !== null && keys.includes(`${s.name}/${q.answer}`),
           empty: p.hits.length === 0,
           first: p.text.split('\n')[0]!,

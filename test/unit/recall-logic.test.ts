@@ -18,6 +18,7 @@ import {
   answerWanted,
   breadthOf,
   BREADTH_WORDS,
+  longerThanAParagraph,
   evidenceOf,
   questionOf,
   textStems,
@@ -182,6 +183,8 @@ describe('evidence that means the same in every store', () => {
     expect(evidenceOf(q, textStems(short)).breadth).toBe(0);
     expect(evidenceOf(q, textStems(long)).breadth).toBeCloseTo(breadthOf(textStems(long).length), 9);
     expect(evidenceOf(q, textStems(long)).breadth).toBe(1);
+    expect(longerThanAParagraph(long)).toBe(true);
+    expect(longerThanAParagraph(short)).toBe(false);
   });
 
   it('knows when a question wants a time or a number, and which memories hold none', () => {

@@ -134,6 +134,9 @@ export const BREADTH_WORDS = 64;
 /** The breadth of a memory of `words` content words (Evidence.breadth), in [0, 1]. */
 export const breadthOf = (words: number) => Math.min(1, Math.log2(Math.max(1, words / BREADTH_WORDS)));
 
+/** A text longer than a long paragraph (its breadth above 0), by its own words (no tags or people). */
+export const longerThanAParagraph = (text: string) => breadthOf(textStems(text).length) > 0;
+
 function holdsKind(wants: Question['wants'], docStems: readonly string[]): boolean {
   if (wants === null) return true;
   const words = wants === 'time' ? TIME_WORDS : NUMBER_WORDS;

@@ -9,7 +9,15 @@ export {
   ALL_SIGNALS,
 } from './scoring.js';
 export type { Candidate } from './scoring.js';
-export { questionOf, evidenceOf, textStems, answerWanted, breadthOf, BREADTH_WORDS } from './evidence.js';
+export {
+  questionOf,
+  evidenceOf,
+  textStems,
+  answerWanted,
+  breadthOf,
+  BREADTH_WORDS,
+  longerThanAParagraph,
+} from './evidence.js';
 export { pack, estimateTokens } from './packing.js';
 export { queryTerms, coverage, luceneQuery, namesPerson, stem, withIrregularForms } from './query-text.js';
 export { datesNamed, inSpans, ZONE_SLACK_MS } from './query-dates.js';
