@@ -23,6 +23,11 @@ export interface Candidate {
   readonly dateMatch: number;
   /** Cosine similarity to the query's vector; null when either has none. */
   readonly similarity: number | null;
+  /**
+   * True when the query had a vector and this memory was looked up and has none yet (stored a moment ago, its
+   * embedding still queued): its confidence then comes from the model fitted on words alone.
+   */
+  readonly unembedded?: boolean;
   /** How close the memory's vector stands to any question (recall's baseline.ts); absent or null: not known. */
   readonly baseline?: number | null;
   /** The share of a seed's weight that reached this memory over associations, in [0,1]. */

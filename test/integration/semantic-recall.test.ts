@@ -218,6 +218,50 @@ describe('recall by meaning', () => {
   });
 });
 
+describe('a memory whose embedding is still queued', () => {
+  it('is recalled by its words, as confident as without the model, in process and through the index', async () => {
+    // An API-only process: the model answers questions, no worker embeds memories, so they stay PENDING.
+    const apiOnly = await startTestApp({}, { ...process.env, TOTAL_RECALL_EMBEDDINGS: 'on' });
+    const fresh = randomStore('unembedded');
+    try {
+      expect((await (apiOnly.app.embedder as ThreadedEmbedder).start()).state).toBe('ready');
+      const deploy = 'The deploy failed because the disk on build-7 filled up with old logs.';
+      await apiOnly.ok(STORE_MANY, {
+        inputs: [deploy, 'Lunch on Friday is at the Thai place.'].map((content) => ({ store: fresh, content })),
+      });
+      const status = await apiOnly.cypher<{ s: string }>(
+        'MATCH (m:Memory {store: $store}) RETURN DISTINCT m.embeddingStatus AS s',
+        { store: fresh },
+      );
+      expect(status).toEqual([{ s: 'PENDING' }]);
+      const filters = { tiers: null, from: null, to: null, tags: null, people: null, sessionId: null };
+      const request = { query: 'why did the deploy fail?', store: fresh, limit: 5, includeAssociations: false };
+      const ask = (recall: Recall, signals = ALL_SIGNALS) =>
+        recall.rankOnly({ ...request, minConfidence: null, filters, signals });
+      const [byWords] = await ask(new Recall(apiOnly.app.recallDeps), { ...ALL_SIGNALS, semantic: false });
+      const [inProcess] = await ask(new Recall(apiOnly.app.recallDeps));
+      const [viaIndex] = await ask(
+        new Recall({ ...apiOnly.app.recallDeps, vectors: { dimensions: 384, maxVectors: 0 } }),
+      );
+      expect(byWords).toMatchObject({ memory: { content: deploy } });
+      expect(byWords!.confidence).toBeGreaterThan(0.5);
+      for (const hit of [inProcess, viaIndex]) {
+        expect(hit).toMatchObject({ memory: { content: deploy }, similarity: null, unembedded: true });
+        expect(hit!.confidence).toBe(byWords!.confidence);
+      }
+      // As a client sees it: a plain answer, not a guess.
+      const { search: answer } = await apiOnly.ok<{ search: { frame: string; hits: Hit[] } }>(SEARCH, {
+        input: request,
+      });
+      expect(answer.hits[0]).toMatchObject({ memory: { content: deploy }, confidence: byWords!.confidence });
+      expect(answer.frame).not.toMatch(/weak matches/i);
+    } finally {
+      await apiOnly.dropStore(fresh);
+      await apiOnly.stop();
+    }
+  });
+});
+
 describe('without the model', () => {
   it('recalls lexically: the paraphrase is not found, word matches still are', async () => {
     const lexical = await startTestApp({}, { ...process.env, TOTAL_RECALL_EMBEDDINGS: 'off' });

@@ -325,6 +325,32 @@ describe('ranking', () => {
     expect(rank([candidate('unrelated', 0, { similarity: 0.7 })], DEFAULT_WEIGHTS, ALL_SIGNALS, true)).toEqual([]);
   });
 
+  it('reads a memory with no vector yet by its words alone, as a search without the model would', () => {
+    const words = { exact: 1, similarity: null };
+    const lexical = rank([candidate('waiting', 0.5, words)])[0]!.confidence;
+    const waiting = rank(
+      [candidate('waiting', 0.5, { ...words, unembedded: true })],
+      DEFAULT_WEIGHTS,
+      ALL_SIGNALS,
+      true,
+    );
+    expect(waiting[0]!.confidence).toBe(lexical);
+    // Read by the fused model, its missing similarity would count as no closer than any memory to any question.
+    const asIfFar = rank([candidate('waiting', 0.5, words)], DEFAULT_WEIGHTS, ALL_SIGNALS, true)[0]!.confidence;
+    expect(asIfFar).toBeLessThan(lexical);
+    // Memories that have their vector keep the fused model beside it.
+    const near = candidate('embedded', 0.5, { exact: 1, similarity: 0.9 });
+    const both = rank(
+      [near, candidate('waiting', 0.5, { ...words, unembedded: true })],
+      DEFAULT_WEIGHTS,
+      ALL_SIGNALS,
+      true,
+    );
+    const fused = rank([near], DEFAULT_WEIGHTS, ALL_SIGNALS, true)[0]!.confidence;
+    expect(both.find((h) => h.memory.id === 'embedded')!.confidence).toBe(fused);
+    expect(both.find((h) => h.memory.id === 'waiting')!.confidence).toBe(lexical);
+  });
+
   it('admits ARCHIVE only with enough confidence', () => {
     const hits = rank([
       candidate('best', 1),

@@ -147,9 +147,11 @@ export class Ranking {
     candidates: Candidates,
   ): Promise<{ vector: Float32Array | null; reference: Reference | null }> {
     const semantic = await this.semanticMatches(plan, embedding, candidates);
-    for (const [id, { similarity, baseline }] of semantic.similarities) {
-      const known = candidates.get(id);
-      if (known) candidates.set(id, { ...known, similarity, baseline });
+    for (const [id, known] of candidates) {
+      // Looked up and no vector found: the memory's embedding is still on its way.
+      const closeness = semantic.similarities.get(id);
+      if (closeness && closeness.similarity !== null) candidates.set(id, { ...known, ...closeness });
+      else if (semantic.vector) candidates.set(id, { ...known, unembedded: true });
     }
     for (const { memory, similarity, baseline } of semantic.near) {
       if (candidates.has(memory.id)) continue;

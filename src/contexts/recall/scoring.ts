@@ -171,7 +171,8 @@ export function compareHits(a: RankedHit, b: RankedHit): number {
 
 /**
  * `vectorQuery`: the query had a vector (the model was ready), so similarity
- * counts and the fused calibration applies; otherwise recall is lexical.
+ * counts and the fused calibration applies (to every memory that has a vector);
+ * otherwise recall is lexical.
  */
 export function rank(
   candidates: readonly Candidate[],
@@ -181,7 +182,9 @@ export function rank(
   calibrations: Calibrations = DEFAULT_CALIBRATIONS,
 ): RankedHit[] {
   const fused = vectorQuery && signals.semantic;
-  const model = fused ? calibrations.fused : calibrations.lexical;
+  // A memory without a vector yet has only its words for evidence: the lexical model is the one fitted on that, where
+  // the fused one would read its missing similarity as no closer than any memory stands to any question.
+  const modelOf = (c: Candidate) => (fused && !c.unembedded ? calibrations.fused : calibrations.lexical);
   const shown = candidates.map((c) => ({
     ...c,
     coverage: signals.text ? c.coverage : 0,
@@ -193,7 +196,7 @@ export function rank(
     similarity: fused ? c.similarity : null,
     activation: signals.activation ? c.activation : 0,
   }));
-  const direct = new Map(shown.map((c) => [c.memory.id, sigmoid(directLogit(directFeatures(c), model))]));
+  const direct = new Map(shown.map((c) => [c.memory.id, sigmoid(directLogit(directFeatures(c), modelOf(c)))]));
   const hits: RankedHit[] = [];
   for (const c of shown) {
     const seed = c.via !== null && c.via !== c.memory.id ? (direct.get(c.via) ?? 0) : 0;
@@ -206,7 +209,7 @@ export function rank(
       (c.similarity !== null && c.similarity >= w.similarityFloor);
     if (!evident) continue;
     const relevance = direct.get(c.memory.id) ?? 0;
-    const confidence = toHundredths(confidenceOf(directFeatures(c), association, seed, model));
+    const confidence = toHundredths(confidenceOf(directFeatures(c), association, seed, modelOf(c)));
     if (!admitted(c.memory.tier, confidence, w)) continue;
     const score =
       (signals.salience ? w.salience * c.salience : 0) +
