@@ -7,11 +7,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomStore, startTestApp, type TestApp } from '../helpers.js';
-import { dropQueues, queuePrefix, startBackgroundApp } from '../background.js';
+import { dropQueues, eventually, queuePrefix, startBackgroundApp } from '../background.js';
 import { Recall } from '../../src/contexts/recall/index.js';
 import { ALL_SIGNALS } from '../../src/contexts/recall/testing.js';
 import type { ThreadedEmbedder } from '../../src/adapters/embeddings/index.js';
-import { IndexNotReadyError, type GraphPort } from '../../src/domain/index.js';
+import { IndexNotReadyError, UnavailableError, type GraphPort } from '../../src/domain/index.js';
 
 const store = randomStore('semantic');
 const prefix = queuePrefix();
@@ -169,6 +169,55 @@ describe('recall by meaning', () => {
     expect(lines.filter((l) => l.includes('memory_embedding index is still being built'))).toHaveLength(1);
   });
 
+  it('serves when Neo4j fails inside the vector search: word matches answer, the log says why', async () => {
+    // The real graph, but the vector search fails as Neo4j's did once under a test load.
+    const graph = t.app.recallDeps.graph;
+    const failing: GraphPort = {
+      ...graph,
+      read: (statement, params) =>
+        statement.file === 'recall/vector-candidates.cypher'
+          ? Promise.reject(new Error('Index 33554431 out of bounds for length 1 (recall/vector-candidates.cypher)'))
+          : graph.read(statement, params),
+    };
+    const lines: string[] = [];
+    const recall = new Recall({
+      ...t.app.recallDeps,
+      graph: failing,
+      vectors: { dimensions: 384, maxVectors: 0 },
+      log: (line) => lines.push(line),
+    });
+    const filters = { tiers: null, from: null, to: null, tags: null, people: null, sessionId: null };
+    const ask = (query: string) =>
+      recall.rankOnly({ query, store, limit: 5, includeAssociations: false, minConfidence: null, filters });
+    const [report] = await ask('quarterly report');
+    expect(report).toMatchObject({ memory: { content: MEMORIES[1]!.content }, coverage: 1 });
+    expect(report?.similarity).toBeGreaterThan(0.75);
+    expect((await ask(HOLIDAY)).map((h) => h.memory.content)).not.toContain(MEMORIES[0]!.content);
+    expect(lines.filter((l) => l.includes('the vector index failed (Index 33554431'))).toHaveLength(1);
+    // The service's own failures still fail the search.
+    const down = new Recall({
+      ...t.app.recallDeps,
+      graph: {
+        ...graph,
+        read: (statement, params) =>
+          statement.file === 'recall/vector-candidates.cypher'
+            ? Promise.reject(new UnavailableError('neo4j', 'connection refused'))
+            : graph.read(statement, params),
+      },
+      vectors: { dimensions: 384, maxVectors: 0 },
+    });
+    await expect(
+      down.rankOnly({
+        query: 'quarterly report',
+        store,
+        limit: 5,
+        includeAssociations: false,
+        minConfidence: null,
+        filters,
+      }),
+    ).rejects.toThrow(UnavailableError);
+  });
+
   it('spreads activation from the nearest memories by meaning when no word matches', async () => {
     const lisbon = ids.get('We spent two') as string;
     const build = ids.get('The build broke') as string;
@@ -226,8 +275,15 @@ describe('a memory whose embedding is still queued', () => {
     try {
       expect((await (apiOnly.app.embedder as ThreadedEmbedder).start()).state).toBe('ready');
       const deploy = 'The deploy failed because the disk on build-7 filled up with old logs.';
-      await apiOnly.ok(STORE_MANY, {
-        inputs: [deploy, 'Lunch on Friday is at the Thai place.'].map((content) => ({ store: fresh, content })),
+      const rotation = 'We moved log rotation to a bigger volume.';
+      const { storeMany: stored } = await apiOnly.ok<{ storeMany: { id: string }[] }>(STORE_MANY, {
+        inputs: [deploy, rotation, 'Lunch on Friday is at the Thai place.'].map((content) => ({
+          store: fresh,
+          content,
+        })),
+      });
+      await apiOnly.ok('mutation ($in: AssociateInput!) { associate(input: $in) { type } }', {
+        in: { a: stored[0]!.id, b: stored[1]!.id, type: 'CAUSAL', strength: 0.9 },
       });
       const status = await apiOnly.cypher<{ s: string }>(
         'MATCH (m:Memory {store: $store}) RETURN DISTINCT m.embeddingStatus AS s',
@@ -249,6 +305,22 @@ describe('a memory whose embedding is still queued', () => {
         expect(hit).toMatchObject({ memory: { content: deploy }, similarity: null, unembedded: true });
         expect(hit!.confidence).toBe(byWords!.confidence);
       }
+      // Reached only by association from it, in process: judged by its words too, its seed's share bounded as ever.
+      const spread = { ...request, includeAssociations: true };
+      const reachedBy = async (recall: Recall, signals = ALL_SIGNALS) =>
+        (await recall.rankOnly({ ...spread, minConfidence: null, filters, signals })).find(
+          (h) => h.memory.content === rotation,
+        );
+      const lexicalReach = await reachedBy(new Recall(apiOnly.app.recallDeps), { ...ALL_SIGNALS, semantic: false });
+      // Once the store's (empty) copy of vectors is in process: through the index, a reached memory's is not read.
+      const withCopy = new Recall(apiOnly.app.recallDeps);
+      const reached = await eventually(async () => {
+        const hit = await reachedBy(withCopy);
+        return hit?.unembedded ? hit : undefined;
+      });
+      expect(lexicalReach).toMatchObject({ path: ['CAUSAL'] });
+      expect(reached).toMatchObject({ path: ['CAUSAL'], similarity: null, unembedded: true });
+      expect(reached!.confidence).toBe(lexicalReach!.confidence);
       // As a client sees it: a plain answer, not a guess.
       const { search: answer } = await apiOnly.ok<{ search: { frame: string; hits: Hit[] } }>(SEARCH, {
         input: request,

@@ -4,7 +4,7 @@
  * associations from the best of them, then one combined score and a
  * calibrated confidence per hit. It reads and records nothing else.
  */
-import { IndexNotReadyError, type MemoryRecord, type GraphPort } from '../../domain/index.js';
+import { IndexNotReadyError, TotalRecallError, type MemoryRecord, type GraphPort } from '../../domain/index.js';
 import { namesPerson } from './query-text.js';
 import { inSpans } from './query-dates.js';
 import { bm25, documentStems, type TermStats } from './bm25.js';
@@ -71,7 +71,7 @@ export class Ranking {
   private readonly queryVectors: QueryVectors | null;
   private readonly reads: CandidateReads;
   /** When a search last said the vector index is being built (said at most once a minute). */
-  private toldIndexBuilding = -Infinity;
+  private toldIndexFailing = -Infinity;
   /** The reference questions' mean direction (baseline.ts): embedded once, asked again after a failure. */
   private reference: Promise<Reference | null> | null = null;
 
@@ -271,32 +271,46 @@ export class Ranking {
     // A large store (or a small one whose copy is still loading): the vector index, beside the direct candidates'
     // own vectors.
     const [near, similarities] = await Promise.all([
-      this.reads.nearestInIndex(vector, plan, want, reference).catch((error: unknown) => this.whileIndexBuilds(error)),
+      this.reads.nearestInIndex(vector, plan, want, reference).catch((error: unknown) => this.withoutIndex(error)),
       this.reads.similarities([...direct.keys()], store, vector, reference),
     ]);
     return { vector, reference, near, similarities };
   }
 
   /**
-   * The vector index is being built (after an upgrade changed it): this search gets no memories found by meaning
-   * alone, and its word, date and association matches still get their similarity (health says why).
+   * The vector index could not answer: it is being built (after an upgrade changed it; health says why), or Neo4j
+   * failed inside its search (seen once under a test load: "Index 33554431 out of bounds for length 1" from a filtered
+   * search of an index holding a few vectors). This search then gets no memories found by meaning alone, and its word,
+   * date and association matches still get their similarity; the log says why, once a minute. The service's own
+   * failures (Neo4j unavailable, busy, shutting down) still fail the search.
    */
-  private whileIndexBuilds(error: unknown): Near[] {
-    if (!(error instanceof IndexNotReadyError)) throw error;
+  private withoutIndex(error: unknown): Near[] {
+    if (!(error instanceof Error) || (error instanceof TotalRecallError && !(error instanceof IndexNotReadyError)))
+      throw error;
     const now = this.clock();
-    if (now - this.toldIndexBuilding > 60_000) {
-      this.deps.log?.(`recall: ${error.message}; searching without it`);
-      this.toldIndexBuilding = now;
+    if (now - this.toldIndexFailing > 60_000) {
+      const why = error instanceof IndexNotReadyError ? error.message : `the vector index failed (${error.message})`;
+      this.deps.log?.(`recall: ${why}; searching without it`);
+      this.toldIndexFailing = now;
     }
     return [];
   }
 
-  /** A memory reached by association: its similarity and baseline when its store's vectors are in process. */
-  private closenessOf(store: string, id: string, vector: Float32Array | null, reference: Reference | null): Closeness {
+  /**
+   * A memory reached by association: its similarity and baseline when its store's vectors are in process (and
+   * `unembedded` when it has none there yet); through the index they are not read, and stay unknown.
+   */
+  private closenessOf(
+    store: string,
+    id: string,
+    vector: Float32Array | null,
+    reference: Reference | null,
+  ): Closeness & { unembedded?: boolean } {
     const copy = vector && this.vectors ? this.vectors.peek(store) : undefined;
     const similarity = (vector && copy?.similarity(id, vector)) ?? null;
     const cosine = reference ? (copy?.similarity(id, reference.unit) ?? null) : null;
-    return { similarity, baseline: baselineOf(cosine, reference) };
+    const closeness = { similarity, baseline: baselineOf(cosine, reference) };
+    return copy && similarity === null ? { ...closeness, unembedded: true } : closeness;
   }
 
   /**
