@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomStore, startTestApp, type TestApp } from '../helpers.js';
 import { dropQueues, eventually, queuePrefix, startBackgroundApp } from '../background.js';
 import { Recall } from '../../src/contexts/recall/index.js';
-import { ALL_SIGNALS } from '../../src/contexts/recall/testing.js';
+import { ALL_SIGNALS, DEFAULT_WEIGHTS } from '../../src/contexts/recall/testing.js';
 import type { ThreadedEmbedder } from '../../src/adapters/embeddings/index.js';
 import { IndexNotReadyError, UnavailableError, type GraphPort } from '../../src/domain/index.js';
 
@@ -235,6 +235,41 @@ describe('recall by meaning', () => {
     const linked = (await ask(true)).find((h) => h.memory.id === build);
     expect(linked?.activation).toBeGreaterThan(0);
     expect((await ask(false)).find((h) => h.memory.id === build)?.activation ?? 0).toBe(0);
+  });
+
+  it('gives a memory reached by association one closeness and confidence, in process or via the index', async () => {
+    const report = ids.get('The quarterly report') as string;
+    const kitten = ids.get('My sister adopted') as string;
+    await t.ok('mutation ($input: AssociateInput!) { associate(input: $input) { type } }', {
+      input: { a: report, b: kitten, type: 'CAUSAL', strength: 0.9 },
+    });
+    const filters = { tiers: null, from: null, to: null, tags: null, people: null, sessionId: null };
+    const reachedBy = async (recall: Recall) =>
+      (
+        await recall.rankOnly({
+          query: 'quarterly report',
+          store,
+          limit: 5,
+          includeAssociations: true,
+          minConfidence: null,
+          filters,
+        })
+      ).find((h) => h.memory.id === kitten);
+    // One nearest memory by meaning (the report itself): the kitten is reached by association alone.
+    const weights = { ...DEFAULT_WEIGHTS, semanticCandidates: 1 };
+    const copied = new Recall({ ...t.app.recallDeps, weights });
+    const inProcess = await eventually(async () => {
+      const hit = await reachedBy(copied); // the first search loads the store's vectors in the background
+      return hit?.similarity != null ? hit : undefined;
+    });
+    const viaIndex = await reachedBy(
+      new Recall({ ...t.app.recallDeps, weights, vectors: { dimensions: 384, maxVectors: 0 } }),
+    );
+    expect(inProcess).toMatchObject({ path: ['CAUSAL'], textScore: 0 });
+    expect(viaIndex).toMatchObject({ path: ['CAUSAL'], textScore: 0 });
+    expect(viaIndex?.similarity).toBeCloseTo(inProcess!.similarity!, 3);
+    expect(viaIndex?.baseline).toBeCloseTo(inProcess!.baseline!, 3);
+    expect(viaIndex?.confidence).toBe(inProcess?.confidence);
   });
 
   it('keeps filters for vector hits', async () => {

@@ -95,9 +95,34 @@ export class CandidateReads {
 
   /** Memories by id under the search's store and filters. */
   async fetch(ids: readonly string[], filters: FilterParams): Promise<Map<string, MemoryRecord>> {
-    if (ids.length === 0) return new Map();
-    const rows = await this.graph.read<{ memory: unknown[] }>(Q.filterMemories, { ids: [...ids], ...filters });
-    return new Map(rows.map((r) => memoryFromValues(r.memory)).map((m) => [m.id, m]));
+    return (await this.fetchWithCloseness(ids, filters, null, null)).byId;
+  }
+
+  /**
+   * Memories by id under the search's store and filters, with each one's closeness to `vector` read from its stored
+   * vector in the same statement (a store searched through the index: its vectors are not in process). Without a
+   * vector the closeness map is empty.
+   */
+  async fetchWithCloseness(
+    ids: readonly string[],
+    filters: FilterParams,
+    vector: Float32Array | null,
+    reference: Reference | null,
+  ): Promise<{ byId: Map<string, MemoryRecord>; closeness: Map<string, Closeness> }> {
+    const byId = new Map<string, MemoryRecord>();
+    const closeness = new Map<string, Closeness>();
+    if (ids.length === 0) return { byId, closeness };
+    const rows = await this.graph.read<{ memory: unknown[]; similarity: number | null; reference: number | null }>(
+      Q.filterMemories,
+      { ids: [...ids], ...filters, vector, reference: vector ? (reference?.unit ?? null) : null },
+    );
+    for (const row of rows) {
+      const memory = memoryFromValues(row.memory);
+      byId.set(memory.id, memory);
+      if (vector)
+        closeness.set(memory.id, { similarity: row.similarity, baseline: baselineOf(row.reference, reference) });
+    }
+    return { byId, closeness };
   }
 
   /**

@@ -53,6 +53,8 @@ export interface RankingDeps {
 interface Spread {
   readonly activations: readonly Activation[];
   readonly byId: Map<string, MemoryRecord>;
+  /** The reached memories' closeness to the query, read with them when the store's vectors are not in process. */
+  readonly closeness: Map<string, Closeness>;
   readonly weights: Map<string, number>;
 }
 
@@ -95,7 +97,7 @@ export class Ranking {
     // spreads from its matches; only the nearest memories by vector wait for it.
     const embedding = this.embed(plan);
     const candidates = await this.directCandidates(plan);
-    const spreading = this.spreadFromTextMatches(plan, candidates);
+    const spreading = this.spreadFromTextMatches(plan, candidates, embedding);
     const { vector, reference } = await this.addNearestByMeaning(plan, embedding, candidates);
     const spread = spreading ?? this.spreadFromAny(plan, candidates, vector);
     if (spread) this.addReachedByAssociation(plan, candidates, await spread, vector, reference);
@@ -132,10 +134,14 @@ export class Ranking {
    * Seeds are the best text matches: measured on LoCoMo as good as seeds of text and meaning fused
    * (recall_any@10 0.841 against 0.840), and they need not wait for the query's vector.
    */
-  private spreadFromTextMatches(plan: SearchPlan, candidates: Candidates): Promise<Spread> | null {
+  private spreadFromTextMatches(
+    plan: SearchPlan,
+    candidates: Candidates,
+    embedding: Promise<Float32Array | null>,
+  ): Promise<Spread> | null {
     const textMatches = [...candidates.values()].filter((c) => c.textScore > 0);
     if (!this.associates(plan) || textMatches.length === 0) return null;
-    const spreading = this.spread(plan, textMatches, false);
+    const spreading = this.spread(plan, textMatches, false, embedding);
     spreading.catch(() => undefined); // awaited later; a failure must not go unobserved meanwhile
     return spreading;
   }
@@ -164,14 +170,14 @@ export class Ranking {
   /** Nothing matched by text: activation spreads from the nearest memories by meaning (or from the date) instead. */
   private spreadFromAny(plan: SearchPlan, candidates: Candidates, vector: Float32Array | null): Promise<Spread> | null {
     if (!this.associates(plan) || candidates.size === 0) return null;
-    return this.spread(plan, [...candidates.values()], vector !== null);
+    return this.spread(plan, [...candidates.values()], vector !== null, Promise.resolve(vector));
   }
 
   /** Activation joins the candidates it reached, and the memories it alone reached become candidates. */
   private addReachedByAssociation(
     plan: SearchPlan,
     candidates: Candidates,
-    { activations, byId, weights }: Spread,
+    { activations, byId, closeness, weights }: Spread,
     vector: Float32Array | null,
     reference: Reference | null,
   ): void {
@@ -187,7 +193,7 @@ export class Ranking {
           candidates.set(a.id, {
             ...this.candidate(memory, plan.query, plan.stats, plan.now),
             ...reached,
-            ...this.closenessOf(plan.request.store, memory.id, vector, reference),
+            ...this.closenessOf(plan.request.store, memory.id, vector, reference, closeness.get(a.id)),
           });
       }
     }
@@ -210,7 +216,12 @@ export class Ranking {
    * they match), and the records of the most activated memories that are
    * not among them, under the search's filters.
    */
-  private async spread(plan: SearchPlan, matched: readonly Candidate[], vectorQuery: boolean): Promise<Spread> {
+  private async spread(
+    plan: SearchPlan,
+    matched: readonly Candidate[],
+    vectorQuery: boolean,
+    embedding: Promise<Float32Array | null>,
+  ): Promise<Spread> {
     // Seeds: the best text matches by BM25, or without any, the nearest by meaning; weighted relative to the best.
     const strength = (c: Candidate) => (vectorQuery ? (c.similarity ?? 0) : c.textScore);
     const ordered = [...matched]
@@ -227,7 +238,12 @@ export class Ranking {
       .filter((a) => !known.has(a.id))
       .slice(0, Math.max(30, plan.request.limit * REACHED_PER_HIT))
       .map((a) => a.id);
-    return { activations, byId: await this.reads.fetch(reached, plan.filters), weights };
+    // A store searched through the index: the reached memories' closeness comes with them (the question's vector is
+    // usually ready by now; the spread waits for it otherwise). A copied store's comes from the copy.
+    const vector = this.vectors?.peek(plan.request.store) ? null : await embedding;
+    const reference = vector ? await this.referenceVector() : null;
+    const fetched = await this.reads.fetchWithCloseness(reached, plan.filters, vector, reference);
+    return { activations, ...fetched, weights };
   }
 
   /**
@@ -297,15 +313,17 @@ export class Ranking {
   }
 
   /**
-   * A memory reached by association: its similarity and baseline when its store's vectors are in process (and
-   * `unembedded` when it has none there yet); through the index they are not read, and stay unknown.
+   * A memory reached by association: its similarity and baseline as `read` with it (a store searched through the
+   * index) or from the store's vectors in process, and `unembedded` when it was looked up and has no vector yet.
    */
   private closenessOf(
     store: string,
     id: string,
     vector: Float32Array | null,
     reference: Reference | null,
+    read?: Closeness,
   ): Closeness & { unembedded?: boolean } {
+    if (vector && read) return read.similarity === null ? { ...read, unembedded: true } : read;
     const copy = vector && this.vectors ? this.vectors.peek(store) : undefined;
     const similarity = (vector && copy?.similarity(id, vector)) ?? null;
     const cosine = reference ? (copy?.similarity(id, reference.unit) ?? null) : null;
