@@ -72,7 +72,7 @@ export class Ranking {
   private readonly weights: RecallWeights;
   private readonly queryVectors: QueryVectors | null;
   private readonly reads: CandidateReads;
-  /** When a search last said the vector index is being built (said at most once a minute). */
+  /** When a search last said the vector index could not answer (said at most once a minute). */
   private toldIndexFailing = -Infinity;
   /** The reference questions' mean direction (baseline.ts): embedded once, asked again after a failure. */
   private reference: Promise<Reference | null> | null = null;
