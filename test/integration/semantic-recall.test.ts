@@ -49,6 +49,29 @@ async function search(
   ).search;
 }
 
+/** A Recall on the real graph, searching through the vector index, whose vector search fails with `error`. */
+function whoseVectorSearchFails(error: Error, lines: string[]): Recall {
+  const graph = t.app.recallDeps.graph;
+  const failing: GraphPort = {
+    ...graph,
+    read: (statement, params) =>
+      statement.file === 'recall/vector-candidates.cypher' ? Promise.reject(error) : graph.read(statement, params),
+  };
+  return new Recall({
+    ...t.app.recallDeps,
+    graph: failing,
+    vectors: { dimensions: 384, maxVectors: 0 },
+    log: (line) => lines.push(line),
+  });
+}
+
+/** Asks `recall` about this file's store: five hits, no associations, no filters. */
+function asking(recall: Recall) {
+  const filters = { tiers: null, from: null, to: null, tags: null, people: null, sessionId: null };
+  return (query: string) =>
+    recall.rankOnly({ query, store, limit: 5, includeAssociations: false, minConfidence: null, filters });
+}
+
 async function settle(): Promise<void> {
   await t.app.bus.idle();
   await t.app.embeddings!.idle();
@@ -141,25 +164,9 @@ describe('recall by meaning', () => {
   });
 
   it('serves while the vector index is being built: word matches keep their similarity, nothing fails', async () => {
-    // The real graph, but Neo4j answers the vector search as it does while an upgrade rebuilds the index (51N63).
-    const graph = t.app.recallDeps.graph;
-    const building: GraphPort = {
-      ...graph,
-      read: (statement, params) =>
-        statement.file === 'recall/vector-candidates.cypher'
-          ? Promise.reject(new IndexNotReadyError('memory_embedding'))
-          : graph.read(statement, params),
-    };
+    // Neo4j answers the vector search as it does while an upgrade rebuilds the index (51N63).
     const lines: string[] = [];
-    const whileBuilding = new Recall({
-      ...t.app.recallDeps,
-      graph: building,
-      vectors: { dimensions: 384, maxVectors: 0 },
-      log: (line) => lines.push(line),
-    });
-    const filters = { tiers: null, from: null, to: null, tags: null, people: null, sessionId: null };
-    const ask = (query: string) =>
-      whileBuilding.rankOnly({ query, store, limit: 5, includeAssociations: false, minConfidence: null, filters });
+    const ask = asking(whoseVectorSearchFails(new IndexNotReadyError('memory_embedding'), lines));
     const [report] = await ask('quarterly report');
     expect(report).toMatchObject({ memory: { content: MEMORIES[1]!.content }, coverage: 1 });
     expect(report?.similarity).toBeGreaterThan(0.75);
@@ -170,52 +177,18 @@ describe('recall by meaning', () => {
   });
 
   it('serves when Neo4j fails inside the vector search: word matches answer, the log says why', async () => {
-    // The real graph, but the vector search fails as Neo4j's did once under a test load.
-    const graph = t.app.recallDeps.graph;
-    const failing: GraphPort = {
-      ...graph,
-      read: (statement, params) =>
-        statement.file === 'recall/vector-candidates.cypher'
-          ? Promise.reject(new Error('Index 33554431 out of bounds for length 1 (recall/vector-candidates.cypher)'))
-          : graph.read(statement, params),
-    };
+    // The vector search fails as Neo4j's did once under a test load.
     const lines: string[] = [];
-    const recall = new Recall({
-      ...t.app.recallDeps,
-      graph: failing,
-      vectors: { dimensions: 384, maxVectors: 0 },
-      log: (line) => lines.push(line),
-    });
-    const filters = { tiers: null, from: null, to: null, tags: null, people: null, sessionId: null };
-    const ask = (query: string) =>
-      recall.rankOnly({ query, store, limit: 5, includeAssociations: false, minConfidence: null, filters });
+    const internal = new Error('Index 33554431 out of bounds for length 1 (recall/vector-candidates.cypher)');
+    const ask = asking(whoseVectorSearchFails(internal, lines));
     const [report] = await ask('quarterly report');
     expect(report).toMatchObject({ memory: { content: MEMORIES[1]!.content }, coverage: 1 });
     expect(report?.similarity).toBeGreaterThan(0.75);
     expect((await ask(HOLIDAY)).map((h) => h.memory.content)).not.toContain(MEMORIES[0]!.content);
     expect(lines.filter((l) => l.includes('the vector index failed (Index 33554431'))).toHaveLength(1);
     // The service's own failures still fail the search.
-    const down = new Recall({
-      ...t.app.recallDeps,
-      graph: {
-        ...graph,
-        read: (statement, params) =>
-          statement.file === 'recall/vector-candidates.cypher'
-            ? Promise.reject(new UnavailableError('neo4j', 'connection refused'))
-            : graph.read(statement, params),
-      },
-      vectors: { dimensions: 384, maxVectors: 0 },
-    });
-    await expect(
-      down.rankOnly({
-        query: 'quarterly report',
-        store,
-        limit: 5,
-        includeAssociations: false,
-        minConfidence: null,
-        filters,
-      }),
-    ).rejects.toThrow(UnavailableError);
+    const down = asking(whoseVectorSearchFails(new UnavailableError('neo4j', 'connection refused'), []));
+    await expect(down('quarterly report')).rejects.toThrow(UnavailableError);
   });
 
   it('spreads activation from the nearest memories by meaning when no word matches', async () => {
