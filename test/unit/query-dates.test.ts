@@ -16,6 +16,7 @@ describe('dates a question names', () => {
     expect(datesNamed('What did Maria start, as mentioned on 3 June, 2023?')).toEqual([day(2023, 6, 3)]);
     expect(datesNamed('the 3rd of June 2023')).toEqual([day(2023, 6, 3)]);
     expect(datesNamed('what happened on 2023-06-03')).toEqual([day(2023, 6, 3)]);
+    expect(datesNamed('the alert at 2023-06-03T10:00:00Z')).toEqual([day(2023, 6, 3)]);
     expect(datesNamed('Dec. 1st, 2026')).toEqual([day(2026, 12, 1)]);
   });
 

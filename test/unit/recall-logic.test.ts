@@ -8,6 +8,7 @@ import {
   coverage,
   searchTerms,
   luceneQuery,
+  tokenize,
   namesPerson,
   queryTerms,
   rank,
@@ -44,6 +45,46 @@ describe('query text', () => {
       '+storeKey:kabc^0 +(content:(trip lisbon) tags:(trip lisbon) people:(trip lisbon))',
     );
     expect(luceneQuery(['trip', 'lisbon'], null)).toBe('content:(trip lisbon) tags:(trip lisbon) people:(trip lisbon)');
+  });
+
+  it('keeps a number, a version or an address one word, as the full-text index does', () => {
+    expect(tokenize('Version 3.5, v2.1.0 and ip 10.0.3.7.')).toEqual([
+      'version',
+      '3.5',
+      'v2.1.0',
+      'and',
+      'ip',
+      '10.0.3.7',
+    ]);
+    // Thousands separators do not make another number; a comma that is not one stays.
+    expect(tokenize('It cost $1,200; remember 8,231 and 8231. Then 3,5')).toEqual([
+      'it',
+      'cost',
+      '1200',
+      'remember',
+      '8231',
+      'and',
+      '8231',
+      'then',
+      '3,5',
+    ]);
+    expect(queryTerms('what number did I ask you to remember, 8,231?')).toEqual(['number', 'ask', 'remember', '8231']);
+    expect(questionOf('Is it 8,231 or 8231?').specifics).toEqual(['8231']);
+  });
+
+  it('asks the index for a number with and without thousands separators, which it keeps as written', () => {
+    expect(luceneQuery(['code', '8231', '1234567.5', '3.5'], null)).toBe(
+      'content:(code 8231 8,231 1234567.5 1,234,567.5 3.5) tags:(code 8231 8,231 1234567.5 1,234,567.5 3.5) ' +
+        'people:(code 8231 8,231 1234567.5 1,234,567.5 3.5)',
+    );
+  });
+
+  it('reads Chinese and Japanese without spaces one character a word, as the index does', () => {
+    expect(tokenize('我喜欢吃苹果')).toEqual(['我', '喜', '欢', '吃', '苹', '果']);
+    expect(queryTerms('苹果')).toEqual(['苹', '果']);
+    expect(questionOf('苹果').plain).toEqual(['苹', '果']);
+    expect(coverage(['苹', '果'].map(stem), '我喜欢吃苹果')).toBe(1);
+    expect(tokenize('カタカナ 한국어 ok')).toEqual(['カタカナ', '한국어', 'ok']);
   });
 
   it(

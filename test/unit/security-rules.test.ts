@@ -12,6 +12,7 @@ import {
 } from '../../src/adapters/auth/testing.js';
 import { isReadOnly, mayReach, requireOperator, requireWrite, storeFor, type Access } from '../../src/domain/index.js';
 import { boundedJson, jsonDepth, parseIsoDateTime } from '../../src/adapters/graphql/testing.js';
+import { parseTime } from '../../src/adapters/mcp/testing.js';
 import { limitedPorts } from '../../src/adapters/graphql/testing.js';
 import { hostAllowed, originAllowed } from '../../src/adapters/graphql/testing.js';
 import { checkAuthPosture, loadConfig } from '../../src/config.js';
@@ -125,6 +126,15 @@ describe('scalars', () => {
       'May 1 2026',
     ]) {
       expect(parseIsoDateTime(bad), bad).toBeNull();
+    }
+  });
+
+  it('MCP tools read a time exactly as GraphQL does, and refuse what it refuses with the same code', () => {
+    expect(parseTime('2026-05-01', 'from')).toBe(Date.UTC(2026, 4, 1));
+    expect(parseTime('2026-05-01T12:00:00', 'from')).toBe(Date.UTC(2026, 4, 1, 12)); // no offset: UTC
+    expect(parseTime(undefined, 'from')).toBeNull();
+    for (const bad of ['June 3', '5', '2026-02-30', 'May 1 2026']) {
+      expect(() => parseTime(bad, 'from'), bad).toThrow(expect.objectContaining({ code: 'BAD_USER_INPUT' }));
     }
   });
 

@@ -7,3 +7,4 @@ export type { GraphQLServerOptions, RouteHandler, RouteScope } from './http-serv
 export { callerFromRequest, headerValue } from './caller.js';
 export { publicError } from './errors.js';
 export type { PublicError } from './errors.js';
+export { parseIsoDateTime } from './scalars.js';

@@ -25,13 +25,13 @@ export function registerRecallTools(server: McpServer, ctx: McpContext): void {
         'hits as certain. Pass the recallId to mark_used when you use a hit. Changes no memory (the recall itself is ' +
         'recorded, so mark_used can refer to it).',
       inputSchema: {
-        query: z.string().describe('A question or keywords.'),
+        query: z.string().describe('A question or keywords (at most 4,000 characters).'),
         store: storeArg,
         limit: z.number().int().optional().describe('Most hits (default 10).'),
         minConfidence: z.number().optional().describe('Drop hits below this confidence.'),
         tiers: z.array(z.enum(TIERS)).optional(),
         from: z.string().optional().describe('Only memories that happened at or after this time (ISO-8601).'),
-        to: z.string().optional().describe('Only memories that happened before this time (ISO-8601).'),
+        to: z.string().optional().describe('Only memories that happened at or before this time (ISO-8601).'),
         tags: labels('Only memories with one of these tags.'),
         people: labels('Only memories involving one of these people.'),
         includeAssociations: z
@@ -76,9 +76,9 @@ export function registerRecallTools(server: McpServer, ctx: McpContext): void {
         'with its date and confidence. Memories below the confidence floor are left out rather than hedged. Use it ' +
         'at the start of a task or a turn. Changes no memory (the recall is recorded for mark_used).',
       inputSchema: {
-        query: z.string().describe('The question or task.'),
+        query: z.string().describe('The question or task (at most 4,000 characters).'),
         store: storeArg,
-        maxTokens: z.number().int().optional().describe('Token budget of the pack (default 1000).'),
+        maxTokens: z.number().int().optional().describe('Token budget of the pack, at least 64 (default 1000).'),
         maxItems: z.number().int().optional().describe('Most memories in the pack (default 8).'),
         sessionId: z.string().optional().describe('Your current session: its own memories pass a lower floor.'),
         injectFloor: z

@@ -1,6 +1,7 @@
 /** What the MCP tools share: common arguments, annotations, time parsing and the caller's view helpers. */
 import { z } from 'zod';
 import { InvalidInputError } from '../../domain/index.js';
+import { parseIsoDateTime } from '../graphql/index.js';
 import type { McpContext } from './context.js';
 import { memoryView } from './views.js';
 
@@ -30,11 +31,12 @@ export const WRITE = {
   openWorldHint: false,
 } as const;
 
+/** An ISO-8601 time read exactly as GraphQL's DateTime reads it (a date alone, or no offset, is UTC). */
 export function parseTime(value: string | undefined, field: string): number | null {
   if (value === undefined) return null;
-  const ms = Date.parse(value);
+  const ms = parseIsoDateTime(value);
   // GraphQL refuses a bad DateTime with the same code.
-  if (!Number.isFinite(ms))
+  if (ms === null)
     throw new InvalidInputError('BAD_USER_INPUT', `${field} must be an ISO-8601 time such as 2026-05-01T12:00:00Z`);
   return ms;
 }

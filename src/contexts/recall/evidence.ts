@@ -27,7 +27,7 @@
  *   …"), the verbs of remembering and telling are about the conversation
  *   with the memory, not about what it holds, so they are not content words.
  */
-import { QUERY_STOP_WORDS, stem, tokenize } from './query-text.js';
+import { QUERY_STOP_WORDS, stem, tokenize, tooShort, withoutGrouping, WORD_PATTERN } from './query-text.js';
 import { MONTHS } from './query-dates.js';
 
 export interface Question {
@@ -73,12 +73,14 @@ export function answerWanted(text: string): Question['wants'] {
   return null;
 }
 
+const WRITTEN = new RegExp(`${WORD_PATTERN}|[.!?]+`, 'gu');
+
 /** Words as written, with whether each starts a sentence. */
 function writtenWords(text: string): { word: string; first: boolean }[] {
   const out: { word: string; first: boolean }[] = [];
   let first = true;
-  for (const m of text.normalize('NFKC').matchAll(/[\p{L}\p{N}]+|[.!?]+/gu)) {
-    const w = m[0];
+  for (const m of text.normalize('NFKC').matchAll(WRITTEN)) {
+    const w = withoutGrouping(m[0]);
     if (/^[.!?]+$/.test(w)) {
       first = true;
       continue;
@@ -107,7 +109,7 @@ export function questionOf(text: string): Question {
     if (QUERY_STOP_WORDS.has(lower)) continue;
     if (toTheMemory && MEMORY_TALK.has(lower)) continue;
     const specific = /\p{N}/u.test(word) || (!first && /^\p{Lu}/u.test(word));
-    if (!specific && lower.length < 2) continue;
+    if (!specific && tooShort(lower)) continue;
     const s = stem(lower);
     const list = specific ? specifics : plain;
     if (!specifics.includes(s) && !plain.includes(s)) list.push(s);

@@ -4,16 +4,51 @@
  */
 export const STRONG = 0.6;
 export const WEAK = 0.3;
+/** How much of the question the frame quotes, in characters. */
+export const FRAME_QUERY_CHARS = 80;
 
-export function frameLine(query: string, confidences: readonly number[], dropped = 0): string {
-  const q = query.length > 80 ? `${query.slice(0, 77)}…` : query;
-  const suffix = dropped > 0 ? ` ${dropped} more fell below the floor or budget.` : '';
-  if (confidences.length === 0) return `Nothing remembered about "${q}".${suffix}`;
+/** What a pack left out: hits below its floor, and confidences of hits above it that did not fit. */
+export interface LeftOut {
+  readonly belowFloor: number;
+  readonly overBudget: readonly number[];
+}
+
+const NOTHING_LEFT: LeftOut = { belowFloor: 0, overBudget: [] };
+const pct = (x: number) => `${Math.round(x * 100)}%`;
+const memoriesOf = (n: number) => (n === 1 ? '1 memory' : `${n} memories`);
+
+/**
+ * The question as the frame quotes it: on one line (a newline in it would end the
+ * frame line early, and could pass a line of the question off as a recalled memory),
+ * at most FRAME_QUERY_CHARS characters, cut between characters, not inside one.
+ */
+export function quotedQuery(query: string): string {
+  const flat = query.replace(/[\s\p{C}]+/gu, ' ').trim();
+  const chars = Array.from(flat);
+  return chars.length > FRAME_QUERY_CHARS ? `${chars.slice(0, FRAME_QUERY_CHARS - 3).join('')}…` : flat;
+}
+
+function leftOutSuffix(left: LeftOut, nothingChosen: boolean): string {
+  const parts: string[] = [];
+  if (left.belowFloor > 0) parts.push(`${left.belowFloor} more fell below the floor`);
+  // With nothing chosen, the sentence before already says what did not fit.
+  if (left.overBudget.length > 0 && !nothingChosen) parts.push(`${left.overBudget.length} more did not fit the budget`);
+  return parts.length > 0 ? ` ${parts.join('; ')}.` : '';
+}
+
+export function frameLine(query: string, confidences: readonly number[], left: LeftOut = NOTHING_LEFT): string {
+  const q = quotedQuery(query);
+  const suffix = leftOutSuffix(left, confidences.length === 0);
+  if (confidences.length === 0) {
+    if (left.overBudget.length === 0) return `Nothing remembered about "${q}".${suffix}`;
+    return (
+      `Nothing about "${q}" fits the budget: ${memoriesOf(left.overBudget.length)} left out (best confidence ` +
+      `${pct(Math.max(...left.overBudget))}).${suffix}`
+    );
+  }
   const best = Math.max(...confidences);
   const strong = confidences.filter((c) => c >= STRONG).length;
-  const n = confidences.length;
-  const memories = n === 1 ? '1 memory' : `${n} memories`;
-  const pct = (x: number) => `${Math.round(x * 100)}%`;
+  const memories = memoriesOf(confidences.length);
   if (best < WEAK)
     return (
       `Only weak matches for "${q}": ${memories}, best confidence ${pct(best)} — treat them as guesses, not ` +

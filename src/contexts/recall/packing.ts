@@ -10,10 +10,10 @@ import type { RankedHit } from './scoring.js';
 
 /**
  * Confidence is a calibrated probability (scoring.ts), so the floor is a
- * chance of being the answer: 0.1 injects what is at least 1 in 10 likely,
- * every line says its confidence and the frame line how sure the pack is.
- * Chosen on the development everyday scenarios (bench/results/calibration.md):
- * at 0.1 the pack stays empty for 19 of 20 questions nothing answers.
+ * chance of being the answer: 0.15 injects what is at least about 1 in 7
+ * likely, every line says its confidence and the frame line how sure the pack
+ * is. What the floor trades (answers in the pack against empty packs for
+ * questions nothing answers) is in bench/results/calibration.md.
  */
 export const DEFAULT_INJECT_FLOOR = 0.15;
 export const DEFAULT_LIVE_FLOOR = 0.1;
@@ -43,36 +43,32 @@ export function pack(hits: readonly RankedHit[], o: PackOptions): Pack {
   const floorOf = (h: RankedHit) =>
     o.sessionId !== null && h.memory.sessionId === o.sessionId ? o.liveFloor : o.injectFloor;
   const eligible = hits.filter((h) => h.confidence >= floorOf(h));
-  const chosen: RankedHit[] = [];
-  const lines: string[] = [];
+  const belowFloor = hits.length - eligible.length;
   // Reserve room for the frame line as it will read with everything chosen.
   let budget =
-    o.maxTokens -
-    estimateTokens(
-      frameLine(
-        o.query,
-        eligible.map((h) => h.confidence),
-        hits.length,
-      ),
-    ) -
-    1;
+    o.maxTokens - estimateTokens(frameLine(o.query, eligible.map(confidenceOf), { belowFloor, overBudget: [] }));
+  const chosen: RankedHit[] = [];
   for (const hit of eligible) {
     if (chosen.length >= o.maxItems) break;
-    const line = memoryLine(hit);
-    const cost = estimateTokens(line) + 1;
+    const cost = estimateTokens(memoryLine(hit)) + 1;
     if (cost > budget) continue; // a shorter memory further down may still fit
     budget -= cost;
     chosen.push(hit);
-    lines.push(line);
   }
-  const dropped = hits.length - chosen.length;
-  const text = [
-    frameLine(
-      o.query,
-      chosen.map((h) => h.confidence),
-      dropped,
-    ),
-    ...lines,
-  ].join('\n');
-  return { text, hits: chosen, estimatedTokens: estimateTokens(text), dropped };
+  // The frame's final wording can be longer than the one reserved for (it names what did not fit):
+  // give back memories, lowest first, until the whole pack is within its budget.
+  let text = packText(o.query, eligible, chosen, belowFloor);
+  while (estimateTokens(text) > o.maxTokens && chosen.length > 0) {
+    chosen.pop();
+    text = packText(o.query, eligible, chosen, belowFloor);
+  }
+  return { text, hits: chosen, estimatedTokens: estimateTokens(text), dropped: hits.length - chosen.length };
+}
+
+const confidenceOf = (h: RankedHit) => h.confidence;
+
+function packText(query: string, eligible: readonly RankedHit[], chosen: readonly RankedHit[], belowFloor: number) {
+  const overBudget = eligible.filter((h) => !chosen.includes(h)).map(confidenceOf);
+  const frame = frameLine(query, chosen.map(confidenceOf), { belowFloor, overBudget });
+  return [frame, ...chosen.map(memoryLine)].join('\n');
 }

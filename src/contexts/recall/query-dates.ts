@@ -44,8 +44,8 @@ const PATTERNS: readonly { re: RegExp; span: (m: RegExpExecArray) => [number, nu
     re: new RegExp(`\\b${MONTH}\\s+${DAY},?\\s+${YEAR}\\b`, 'gi'),
     span: (m) => [Number(m[3]), monthOf(m[1]!), Number(m[2])],
   },
-  // 2023-06-03
-  { re: /\b(\d{4})-(\d{2})-(\d{2})\b/g, span: (m) => [Number(m[1]), Number(m[2]) - 1, Number(m[3])] },
+  // 2023-06-03, also as the date of a timestamp (2023-06-03T10:00:00Z)
+  { re: /\b(\d{4})-(\d{2})-(\d{2})(?:\b|(?=T\d))/g, span: (m) => [Number(m[1]), Number(m[2]) - 1, Number(m[3])] },
   // June 2023 (no day)
   { re: new RegExp(`\\b${MONTH},?\\s+${YEAR}\\b`, 'gi'), span: (m) => [Number(m[2]), monthOf(m[1]!), null] },
 ];

@@ -28,21 +28,47 @@ export const QUERY_STOP_WORDS: ReadonlySet<string> = new Set(
 
 export const MAX_QUERY_TERMS = 32;
 
-/** Lower-case words of letters and digits (any script). */
+/** Ideographs and kana: Chinese and Japanese write no spaces, so each is a word (as Lucene's tokenizer has it). */
+const CHARACTER_WORD = String.raw`[\p{Script=Han}\p{Script=Hiragana}]`;
+const WORD_RUN = String.raw`(?:(?!${CHARACTER_WORD})[\p{L}\p{N}\p{M}])+`;
+/**
+ * A word as the full-text index cuts it (Lucene's standard tokenizer) where
+ * that matters for recall: letters and digits of any script, and digits joined
+ * by a point or a comma stay one number ("3.5", "10.0.3.7", "8,231").
+ */
+export const WORD_PATTERN = String.raw`${CHARACTER_WORD}|${WORD_RUN}(?:(?<=\p{N})[.,](?=\p{N})${WORD_RUN})*`;
+const WORD = new RegExp(WORD_PATTERN, 'gu');
+const ONE_CHARACTER_WORD = new RegExp(`^${CHARACTER_WORD}$`, 'u');
+const THOUSANDS = /^\d{1,3}(?:,\d{3})+(?:\.\d+)?$/;
+const UNGROUPED = /^(\d{4,})(\.\d+)?$/;
+
+/** A number written with thousands separators is the same number without them ("8,231" is "8231"). */
+export function withoutGrouping(word: string): string {
+  return THOUSANDS.test(word) ? word.replaceAll(',', '') : word;
+}
+
+/** The same number with thousands separators, or null when the word is no such number. */
+export function withGrouping(word: string): string | null {
+  const m = UNGROUPED.exec(word);
+  if (!m) return null;
+  return `${(m[1] as string).replace(/\B(?=(\d{3})+$)/g, ',')}${m[2] ?? ''}`;
+}
+
+/** Lower-case words (WORD_PATTERN), numbers without their thousands separators. */
 export function tokenize(text: string): string[] {
-  return (
-    text
-      .toLowerCase()
-      .normalize('NFKC')
-      .match(/[\p{L}\p{N}]+/gu) ?? []
-  );
+  return (text.toLowerCase().normalize('NFKC').match(WORD) ?? []).map(withoutGrouping);
+}
+
+/** Words too short to search by: one letter or digit, though one ideograph is a word. */
+export function tooShort(token: string): boolean {
+  return token.length < 2 && !ONE_CHARACTER_WORD.test(token);
 }
 
 /** The meaningful words of a query, first occurrence first. */
 export function queryTerms(text: string): string[] {
   const out: string[] = [];
   for (const token of tokenize(text)) {
-    if (token.length < 2 || QUERY_STOP_WORDS.has(token) || out.includes(token)) continue;
+    if (tooShort(token) || QUERY_STOP_WORDS.has(token) || out.includes(token)) continue;
     out.push(token);
     if (out.length === MAX_QUERY_TERMS) break;
   }
@@ -94,10 +120,16 @@ export function coverage(queryStems: readonly string[], text: string): number {
 /**
  * The Lucene query: any of the terms in content, tags or people, scoped to one
  * store by its key (boost 0, so it does not score) unless the key is null.
- * Terms are plain letters and digits, so nothing needs escaping.
+ * Terms are letters and digits (a number may hold a point or a comma, neither
+ * special to Lucene), so nothing needs escaping. A number goes with and without
+ * thousands separators: the index keeps "8,231" as written.
  */
 export function luceneQuery(terms: readonly string[], storeKey: string | null): string {
-  const any = terms.join(' ');
+  const forms = terms.flatMap((term) => {
+    const grouped = withGrouping(term);
+    return grouped === null ? [term] : [term, grouped];
+  });
+  const any = forms.join(' ');
   const fields = `content:(${any}) tags:(${any}) people:(${any})`;
   return storeKey === null ? fields : `+storeKey:${storeKey}^0 +(${fields})`;
 }

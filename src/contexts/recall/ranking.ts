@@ -20,6 +20,7 @@ import { baselineOf, referenceOf, type Reference } from './baseline.js';
 import { REFERENCE_QUESTIONS } from './reference-questions.js';
 import {
   planSearch,
+  validateFilters,
   validateSearch,
   type Activate,
   type Activation,
@@ -91,6 +92,7 @@ export class Ranking {
   /** The best hits for a search, most confident first. */
   async rank(request: SearchRequest): Promise<RankedHit[]> {
     validateSearch(request.query, request.limit, request.minConfidence);
+    validateFilters(request.filters);
     const now = this.clock();
     const plan = planSearch(request, await this.stats.get(request.store), this.weights, now);
     // The query is embedded while the full-text index answers and activation

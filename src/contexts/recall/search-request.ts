@@ -60,10 +60,19 @@ export function validateSearch(query: string, limit: number, minConfidence: numb
     throw invalid('INVALID_CONFIDENCE', 'minConfidence must be in [0,1]');
 }
 
+/** A search's time window: an empty one is a mistake, not a question with no answer. */
+export function validateFilters(filters: SearchFilters): void {
+  if (filters.from !== null && filters.to !== null && filters.from > filters.to)
+    throw invalid('INVALID_RANGE', 'filters.from must not be later than filters.to');
+}
+
+/** The smallest context budget: the longest frame line (packing.ts) with room to spare. */
+export const MIN_CONTEXT_TOKENS = 64;
+
 /** contextFor's budget and floors (the search itself is checked by validateSearch). */
 export function validateContext(request: ContextRequest): void {
-  if (!Number.isInteger(request.maxTokens) || request.maxTokens < 16)
-    throw invalid('INVALID_BUDGET', 'maxTokens must be an integer of at least 16');
+  if (!Number.isInteger(request.maxTokens) || request.maxTokens < MIN_CONTEXT_TOKENS)
+    throw invalid('INVALID_BUDGET', `maxTokens must be an integer of at least ${MIN_CONTEXT_TOKENS}`);
   if (!Number.isInteger(request.maxItems) || request.maxItems < 1 || request.maxItems > 100)
     throw invalid('INVALID_LIMIT', 'maxItems must be from 1 to 100');
   for (const floor of [request.injectFloor, request.liveFloor]) {
@@ -74,13 +83,15 @@ export function validateContext(request: ContextRequest): void {
 /** The search's store and filters as the parameters of every candidate statement. */
 export function filterParams(store: string, f: SearchFilters) {
   const list = <T>(xs: readonly T[] | null) => (xs && xs.length > 0 ? xs : null);
+  // Stored labels are trimmed (hippocampus validation), so a filter's are too.
+  const labels = (xs: readonly string[] | null) => list((xs ?? []).map((x) => x.trim()).filter((x) => x !== ''));
   return {
     store,
     tiers: list(f.tiers),
     from: f.from,
     to: f.to,
-    tags: list(f.tags),
-    people: list(f.people),
+    tags: labels(f.tags),
+    people: labels(f.people),
     sessionId: f.sessionId,
   };
 }
@@ -119,7 +130,8 @@ export function planSearch(request: SearchRequest, stats: TermStats, weights: Re
   const signals = request.signals ?? ALL_SIGNALS;
   const terms = queryTerms(request.query);
   const fallback = terms.length > 0 ? terms : [...new Set(tokenize(request.query))].slice(0, 32);
-  const filtered = Object.values(request.filters).some((v) => v !== null);
+  const filters = filterParams(request.store, request.filters);
+  const filtered = Object.entries(filters).some(([name, value]) => name !== 'store' && value !== null);
   const limit = Math.min(500, Math.max(request.limit * 5, 60) * (filtered ? 4 : 1));
   // Filters pick a part of the store its term statistics do not describe: then every term is searched.
   const searched = filtered ? fallback : searchTerms(fallback, stats, weights.commonTermShare, limit);
@@ -133,7 +145,7 @@ export function planSearch(request: SearchRequest, stats: TermStats, weights: Re
       dates: datesNamed(request.query),
     },
     stats,
-    filters: filterParams(request.store, request.filters),
+    filters,
     filtered,
     searchText: signals.text && fallback.length > 0,
     searched,

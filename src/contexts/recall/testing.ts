@@ -19,7 +19,15 @@ export {
   longerThanAParagraph,
 } from './evidence.js';
 export { pack, estimateTokens } from './packing.js';
-export { queryTerms, coverage, luceneQuery, namesPerson, stem, withIrregularForms } from './query-text.js';
+export {
+  queryTerms,
+  coverage,
+  luceneQuery,
+  namesPerson,
+  stem,
+  tokenize,
+  withIrregularForms,
+} from './query-text.js';
 export { datesNamed, inSpans, ZONE_SLACK_MS } from './query-dates.js';
 export { FUSED_CALIBRATION, LEXICAL_CALIBRATION } from './calibration.js';
 export { StoreVectors } from './store-vectors.js';
@@ -32,7 +40,7 @@ export { LruMap } from './lru.js';
 export { searchTerms } from './bm25.js';
 export { collapseConsolidated } from './collapse.js';
 export { fittingActions, suggestedTier, reflectKindOf } from './reflection-rules.js';
-export { frameLine } from './frame.js';
+export { frameLine, quotedQuery } from './frame.js';
 export { CandidateReads } from './candidate-reads.js';
-export { planSearch } from './search-request.js';
+export { planSearch, filterParams, validateFilters, validateContext } from './search-request.js';
 export { ScaledTermStats, StoreTermStats } from './bm25.js';
