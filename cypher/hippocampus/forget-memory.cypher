@@ -4,10 +4,13 @@
 // context (embeddingContextId, set by attach-embeddings; the next one in its
 // session) lose that vector and wait to be embedded again, so nothing derived
 // from the content stays.
-// Returns nothing when the memory is gone already.
+// Returns nothing when the memory is gone already, and when the tombstone
+// $eventId exists: a replay of a forget that committed does nothing, even to a
+// memory stored again under the same id meanwhile (its own consent is not given).
 // params: $id, $now, $eventId, $payload, $commandId, $correlationId, $sessionId
 // returns: store, embeddedWith
 MATCH (m:Memory {id: $id})
+WHERE NOT EXISTS { MATCH (:Event {id: $eventId}) }
 OPTIONAL MATCH (old:Event {memoryId: $id})
 WITH m, collect(old) AS olds
 FOREACH (o IN olds | SET o.payload = '{"redacted":true}', o.changedAt = timestamp())

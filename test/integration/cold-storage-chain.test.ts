@@ -6,13 +6,14 @@
  * is refused, version 1 files still import, vectors come back bit for bit,
  * and a decay sweep's rescoring (derived, left out of every file) adds nothing to a delta.
  */
-import { cp, mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readFile, readdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { graphOf, populate, readExport } from '../cold-storage-fixture.js';
 import { scopedApps } from '../background.js';
 import { FORMAT_VERSION, nodeKey, type Header, type Line } from '../../src/adapters/cold-storage/testing.js';
-import { ImportRefused } from '../../src/adapters/cold-storage/index.js';
+import { ColdStorageHeadMovedError, ImportRefused } from '../../src/adapters/cold-storage/index.js';
+import type { LosslessGraph } from '../../src/adapters/cold-storage/lossless-graph.js';
 import { COMMIT_OVERLAP_MS } from '../../src/adapters/cold-storage/delta.js';
 import { asVersion1 } from '../cold-storage-v1.js';
 import { message } from '../../src/domain/index.js';
@@ -131,6 +132,44 @@ describe('cold storage chain', () => {
     expect(compacted.digest).toBe(now.digest);
     expect(await graphOf(compacted.path)).toEqual(await graphOf(now.path));
   }, 120_000);
+
+  it('fails typed, keeping the file, when another export moved the head while a delta was verified', async () => {
+    const { t, store, dir } = await scopedApp('head-moved');
+    await t.ok(STORE_ONE, { in: { store, content: 'Before the full export.' } });
+    await t.app.bus.idle();
+    await t.cypher('MATCH (n) WHERE n.store = $store SET n.changedAt = n.changedAt - $ms', {
+      store,
+      ms: 2 * COMMIT_OVERLAP_MS,
+    });
+    const cold = t.app.coldStorage;
+    expect((await cold.verify((await cold.write(dir)).path)).verified).toBe(true);
+    await t.ok(STORE_ONE, { in: { store, content: 'After the full export.' } });
+    await t.app.bus.idle();
+    const delta = await cold.write(dir);
+    expect(delta.kind).toBe('delta');
+    // Another worker's compaction commits its head after this verify read the head and before it moves it.
+    const graph = (cold as unknown as { lossless(): LosslessGraph }).lossless();
+    const run = graph.run.bind(graph);
+    graph.run = async (statement, params) => {
+      if (statement.file.endsWith('write-head.cypher'))
+        await t.cypher('MATCH (h:ColdStorageHead {scope: $store}) SET h.sha256 = "compacted", h.path = "elsewhere"', {
+          store,
+        });
+      return run(statement, params);
+    };
+    try {
+      await expect(cold.verify(delta.path)).rejects.toBeInstanceOf(ColdStorageHeadMovedError);
+    } finally {
+      graph.run = run;
+    }
+    const heads = await t.cypher<{ sha256: string }>(
+      'MATCH (h:ColdStorageHead {scope: $store}) RETURN h.sha256 AS sha256',
+      { store },
+    );
+    expect(heads).toEqual([{ sha256: 'compacted' }]);
+    expect((await stat(delta.path)).size).toBe(delta.bytes);
+    await t.cypher('MATCH (h:ColdStorageHead {scope: $store}) DELETE h', { store });
+  }, 60_000);
 
   it("leaves a day's decay sweep out of the next delta (the score is derived) and restores without the score, " +
     'which the next sweep writes again', async () => {

@@ -132,6 +132,37 @@ describe('idempotent stores', () => {
     );
     expect(tombstones[0]?.n).toBe(1);
   });
+
+  it('never lets a replayed forget delete a memory stored again under the same id', async () => {
+    // The forget commits, its answer is lost; before the driver replays it, a client stores anew under that id.
+    const id = `client-${store}-forget-replay`;
+    const real = new Neo4jGraph(t.app.driver, t.config.neo4j.database);
+    let betweenAttempts: (() => Promise<unknown>) | null = null;
+    const replaying: GraphPort = {
+      read: (s, p) => real.read(s, p),
+      write: (s, p) => real.write(s, p),
+      readTransaction: (w) => real.readTransaction(w),
+      async transaction(work) {
+        await real.transaction(work);
+        await betweenAttempts?.();
+        return real.transaction(work);
+      },
+    };
+    const hippocampus = new Hippocampus({ graph: replaying, bus: new Bus(), limits: t.config });
+    await t.ok(STORE, { input: { id, store, content: 'the first, forgotten with consent' } });
+    betweenAttempts = () => t.ok(STORE, { input: { id, store, content: 'the second, never forgotten' } });
+    const done = await hippocampus.forget(
+      message('ForgetCommand', { id, confirmId: id, reason: 'replay test' }, 'cortex'),
+    );
+    expect(done).toEqual({ id, forgotten: true });
+    const rows = await t.cypher<{ content: string; payload: string }>(
+      'MATCH (m:Memory {id: $id}) MATCH (e:Event {type: "MemoryStored"})-[:ABOUT]->(m) ' +
+        'RETURN m.content AS content, e.payload AS payload',
+      { id },
+    );
+    expect(rows.map((r) => r.content)).toEqual(['the second, never forgotten']);
+    expect(rows[0]?.payload).not.toBe('{"redacted":true}');
+  });
 });
 
 describe('group commit of concurrent single stores', () => {

@@ -92,4 +92,44 @@ describe('BullMQ jobs', () => {
     });
     expect(runs.sort()).toEqual(['audit-once', 'audit-other']);
   });
+
+  it('runs a timer that failed for good again when added again (the session sweep repairs an audit)', async () => {
+    const port = jobs(10);
+    let failing = true;
+    await port.work(async () => {
+      if (failing) throw new Error('the audit fails');
+      return { ok: true };
+    });
+    await port.add('session-audit', 'audit-repair', audit, 0);
+    await eventually(
+      async () =>
+        (await (await port.queue('session-audit').getJob('audit-repair'))?.getState()) === 'failed' ? true : undefined,
+      30_000,
+      50,
+    );
+    failing = false;
+    await port.add('session-audit', 'audit-repair', audit, 0);
+    await completed(port, 'audit-repair');
+  });
+
+  it("keeps a scheduled job's data for its retry only: the scheduler's next job starts without it", async () => {
+    const port = jobs(50);
+    const runs: { id: string; attempt: number; data: unknown }[] = [];
+    await port.work(async (run: JobRun) => {
+      if (run.kind !== 'decay-sweep') return null;
+      runs.push({ id: run.id, attempt: run.attempt, data: run.data });
+      if (runs.length === 1) {
+        await run.keepData({ now: 1234 });
+        throw new Error('the first attempt fails after choosing its moment');
+      }
+      return null;
+    });
+    await port.every('decay-sweep', 700);
+    await eventually(async () => (new Set(runs.map((r) => r.id)).size >= 2 ? true : undefined), 30_000, 50);
+    const [first, retry, next] = runs;
+    expect([first?.attempt, first?.data]).toEqual([1, {}]);
+    expect(retry).toEqual({ id: first?.id, attempt: 2, data: { now: 1234 } });
+    expect(next?.id).not.toBe(first?.id);
+    expect(next?.data).toEqual({});
+  });
 });

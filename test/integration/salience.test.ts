@@ -148,6 +148,34 @@ describe('use raises the score', () => {
     expect(await scoreOf(id, clock.now)).toBeGreaterThan(before);
   });
 
+  it('applies a use and an outcome once each, even when one is replayed after a later one', async () => {
+    const store = newStore();
+    const id = await remember(store, 'helped me twice');
+    const deliver = async (event: Parameters<typeof t.app.bus.publish>[0]) => {
+      t.app.bus.publish(event);
+      await t.app.bus.idle();
+    };
+    const used = (useId: string) =>
+      message('MemoryUsed', { useId, recallId: 'recall-1', store, memoryIds: [id] }, 'recall');
+    const [u1, u2] = [used(`use-1-${store}`), used(`use-2-${store}`)];
+    const outcome = (useId: string, messageId: string) =>
+      message('OutcomeReported', { useId, store, memoryIds: [id], outcome: 'SUCCEEDED' }, 'recall', { messageId });
+    const [o1, o2] = [outcome(`use-1-${store}`, `evt-1-${store}`), outcome(`use-2-${store}`, `evt-2-${store}`)];
+    const read = async () =>
+      (
+        await t.cypher<{ uses: number; usefulness: number }>(
+          'MATCH (m:Memory {id: $id}) RETURN m.salienceUses AS uses, m.usefulness AS usefulness',
+          { id },
+        )
+      )[0];
+    for (const event of [u1, u2, o1, o2]) await deliver(event);
+    const applied = await read();
+    expect(applied?.uses).toBe(2);
+    // A retried transaction of the first use and the first outcome, after the second ones committed.
+    for (const event of [u1, o1]) await deliver(event);
+    expect(await read()).toEqual(applied);
+  });
+
   it('promotes a memory used again and again, one tier at a time, by asking Hippocampus', async () => {
     const store = newStore();
     const id = await remember(store, 'rediscovered', { tier: 'ARCHIVE' });

@@ -103,7 +103,11 @@ export class BullJobs implements JobPort {
   }
 
   async add<K extends TimerKind>(kind: K, id: string, data: JobDataOf<K>, delayMs: number): Promise<void> {
-    await this.queue(kind).add(kind, data, { jobId: id, delay: Math.max(0, Math.round(delayMs)) });
+    const queue = this.queue(kind);
+    // BullMQ ignores an add under an id it still keeps, a failed job's too (KEEP_FAILED, a week): that one has
+    // given up, so it goes and the add (a repair by the session sweep, say) runs the work again.
+    if (await (await queue.getJob(id))?.isFailed()) await queue.remove(id);
+    await queue.add(kind, data, { jobId: id, delay: Math.max(0, Math.round(delayMs)) });
   }
 
   async work(run: (job: JobRun) => Promise<unknown>): Promise<void> {
@@ -159,6 +163,8 @@ export class BullJobs implements JobPort {
         data: job.data,
         attempt: job.attemptsMade + 1,
         dueAt,
+        // A scheduler's next job was made when this one was fetched, from its template: it starts without this.
+        keepData: (data: unknown) => job.updateData(data),
       } as JobRun);
       await record(true, result ?? null, null);
       return result;

@@ -17,7 +17,7 @@ import { verifyExport, type ExportCheck, type VerifyOptions } from './verify.js'
 import { importChain, type ImportOptions, type ImportReport } from './import.js';
 import { FORMAT_VERSION, type Counts } from './format.js';
 import { movedSince } from './live-check.js';
-import { Pacer, type ProgressBoard, type RequestLoad } from '../../domain/index.js';
+import { Pacer, TotalRecallError, type ProgressBoard, type RequestLoad } from '../../domain/index.js';
 import { rm } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 
@@ -66,6 +66,22 @@ export type ColdStorageWritten = ColdStorageWrite & {
   readonly digest: string;
   readonly sha256: string;
 };
+
+/**
+ * A verified export did not become the head: another export moved it while this one was checked. The file is
+ * kept (nothing is lost); the next export follows the new head.
+ */
+export class ColdStorageHeadMovedError extends TotalRecallError {
+  constructor(readonly path: string) {
+    super(
+      'COLD_STORAGE.HEAD_MOVED',
+      `another export moved the head while ${path} was verified: the file is kept and the next export follows the ` +
+        'new head',
+      { path },
+    );
+    this.name = 'ColdStorageHeadMovedError';
+  }
+}
 
 export class ColdStorage implements ColdStoragePort {
   private graph: LosslessGraph | null = null;
@@ -148,14 +164,20 @@ export class ColdStorage implements ColdStoragePort {
 
   /**
    * Checks an export against Neo4j; a verified one becomes the head the next
-   * delta follows. With `writersRunning`, records whose node changed after
-   * the export read it are left to the next delta (live-check.ts).
+   * delta follows, unless another export moved the head meanwhile
+   * (ColdStorageHeadMovedError). With `writersRunning`, records whose node
+   * changed after the export read it are left to the next delta (live-check.ts).
    */
   async verify(path: string, options: VerifyOptions = {}): Promise<ColdStorageCheck & Pick<ExportCheck, 'live'>> {
     const graph = this.lossless();
-    const check = await verifyExport(graph, path, await readHead(graph, this.options.stores), options);
-    if (check.verified && check.until !== null)
-      await writeHead(graph, this.options.stores, { path: resolve(path), sha256: check.sha256, until: check.until });
+    const head = await readHead(graph, this.options.stores);
+    const check = await verifyExport(graph, path, head, options);
+    if (check.verified && check.until !== null) {
+      const next = { path: resolve(path), sha256: check.sha256, until: check.until };
+      // Another worker's compaction may have moved the head (and removed the files this delta follows) meanwhile.
+      if (!(await writeHead(graph, this.options.stores, next, head?.sha256 ?? null)))
+        throw new ColdStorageHeadMovedError(path);
+    }
     return { verified: check.verified, problems: check.problems, ...(check.live ? { live: check.live } : {}) };
   }
 

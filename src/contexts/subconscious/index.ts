@@ -7,6 +7,7 @@ export type { SessionTimerView } from './timers.js';
 export { JOB_KINDS, SCHEDULED_KINDS } from './jobs.js';
 export type {
   BreakCheckData,
+  DecaySweepData,
   DrainReport,
   JobDataOf,
   JobKind,

@@ -32,11 +32,18 @@ export interface SessionAuditData {
   readonly instanceId: string;
 }
 
+/** A decay sweep's moment, kept with its job by the first attempt (a scheduler's job starts without it). */
+export interface DecaySweepData {
+  readonly now?: number;
+}
+
 export type JobDataOf<K extends JobKind> = K extends 'break-check'
   ? BreakCheckData
   : K extends 'session-audit'
     ? SessionAuditData
-    : Record<string, never>;
+    : K extends 'decay-sweep'
+      ? DecaySweepData
+      : Record<string, never>;
 
 /** One run of a job as a worker hands it to the Subconscious. */
 export type JobRun = {
@@ -46,6 +53,8 @@ export type JobRun = {
     readonly data: JobDataOf<K>;
     readonly attempt: number;
     readonly dueAt: number;
+    /** Replaces the job's data in the queue: its next attempt (a retry, or a stalled job taken over) gets it. */
+    readonly keepData: (data: JobDataOf<K>) => Promise<void>;
   };
 }[JobKind];
 
@@ -89,7 +98,7 @@ export interface DrainReport {
 export interface JobPort {
   /** Creates or updates a repeating job; idempotent across processes. */
   every(kind: ScheduledKind, everyMs: number): Promise<void>;
-  /** Adds a one-off job; a second add with the same id is a no-op. */
+  /** Adds a one-off job; a second add with the same id is a no-op, unless the first failed for good (it runs again). */
   add<K extends TimerKind>(kind: K, id: string, data: JobDataOf<K>, delayMs: number): Promise<void>;
   /** Runs every kind's jobs in this process. */
   work(run: (job: JobRun) => Promise<unknown>): Promise<void>;

@@ -147,7 +147,7 @@ export class Subconscious {
   run = async (job: JobRun): Promise<unknown> => {
     switch (job.kind) {
       case 'decay-sweep':
-        return this.decaySweep();
+        return this.decaySweep(job);
       case 'consolidation':
         return this.consolidation();
       case 'session-sweep':
@@ -191,10 +191,18 @@ export class Subconscious {
 
   // ── jobs ──────────────────────────────────────────────────────────────────
 
-  /** Salience decays from timestamps, so a retried sweep changes nothing twice. */
-  private async decaySweep(): Promise<{ stores: (string | null)[] }> {
+  /**
+   * Salience decays from timestamps, so a retried sweep changes nothing twice. Its first attempt keeps its `now`
+   * with the job: a retry (or a stalled job taken over) then resumes the same sweep from its cursor, which sweep.ts
+   * does only for the same `now`, instead of starting over.
+   */
+  private async decaySweep(job: Extract<JobRun, { kind: 'decay-sweep' }>): Promise<{ stores: (string | null)[] }> {
     const stores = this.deps.settings.scopeStores ?? [null];
-    const now = this.clock();
+    let now = job.data.now;
+    if (now === undefined) {
+      now = this.clock();
+      await job.keepData({ now });
+    }
     for (const store of stores)
       await this.deps.bus.ask(this.deps.bus.message('SweepDecay', { store, now }, 'subconscious'));
     return { stores: [...stores] };
@@ -275,7 +283,7 @@ export class Subconscious {
   /**
    * Ends sessions idle past the configured time (cause TIMEOUT), re-arms the
    * break check of every open TASK session (a lost timer comes back), and
-   * queues the audit of any ended session whose audit went missing.
+   * queues the audit of any ended session whose audit went missing (or failed for good: JobPort.add runs it again).
    */
   private async sessionSweep(): Promise<{ timedOut: number; armed: number; auditsRepaired: number }> {
     const s = this.deps.settings;
