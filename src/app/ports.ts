@@ -3,10 +3,18 @@
  * Each port checks `accepting` first, so shutdown closes them all at once.
  */
 import { resolve } from 'node:path';
-import { InvalidInputError, progressShare, UnavailableError, type Access } from '../domain/index.js';
+import {
+  InvalidInputError,
+  isStoreBound,
+  mayReach,
+  progressShare,
+  UnavailableError,
+  type Access,
+  type ProgressEntry,
+} from '../domain/index.js';
 import { OUTAGE_RETRY_AFTER_MS } from '../adapters/outage.js';
 import { AssociationPort, LifecyclePort, MemoryPort, RecallPort, ReflectionPort } from '../contexts/cortex/index.js';
-import type { QueueStatus } from '../contexts/subconscious/index.js';
+import { SCHEDULED_KINDS, type QueueStatus } from '../contexts/subconscious/index.js';
 import { currentSalience } from '../contexts/salience/index.js';
 import type { HealthReport, Ports } from '../adapters/graphql/index.js';
 import { pingRedis } from '../adapters/redis.js';
@@ -59,6 +67,28 @@ export interface PortNeeds {
   readonly clock: () => number;
 }
 
+/**
+ * The long operations a caller may see: an operator every one; a store-bound caller those of its own stores and
+ * those naming none (an index build). A backfill over several stores names them joined by commas.
+ */
+export function progressSeenBy(entries: readonly ProgressEntry[], access?: Access): ProgressEntry[] {
+  return entries.filter((p) => p.store === null || p.store.split(',').every((store) => mayReach(access, store)));
+}
+
+/**
+ * The queues as a caller may see them: depths and schedules are the service's own, but a last run can name other
+ * stores (a sweep's result, an error) or their sessions (a timer's job id), so a store-bound caller sees only when
+ * a scheduled job last ran and how it went; an operator sees everything.
+ */
+export function queuesSeenBy(queues: readonly QueueStatus[], access?: Access): QueueStatus[] {
+  if (!isStoreBound(access)) return [...queues];
+  const scheduled = (kind: string) => (SCHEDULED_KINDS as readonly string[]).includes(kind);
+  return queues.map((q) => ({
+    ...q,
+    lastRun: q.lastRun && scheduled(q.name) ? { ...q.lastRun, result: null, error: null } : null,
+  }));
+}
+
 export function buildPorts(config: Config, needs: PortNeeds): Ports {
   const { core, accepting, clock } = needs;
   const { bus, graph, hippocampus, sessions, progress } = core;
@@ -67,14 +97,15 @@ export function buildPorts(config: Config, needs: PortNeeds): Ports {
   const defaultStore = config.defaultStore;
   const memory = new MemoryPort({ bus, sessions, defaultStore, accepting, clock });
   const lifecycle = new LifecyclePort({ bus, sessions, inbox, defaultStore, accepting, clock });
-  const recallPort = new RecallPort({ bus, defaultStore, accepting });
-  const associations = new AssociationPort({ bus, accepting });
+  const recallPort = new RecallPort({ bus, sessions, defaultStore, accepting });
+  const associations = new AssociationPort({ bus, sessions, accepting });
   const reflection = new ReflectionPort({
     bus,
     graph,
     recall: recallPort,
     memory,
     associations,
+    sessions,
     defaultStore,
     accepting,
     clock,
@@ -101,7 +132,7 @@ export function buildPorts(config: Config, needs: PortNeeds): Ports {
         embeddings: embeddingState,
         building: core.indexes.building(),
       }),
-      progress: progress.list().map((p) => ({ ...p, share: progressShare(p) })),
+      progress: progressSeenBy(progress.list(), access).map((p) => ({ ...p, share: progressShare(p) })),
     };
   };
   return {
@@ -116,10 +147,10 @@ export function buildPorts(config: Config, needs: PortNeeds): Ports {
     lifecycle,
     background: {
       // Queue depths live in Redis: without it, a typed UNAVAILABLE within a second, not an empty list.
-      status: async () => {
+      status: async (access) => {
         if (!(await pingRedis(config.redisUrl, HEALTH_MS)))
           throw new UnavailableError('redis', 'unreachable', OUTAGE_RETRY_AFTER_MS);
-        return withTimeout(jobs.status(), 2000, [] as QueueStatus[]);
+        return queuesSeenBy(await withTimeout(jobs.status(), 2000, [] as QueueStatus[]), access);
       },
     },
     shutdown: (dir) => {

@@ -30,6 +30,19 @@ export function mayReach(access: Access | undefined, store: string): boolean {
   return stores === null || stores.includes(store);
 }
 
+/**
+ * The stores a command may touch for this caller (null: every store): the owner of the data answers a memory
+ * outside them exactly as an unknown one, so a store-bound caller cannot tell the two apart.
+ */
+export function reachOf(access: Access | undefined): readonly string[] | null {
+  return of(access).stores;
+}
+
+/** Whether `store` is within a command's reach (absent or null: every store). */
+export function withinReach(reach: readonly string[] | null | undefined, store: string): boolean {
+  return reach == null || reach.includes(store);
+}
+
 /** True when the caller is limited to some stores (reads by id must check the store). */
 export function isStoreBound(access: Access | undefined): boolean {
   return of(access).stores !== null;

@@ -196,6 +196,58 @@ describe('consolidate (invariant 6)', () => {
     const b = await remember('second');
     await expectRefused(CONSOLIDATE, { ids: [a, b], strategy: 'SUMMARIZE' }, 'HIPPOCAMPUS.SUMMARY_REQUIRED');
   });
+
+  it('refuses originals another memory consolidates already, writing nothing', async () => {
+    const a = await remember('consolidated once');
+    const b = await remember('consolidated once too');
+    const c = await remember('not yet');
+    await t.ok(CONSOLIDATE, { ids: [a, b], strategy: 'COMBINE' });
+    await expectRefused(CONSOLIDATE, { ids: [c, a], strategy: 'COMBINE' }, 'HIPPOCAMPUS.ALREADY_CONSOLIDATED');
+  });
+
+  it('lets only one of two overlapping consolidations of the same originals commit', async () => {
+    const a = await remember('overlap one');
+    const b = await remember('overlap two');
+    // The first transaction holds its uncommitted consolidation until the second has begun, then commits.
+    const real = new Neo4jGraph(t.app.driver, t.config.neo4j.database);
+    let secondBegan: () => void = () => undefined;
+    const began = new Promise<void>((resolve) => (secondBegan = resolve));
+    let transactions = 0;
+    const overlapping: GraphPort = {
+      read: (s, p) => real.read(s, p),
+      write: (s, p) => real.write(s, p),
+      readTransaction: (w) => real.readTransaction(w),
+      transaction(work) {
+        const first = ++transactions === 1;
+        return real.transaction((tx) =>
+          work({
+            async run(s, p) {
+              if (!first) secondBegan();
+              const rows = await tx.run(s, p);
+              if (first && s.file.endsWith('create-consolidated.cypher')) {
+                await began;
+                await new Promise((resolve) => setTimeout(resolve, 300));
+              }
+              return rows;
+            },
+          } as typeof tx),
+        );
+      },
+    };
+    const hippocampus = new Hippocampus({ graph: overlapping, bus: new Bus(), limits: t.config });
+    const consolidate = () =>
+      hippocampus.consolidate(
+        message('ConsolidateCommand', { ids: [a, b], strategy: 'COMBINE', content: null }, 'cortex'),
+      );
+    const results = await Promise.allSettled([consolidate(), consolidate()]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected']);
+    expect((results[1] as PromiseRejectedResult).reason).toMatchObject({ code: 'HIPPOCAMPUS.ALREADY_CONSOLIDATED' });
+    const into = await t.cypher<{ n: number }>(
+      'MATCH (c:Memory)-[:CONSOLIDATED_FROM]->(o:Memory) WHERE o.id IN [$a, $b] RETURN count(DISTINCT c) AS n',
+      { a, b },
+    );
+    expect(into[0]?.n).toBe(1);
+  });
 });
 
 describe('forget (invariant 6)', () => {

@@ -278,6 +278,30 @@ describe('MCP under the limits of GraphQL', () => {
     },
   );
 
+  it('a batch of JSON-RPC messages in one POST counts each tool call against the rate limit', async () => {
+    await freshToken();
+    const statusCall = (id: number) => ({
+      jsonrpc: '2.0',
+      id,
+      method: 'tools/call',
+      params: { name: 'status', arguments: {} },
+    });
+    const res = await fetch(limited.server.url.replace(/\/graphql$/, '/mcp'), {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        authorization: `Bearer ${token}`,
+      },
+      body: JSON.stringify([1, 2, 3, 4].map(statusCall)),
+    });
+    expect(res.status).toBe(200);
+    const replies = (await res.json()) as { id: number; result: CallToolResult }[];
+    const outcomes = replies.map((r) => (r.result.isError ? meta(r.result)?.code : 'ok'));
+    // Three calls a minute: four calls in one POST are four calls, and one of them is refused.
+    expect(outcomes.sort()).toEqual(['RATE_LIMITED', 'ok', 'ok', 'ok']);
+  });
+
   it(
     'a tool call waits for an admission slot like a GraphQL operation: none free is ' + 'an error result BUSY',
     async () => {

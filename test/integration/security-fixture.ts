@@ -121,3 +121,25 @@ export function useSecurityApp(): void {
     await rm(coldDir, { recursive: true, force: true });
   });
 }
+
+/** An app of its own with auth on and a rate limit per token per minute; `stop` also drops its queues. */
+export async function startRateLimitedApp(perMinute: number): Promise<TestApp> {
+  const own = queuePrefix();
+  const app = await startTestApp(
+    {},
+    {
+      ...process.env,
+      TOTAL_RECALL_AUTH: 'on',
+      TOTAL_RECALL_QUEUE_PREFIX: own,
+      TOTAL_RECALL_RATE_LIMIT_PER_MINUTE: String(perMinute),
+    },
+  );
+  const stop = app.stop;
+  return {
+    ...app,
+    stop: async () => {
+      await stop();
+      await dropQueues(own);
+    },
+  };
+}

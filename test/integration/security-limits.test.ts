@@ -1,7 +1,6 @@
 import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { startTestApp, type GraphQLResponse } from '../helpers.js';
-import { dropQueues, queuePrefix } from '../background.js';
+import type { GraphQLResponse } from '../helpers.js';
 import {
   A,
   as,
@@ -11,6 +10,7 @@ import {
   post,
   refusedWritingNothing,
   STORE,
+  startRateLimitedApp,
   storeAs,
   t,
   tok,
@@ -276,16 +276,7 @@ describe('input bounds', () => {
 
 describe('rate limit', () => {
   it('a token over its share per minute is refused with 429 RATE_LIMITED, others are not', async () => {
-    const p = queuePrefix();
-    const limited = await startTestApp(
-      {},
-      {
-        ...process.env,
-        TOTAL_RECALL_AUTH: 'on',
-        TOTAL_RECALL_QUEUE_PREFIX: p,
-        TOTAL_RECALL_RATE_LIMIT_PER_MINUTE: '5',
-      },
-    );
+    const limited = await startRateLimitedApp(5);
     try {
       const call = (token: string) =>
         fetch(limited.server.url, {
@@ -303,7 +294,6 @@ describe('rate limit', () => {
       expect((await call(tok.mindB)).status).toBe(200);
     } finally {
       await limited.stop();
-      await dropQueues(p);
     }
   });
 });

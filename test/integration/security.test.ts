@@ -295,15 +295,21 @@ describe('isolation', () => {
     expect(await nodes()).toBe(before);
     const [row] = await t.cypher<{ n: number }>('MATCH (m:Memory {id: $id}) RETURN m.accessCount AS n', { id: a1.id });
     expect(row?.n).toBe(0);
-    // Changes by id are refused as if the memory did not exist.
-    for (const mutation of [
-      `claim(id: "${a1.id}") { id }`,
-      `reclassify(id: "${a1.id}", tier: ARCHIVE, reason: "x") { id }`,
-      `forget(input: { id: "${a1.id}", confirmId: "${a1.id}", reason: "x" }) { forgotten }`,
-      `consolidate(ids: ["${a1.id}", "${a2.id}"], strategy: COMBINE) { id }`,
-      `associate(input: { a: "${a1.id}", b: "${a2.id}", type: CAUSAL, direction: WEAKEN }) { strength }`,
+    // Changes by id are refused as if the memory did not exist (with the code its owner gives an unknown id).
+    for (const [mutation, expected] of [
+      [`claim(id: "${a1.id}") { id }`, 'HIPPOCAMPUS.MEMORY_NOT_FOUND'],
+      [`reclassify(id: "${a1.id}", tier: ARCHIVE, reason: "x") { id }`, 'HIPPOCAMPUS.MEMORY_NOT_FOUND'],
+      [
+        `forget(input: { id: "${a1.id}", confirmId: "${a1.id}", reason: "x" }) { forgotten }`,
+        'HIPPOCAMPUS.MEMORY_NOT_FOUND',
+      ],
+      [`consolidate(ids: ["${a1.id}", "${a2.id}"], strategy: COMBINE) { id }`, 'HIPPOCAMPUS.MEMORY_NOT_FOUND'],
+      [
+        `associate(input: { a: "${a1.id}", b: "${a2.id}", type: CAUSAL, direction: WEAKEN }) { strength }`,
+        'SYNAPSE.MEMORY_NOT_FOUND',
+      ],
     ]) {
-      await refusedWritingNothing(() => as(tok.mindB, `mutation { ${mutation} }`), 'HIPPOCAMPUS.MEMORY_NOT_FOUND');
+      await refusedWritingNothing(() => as(tok.mindB, `mutation { ${mutation} }`), expected as string);
     }
   });
 

@@ -46,7 +46,7 @@ export interface CallerHints {
 }
 
 export class Authenticator {
-  private readonly verified = new Map<string, { record: TokenRecord; until: number }>();
+  private readonly verified = new Map<string, { record: TokenRecord; at: number }>();
 
   constructor(
     readonly mode: AuthMode,
@@ -62,8 +62,11 @@ export class Authenticator {
     return new Authenticator(mode, tokens);
   }
 
-  /** The caller behind these headers; UNAUTHENTICATED for a bad token, or for none when authentication is on. */
-  async callerFrom(headers: HeaderSource, hints: CallerHints = {}): Promise<Caller> {
+  /**
+   * The caller behind these headers; UNAUTHENTICATED for a bad token, or for none when authentication is on.
+   * `maxAgeMs`: the oldest verification trusted (a socket re-checking its token asks for a fresher one).
+   */
+  async callerFrom(headers: HeaderSource, hints: CallerHints = {}, maxAgeMs = VERIFIED_TTL_MS): Promise<Caller> {
     const authorization = header(headers, 'authorization');
     const token = hints.token ?? bearerOf(authorization);
     if (authorization !== null && token === null && !hints.token)
@@ -79,19 +82,19 @@ export class Authenticator {
         );
       return { instanceId, sessionId };
     }
-    const record = await this.verify(token);
+    const record = await this.verify(token, Math.min(maxAgeMs, VERIFIED_TTL_MS));
     if (!record) throw new UnauthenticatedError('the token is unknown or revoked');
     return callerOf(accessOf(record), instanceId, sessionId);
   }
 
-  private async verify(token: string): Promise<TokenRecord | null> {
+  private async verify(token: string, maxAgeMs: number): Promise<TokenRecord | null> {
     if (!this.tokens) return null;
     const key = hashToken(token);
     const now = this.clock();
     const cached = this.verified.get(key);
-    if (cached && cached.until > now) return cached.record;
+    if (cached && now - cached.at < maxAgeMs) return cached.record;
     const record = await this.tokens.verify(token);
-    if (record) this.verified.set(key, { record, until: now + VERIFIED_TTL_MS });
+    if (record) this.verified.set(key, { record, at: now });
     else this.verified.delete(key);
     return record;
   }

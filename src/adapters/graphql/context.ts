@@ -42,8 +42,8 @@ export interface Ports {
    * failed).
    */
   readonly embeddingProgress: (access?: Access) => Promise<readonly StoreEmbeddingProgress[]>;
-  /** The background queues (depths, schedules, last runs). */
-  readonly background: { status(): Promise<QueueStatus[]> };
+  /** The background queues (depths, schedules; last runs in full for an operator or without `access`). */
+  readonly background: { status(access?: Access): Promise<QueueStatus[]> };
   /** Runs the shutdown protocol (once; later calls get the same report). */
   readonly shutdown: (coldStorageDir: string | null) => Promise<ShutdownReport>;
 }

@@ -7,8 +7,10 @@
  * in the process (more wait behind its own, or BUSY); then graphql-armor's
  * limits on depth, aliases, tokens and cost, and a bounded share of the pool.
  * Other routes (/mcp) are checked for Host, Origin and token the same way, and
- * get the rate limit, admission and pool share on their first port call.
+ * get the rate limit, admission and pool share on their first port call; each
+ * graphql-ws operation gets all of them too (subscriptions.ts).
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { ApolloServer, HeaderMap, type ApolloServerPlugin } from '@apollo/server';
 import { ApolloArmor } from '@escape.tech/graphql-armor';
@@ -48,7 +50,18 @@ export type RouteHandler = (req: IncomingMessage, res: ServerResponse, scope: Ro
 
 export interface RouteScope {
   readonly ports: Ports;
+  /**
+   * Runs the handling of one message of a request that carries several (an MCP JSON-RPC batch): its first port
+   * call counts against the rate limit on its own, so a batch of n calls counts n times, as n requests would.
+   */
+  eachMessage<T>(handle: () => T): T;
 }
+
+/** One message of a batched route request: whether (and how) it has been counted against the rate limit yet. */
+interface MessageCount {
+  counted: Promise<void> | null;
+}
+const messageCounts = new AsyncLocalStorage<MessageCount>();
 
 export interface ServerOptions {
   /**
@@ -154,18 +167,23 @@ export async function startGraphQLServer(
   };
 
   /**
-   * A route's request counts once against its token's rate limit and takes one
-   * admission slot (given back when the response closes), both on its first
-   * port call: a refusal is then the call's own typed error (an MCP error
-   * result with the code GraphQL gives). Health is never queued, as over GraphQL.
+   * A route's request counts once against its token's rate limit (each message
+   * of a batch once, through eachMessage) and takes one admission slot (given
+   * back when the response closes), both on its first port call: a refusal is
+   * then the call's own typed error (an MCP error result with the code GraphQL
+   * gives). Health is never queued, as over GraphQL.
    */
   const routeScope = (caller: Caller, res: ServerResponse): RouteScope => {
-    let counted: Promise<void> | null = null;
+    const request: MessageCount = { counted: null };
     let slot: Promise<void> | null = null;
     let release: (() => void) | null = null;
     res.once('close', () => release?.());
-    const count = () =>
-      (counted ??= rateLimit && caller.access?.tokenId ? rateLimit.consume(caller.access.tokenId) : Promise.resolve());
+    const count = () => {
+      const message = messageCounts.getStore() ?? request;
+      message.counted ??=
+        rateLimit && caller.access?.tokenId ? rateLimit.consume(caller.access.tokenId) : Promise.resolve();
+      return message.counted;
+    };
     const enter = () =>
       (slot ??= admission
         ? admission.enter(caller.access?.tokenId ?? null).then((done) => {
@@ -177,7 +195,10 @@ export async function startGraphQLServer(
       await count();
       if (port !== 'health') await enter();
     };
-    return { ports: limitedPorts(ports, limits.requestConcurrency, guard) };
+    return {
+      ports: limitedPorts(ports, limits.requestConcurrency, guard),
+      eachMessage: (handle) => messageCounts.run({ counted: null }, handle),
+    };
   };
 
   const http = createServer(async (req, res) => {
@@ -260,6 +281,9 @@ export async function startGraphQLServer(
     validationRules: armor.validationRules as ValidationRule[],
     contextFor,
     admit,
+    authenticate: (headers, hints, maxAgeMs) => failingFast(() => authenticator.callerFrom(headers, hints, maxAgeMs)),
+    entryShare,
+    admission,
   });
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);

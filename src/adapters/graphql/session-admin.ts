@@ -27,7 +27,7 @@ export class AdminResolver {
 
   @FieldResolver(() => [QueueStatusType], { description: 'Background queues: depths, schedules and last runs.' })
   queues(@Ctx() ctx: GraphQLContext) {
-    return ctx.ports.background.status();
+    return ctx.ports.background.status(ctx.caller.access);
   }
 
   @FieldResolver(() => [StoreEmbeddingsType], {

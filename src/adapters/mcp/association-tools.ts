@@ -61,11 +61,12 @@ export function registerAssociationTools(server: McpServer, ctx: McpContext): vo
     },
     (args) =>
       toolResult(async () => {
-        const views = await ports.associations.neighbourhood(args.id, {
-          depth: args.depth ?? 1,
-          types: args.types ?? null,
-          limit: args.limit ?? 100,
-        });
+        // With the caller: a memory of a store its token may not reach has no neighbourhood it can see.
+        const views = await ports.associations.neighbourhood(
+          args.id,
+          { depth: args.depth ?? 1, types: args.types ?? null, limit: args.limit ?? 100 },
+          caller,
+        );
         return okResult({ associations: views.map((v) => associationView(v, salienceOf)) });
       }),
   );

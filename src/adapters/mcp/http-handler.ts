@@ -47,7 +47,7 @@ function foreignOrigin(req: IncomingMessage): boolean {
 
 /** The ports come from the server with each request (RouteScope): limited and admitted as GraphQL's are. */
 export function createMcpHandler(options: McpHandlerOptions): RouteHandler {
-  return async (req, res, { ports }) => {
+  return async (req, res, { ports, eachMessage }) => {
     if (req.method !== 'POST') {
       jsonRpcError(res, 405, 'This MCP endpoint is stateless: send each JSON-RPC message as a POST.', {
         allow: 'POST',
@@ -79,6 +79,9 @@ export function createMcpHandler(options: McpHandlerOptions): RouteHandler {
       void server.close();
     });
     await server.connect(transport);
+    // A POST may carry a batch of JSON-RPC messages: each is counted against the rate limit as a request of its own.
+    const deliver = transport.onmessage;
+    transport.onmessage = (message, extra) => eachMessage(() => deliver?.(message, extra));
     await transport.handleRequest(req, res);
   };
 }

@@ -8,8 +8,8 @@ import { admit } from './admission.js';
 import {
   isStoreBound,
   mayReach,
+  reachOf,
   requireWrite,
-  type Access,
   type AssociationDirection,
   type AssociationType,
   type Bus,
@@ -17,7 +17,7 @@ import {
 } from '../../domain/index.js';
 import { associationsOf, memoriesById, memoryById, neighbourhoodOf } from './memory-queries.js';
 import type { AssociationRecord, AssociationsQuery, NeighbourhoodQuery } from '../../domain/index.js';
-import { memoryNotFound, type Caller } from './memory-port.js';
+import { checkCallerSession, type Caller, type SessionStores } from './memory-port.js';
 
 /** An association with the memory at its other end. */
 export type AssociationView = Omit<AssociationRecord, 'other'> & { readonly other: MemoryRecord };
@@ -33,6 +33,8 @@ export interface AssociateArgs {
 export interface AssociationPortDeps {
   readonly bus: Bus;
   readonly accepting: () => boolean;
+  /** Cortex's sessions: a session the caller names must be of a store it may reach. */
+  readonly sessions?: SessionStores;
 }
 
 export class AssociationPort {
@@ -41,10 +43,18 @@ export class AssociationPort {
   async associate(args: AssociateArgs, caller: Caller): Promise<AssociationView> {
     admit(this.deps.accepting);
     requireWrite(caller.access);
-    await this.checkReach([args.a, args.b], caller.access);
+    await checkCallerSession(this.deps.sessions, caller);
+    // Synapse answers a memory out of the caller's reach exactly as an unknown one (same code, message, details).
     const command = this.deps.bus.message(
       'AssociateCommand',
-      { a: args.a, b: args.b, type: args.type, direction: args.direction ?? 'CREATE', strength: args.strength ?? null },
+      {
+        a: args.a,
+        b: args.b,
+        type: args.type,
+        direction: args.direction ?? 'CREATE',
+        strength: args.strength ?? null,
+        reach: reachOf(caller.access),
+      },
       'cortex',
       { instanceId: caller.instanceId, sessionId: caller.sessionId, correlationId: caller.correlationId },
     );
@@ -57,20 +67,12 @@ export class AssociationPort {
   }
 
   /** A memory of a store the caller may not reach has no neighbourhood it can see. */
-  async neighbourhood(id: string, query: NeighbourhoodQuery, caller?: Caller): Promise<AssociationView[]> {
-    if (isStoreBound(caller?.access)) {
+  async neighbourhood(id: string, query: NeighbourhoodQuery, caller: Caller): Promise<AssociationView[]> {
+    if (isStoreBound(caller.access)) {
       const root = await memoryById(this.deps.bus, id);
-      if (!root || !mayReach(caller?.access, root.store)) return [];
+      if (!root || !mayReach(caller.access, root.store)) return [];
     }
     return this.withMemories(await neighbourhoodOf(this.deps.bus, { id, ...query }));
-  }
-
-  /** Ids of stores the caller may not reach are refused as unknown. */
-  private async checkReach(ids: readonly string[], access: Access | undefined): Promise<void> {
-    if (!isStoreBound(access)) return;
-    for (const memory of await memoriesById(this.deps.bus, [...new Set(ids)])) {
-      if (!mayReach(access, memory.store)) throw memoryNotFound(memory.id);
-    }
   }
 
   /** A memory forgotten between the two reads simply drops out. */

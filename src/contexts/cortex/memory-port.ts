@@ -6,9 +6,11 @@
 import { admit } from './admission.js';
 import {
   InvalidInputError,
+  isReadOnly,
   isStoreBound,
   mayReach,
   NotFoundError,
+  reachOf,
   requireWrite,
   storeFor,
   type Access,
@@ -63,10 +65,29 @@ export interface MemoryPortDeps {
   readonly accepting: () => boolean;
   readonly clock?: () => number;
   /** Cortex's sessions: a call from an instance is activity on its open session. */
-  readonly sessions?: {
+  readonly sessions?: SessionStores & {
     touch(instanceId: string): Promise<{ readonly id: string; readonly store: string } | null>;
-    storesOf(ids: readonly string[]): Promise<ReadonlyMap<string, string>>;
   };
+}
+
+/** Cortex's sessions as far as a check of a named session needs them: the store of each that exists. */
+export interface SessionStores {
+  storesOf(ids: readonly string[]): Promise<ReadonlyMap<string, string>>;
+}
+
+const foreignSession = (sessionId: string, what: string) =>
+  new InvalidInputError('CORTEX.FOREIGN_SESSION', `sessionId ${sessionId} is not a session of ${what}`, { sessionId });
+
+/**
+ * The session a caller names itself with (x-session-id) is written into what its change records (events, a
+ * consolidated memory): one of a store the caller may not reach is refused, as store() refuses it.
+ */
+export async function checkCallerSession(sessions: SessionStores | undefined, caller: Caller): Promise<void> {
+  const { sessionId } = caller;
+  if (!sessionId || !sessions || !isStoreBound(caller.access)) return;
+  const store = (await sessions.storesOf([sessionId])).get(sessionId);
+  if (store !== undefined && !mayReach(caller.access, store))
+    throw foreignSession(sessionId, 'a store this token may reach');
 }
 
 /** What an unknown id gets; a memory of a store the caller may not reach gets the same. */
@@ -76,9 +97,10 @@ export const memoryNotFound = (id: string) =>
 export class MemoryPort {
   constructor(private readonly deps: MemoryPortDeps) {}
 
-  /** The gate, then activity on the caller's open session; that session (or null). */
+  /** The gate, then activity on the caller's open session; that session (or null). A reader touches nothing. */
   private async enter(caller: Caller): Promise<{ readonly id: string; readonly store: string } | null> {
     admit(this.deps.accepting);
+    if (isReadOnly(caller.access)) return null;
     return caller.instanceId && this.deps.sessions ? this.deps.sessions.touch(caller.instanceId) : null;
   }
 
@@ -138,13 +160,7 @@ export class MemoryPort {
     const existing = await this.deps.sessions.storesOf([...byId.keys()]);
     for (const [sessionId, store] of byId) {
       const sessionStore = existing.get(sessionId);
-      if (sessionStore !== undefined && sessionStore !== store) {
-        throw new InvalidInputError(
-          'CORTEX.FOREIGN_SESSION',
-          `sessionId ${sessionId} is not a session of store "${store}"`,
-          { sessionId },
-        );
-      }
+      if (sessionStore !== undefined && sessionStore !== store) throw foreignSession(sessionId, `store "${store}"`);
     }
   }
 
@@ -166,9 +182,11 @@ export class MemoryPort {
     content: string | null,
     caller: Caller,
   ): Promise<MemoryRecord> {
-    await this.writeTo(ids, caller);
+    // No reach check here: Hippocampus answers a memory out of reach exactly as an unknown one (code and details).
+    await this.writeTo([], caller);
+    const reach = reachOf(caller.access);
     return this.deps.bus.ask(
-      this.deps.bus.message('ConsolidateCommand', { ids, strategy, content }, 'cortex', this.meta(caller)),
+      this.deps.bus.message('ConsolidateCommand', { ids, strategy, content, reach }, 'cortex', this.meta(caller)),
     );
   }
 
@@ -179,18 +197,23 @@ export class MemoryPort {
     );
   }
 
-  /** The checks before a change by id: accepting, a token that may write, memories the caller may reach. */
+  /**
+   * The checks before a change by id: accepting, a token that may write, memories and a named session the caller
+   * may reach.
+   */
   private async writeTo(ids: readonly string[], caller: Caller): Promise<void> {
     admit(this.deps.accepting);
     requireWrite(caller.access);
     await this.checkReach(ids, caller);
+    await checkCallerSession(this.deps.sessions, caller);
     await this.enter(caller);
   }
 
   /**
-   * `memory(id)`: a read by id, which counts as an access. Null when unknown
-   * (or in a store the caller may not reach). Within one request the memory is
-   * read once, and its access is recorded once the request has succeeded.
+   * `memory(id)`: a read by id, which counts as an access (a reader's is not
+   * recorded). Null when unknown (or in a store the caller may not reach).
+   * Within one request the memory is read once, and its access is recorded
+   * once the request has succeeded.
    */
   async memory(id: string, caller: Caller): Promise<MemoryRecord | null> {
     const scope = caller.request;
@@ -209,6 +232,7 @@ export class MemoryPort {
 
   private async readAndAccess(id: string, caller: Caller): Promise<MemoryRecord | null> {
     await this.enter(caller);
+    if (isReadOnly(caller.access)) return this.readUncounted(id, caller);
     try {
       await this.checkReach([id], caller);
       return await this.access(id, caller);
@@ -220,8 +244,9 @@ export class MemoryPort {
 
   private async readDeferred(id: string, caller: Caller, scope: RequestScope): Promise<MemoryRecord | null> {
     await this.enter(caller);
-    const memory = await memoryById(this.deps.bus, id, this.meta(caller));
-    if (!memory || !mayReach(caller.access, memory.store)) return null;
+    const memory = await this.readUncounted(id, caller);
+    // A reader writes nothing: its read is answered, not counted.
+    if (!memory || isReadOnly(caller.access)) return memory;
     const at = (this.deps.clock ?? Date.now)();
     scope.afterSuccess(() =>
       this.access(id, caller).catch((error: unknown) => {
@@ -231,6 +256,12 @@ export class MemoryPort {
     );
     // The answer shows the access it is about to record.
     return { ...memory, accessCount: memory.accessCount + 1, lastAccessedAt: at };
+  }
+
+  /** The memory as it is, recording nothing; null when unknown or out of the caller's reach. */
+  private async readUncounted(id: string, caller: Caller): Promise<MemoryRecord | null> {
+    const memory = await memoryById(this.deps.bus, id, this.meta(caller));
+    return memory && mayReach(caller.access, memory.store) ? memory : null;
   }
 
   async events(

@@ -5,18 +5,16 @@
 import { admit } from './admission.js';
 import {
   isReadOnly,
-  isStoreBound,
+  reachOf,
   requireWrite,
   storeFor,
-  type Access,
   type Bus,
   type OutcomeKind,
-  type Reach,
   type ReflectionScope,
   type SearchFilters,
 } from '../../domain/index.js';
 import type { Pack, RecallResult, ReflectCandidateWithActions, UseRecord } from '../../domain/index.js';
-import type { Caller } from './memory-port.js';
+import { checkCallerSession, type Caller, type SessionStores } from './memory-port.js';
 
 export interface SearchArgs {
   readonly query: string;
@@ -46,10 +44,9 @@ export interface RecallPortDeps {
   readonly bus: Bus;
   readonly defaultStore: string;
   readonly accepting: () => boolean;
+  /** Cortex's sessions: a session the caller names must be of a store it may reach. */
+  readonly sessions?: SessionStores;
 }
-
-/** The stores a caller may reach, as Recall's commands take them (null: every store). */
-const reachOf = (access: Access | undefined): Reach => (isStoreBound(access) ? (access?.stores ?? null) : null);
 
 export class RecallPort {
   constructor(private readonly deps: RecallPortDeps) {}
@@ -129,6 +126,7 @@ export class RecallPort {
   ): Promise<UseRecord> {
     admit(this.deps.accepting);
     requireWrite(caller.access);
+    await checkCallerSession(this.deps.sessions, caller);
     // Salience counts the use (MemoryUsed) like a read: it raises the score.
     const reach = reachOf(caller.access);
     return this.deps.bus.ask(
@@ -139,6 +137,7 @@ export class RecallPort {
   async reportOutcome(useId: string, outcome: OutcomeKind, note: string | null, caller: Caller): Promise<UseRecord> {
     admit(this.deps.accepting);
     requireWrite(caller.access);
+    await checkCallerSession(this.deps.sessions, caller);
     const reach = reachOf(caller.access);
     return this.deps.bus.ask(
       this.deps.bus.message('ReportOutcomeCommand', { useId, outcome, note, reach }, 'cortex', this.init(caller)),

@@ -11,7 +11,10 @@ import {
   InvalidInputError,
   NotFoundError,
   isTier,
+  mayReach,
+  requireWrite,
   sortableId,
+  storeFor,
   REFLECT_ACTION_KINDS,
   ASSOCIATION_TYPES,
   MERGE_STRATEGIES,
@@ -23,7 +26,7 @@ import {
 import { memoriesById, memoryById } from './memory-queries.js';
 import type { ReflectCandidateWithActions } from '../../domain/index.js';
 import { Q } from './cypher.js';
-import type { Caller, MemoryPort } from './memory-port.js';
+import { checkCallerSession, type Caller, type MemoryPort, type SessionStores } from './memory-port.js';
 import type { RecallPort } from './recall-port.js';
 import type { AssociationPort } from './association-port.js';
 import { requireText } from './session-rules.js';
@@ -47,6 +50,8 @@ export interface ReflectionPortDeps {
   readonly defaultStore: string;
   readonly accepting: () => boolean;
   readonly clock?: () => number;
+  /** Cortex's sessions: a session the caller names must be of a store it may reach. */
+  readonly sessions?: SessionStores;
 }
 
 export interface OpenReflectionArgs {
@@ -90,7 +95,11 @@ export class ReflectionPort {
    */
   async open(args: OpenReflectionArgs, caller: Caller): Promise<ReflectionView> {
     admit(this.deps.accepting);
-    const store = args.store ?? this.deps.defaultStore;
+    // Opening one writes the Reflection: a reader may not.
+    requireWrite(caller.access);
+    await checkCallerSession(this.deps.sessions, caller);
+    // Like every other call: the named store, else the token's own, else the service default.
+    const store = storeFor(caller.access, args.store, this.deps.defaultStore);
     const candidates = await this.deps.recall.reflect(
       store,
       args.scope ?? 'ALL',
@@ -126,7 +135,7 @@ export class ReflectionPort {
     return view;
   }
 
-  /** A reflection as it stands; null when unknown or another instance's. */
+  /** A reflection as it stands; null when unknown, another instance's or of a store the caller may not reach. */
   async get(id: string, caller: Caller): Promise<ReflectionView | null> {
     const record = await this.record(id);
     if (!record || !this.visible(record, caller)) return null;
@@ -136,6 +145,8 @@ export class ReflectionPort {
   /** Answers one candidate: validates everything first (a refused answer changes nothing), applies it, records it. */
   async answer(args: ReflectAnswerArgs, caller: Caller): Promise<ReflectionAnswered> {
     admit(this.deps.accepting);
+    requireWrite(caller.access);
+    await checkCallerSession(this.deps.sessions, caller);
     const previous = this.turns.get(args.reflectionId) ?? Promise.resolve();
     const turn = previous.catch(() => undefined).then(() => this.answerNow(args, caller));
     this.turns.set(args.reflectionId, turn);
@@ -170,7 +181,7 @@ export class ReflectionPort {
     }
     const why = requireText(args.why, 'why');
     const plan = this.plan(candidate, args);
-    await this.checkOthers(plan.with, record.store);
+    await this.checkOthers(plan.with, record.store, caller);
     const result = await this.apply(plan, args.memoryId, why, caller);
     const now = this.clock();
     const eventId = `${record.id}-answer-${args.memoryId}`;
@@ -291,11 +302,12 @@ export class ReflectionPort {
 
   /**
    * The other memories an answer names exist and belong to the reflection's
-   * store (checked before anything is written).
+   * store (checked before anything is written). One the caller may not reach
+   * is missing to it: the same error as an unknown id.
    */
-  private async checkOthers(ids: readonly string[], store: string): Promise<void> {
+  private async checkOthers(ids: readonly string[], store: string, caller: Caller): Promise<void> {
     if (ids.length === 0) return;
-    const found = await memoriesById(this.deps.bus, ids);
+    const found = (await memoriesById(this.deps.bus, ids)).filter((m) => mayReach(caller.access, m.store));
     const missing = ids.filter((id) => !found.some((m) => m.id === id));
     if (missing.length > 0)
       throw new NotFoundError('CORTEX.MEMORY_NOT_FOUND', `no memory with id ${missing.join(', ')}`, { ids: missing });
@@ -304,8 +316,11 @@ export class ReflectionPort {
       throw invalid('CROSS_STORE', `memories ${foreign.join(', ')} are not in store "${store}"`, { ids: foreign });
   }
 
+  /** The caller's instance's (or no instance's), in a store the caller may reach; else it is unknown to the caller. */
   private visible(record: ReflectionRecord, caller: Caller): boolean {
-    return caller.instanceId === null || record.instanceId === null || caller.instanceId === record.instanceId;
+    const sameInstance =
+      caller.instanceId === null || record.instanceId === null || caller.instanceId === record.instanceId;
+    return sameInstance && mayReach(caller.access, record.store);
   }
 
   private async record(id: string): Promise<ReflectionRecord | null> {

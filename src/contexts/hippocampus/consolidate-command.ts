@@ -11,6 +11,7 @@ import {
   type ConsolidateCommand,
   type MemoryRecord,
   toMemoryRecord,
+  withinReach,
 } from '../../domain/index.js';
 import { Q } from './cypher.js';
 import { consolidate, consolidatedMetadata } from './consolidation.js';
@@ -28,9 +29,10 @@ export async function consolidateMemories(ctx: WriteContext, command: Consolidat
   const storedEventId = sortableId('evt', now);
   const consolidatedEventId = sortableId('evt', now);
   const memory = await ctx.graph.transaction(async (tx) => {
-    const found = (await tx.run<{ memory: Record<string, unknown> }>(Q.getMemories, { ids })).map((r) =>
-      toMemoryRecord(r.memory),
-    );
+    // A memory outside the caller's reach is missing to it: the same error, so it learns nothing of other stores.
+    const found = (await tx.run<{ memory: Record<string, unknown> }>(Q.getMemories, { ids }))
+      .map((r) => toMemoryRecord(r.memory))
+      .filter((m) => withinReach(command.data.reach, m.store));
     const missing = ids.filter((id) => !found.some((m) => m.id === id));
     if (missing.length > 0)
       throw new NotFoundError('HIPPOCAMPUS.MEMORY_NOT_FOUND', `no memory with id ${missing.join(', ')}`, {
@@ -41,6 +43,14 @@ export async function consolidateMemories(ctx: WriteContext, command: Consolidat
       throw new InvalidInputError('HIPPOCAMPUS.CROSS_STORE', 'all memories to consolidate must belong to one store', {
         stores: [...stores],
       });
+    // Locked before the check, so two overlapping consolidations of one memory cannot both pass it.
+    const taken = (await tx.run<{ id: string }>(Q.lockConsolidationOriginals, { ids, newId })).map((r) => r.id);
+    if (taken.length > 0)
+      throw new InvalidInputError(
+        'HIPPOCAMPUS.ALREADY_CONSOLIDATED',
+        `memories ${taken.join(', ')} are consolidated into another memory already`,
+        { ids: taken },
+      );
     const merged = consolidate(found, command.data.strategy, command.data.content);
     if (Buffer.byteLength(merged.content, 'utf8') > ctx.limits.maxContentBytes) {
       throw new InvalidInputError(

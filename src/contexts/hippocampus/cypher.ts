@@ -9,6 +9,7 @@ export const Q = declareStatements('hippocampus', {
   reclassifyMemory: 'reclassify-memory',
   changeTiers: 'change-tiers',
   createConsolidated: 'create-consolidated',
+  lockConsolidationOriginals: 'lock-consolidation-originals',
   forgetMemory: 'forget-memory',
   getEvent: 'get-event',
   listEvents: 'list-events',

@@ -23,6 +23,7 @@ import {
   type Meta,
   type GraphPort,
   type RequestLoad,
+  withinReach,
 } from '../../domain/index.js';
 import { Q } from './cypher.js';
 import { canonical, toAssociation, type AssociationRecord } from './records.js';
@@ -216,7 +217,10 @@ export class Synapse {
     const changeId = command.meta.messageId;
     const { lo, hi } = canonical(a, b);
     const { row, store } = await this.graph.transaction(async (tx) => {
-      const found = await tx.run<{ id: string; store: string }>(Q.getMemoryStores, { ids: [a, b] });
+      // A memory outside the caller's reach is missing to it: the same error, so it learns nothing of other stores.
+      const found = (await tx.run<{ id: string; store: string }>(Q.getMemoryStores, { ids: [a, b] })).filter((f) =>
+        withinReach(command.data.reach, f.store),
+      );
       const missing = [a, b].filter((id) => !found.some((f) => f.id === id));
       if (missing.length > 0)
         throw new NotFoundError('SYNAPSE.MEMORY_NOT_FOUND', `no memory with id ${missing.join(', ')}`, {

@@ -19,7 +19,13 @@ export type ReclassifyCommand = Message<
 >;
 export type ConsolidateCommand = Message<
   'ConsolidateCommand',
-  { readonly ids: readonly string[]; readonly strategy: MergeStrategy; readonly content: string | null }
+  {
+    readonly ids: readonly string[];
+    readonly strategy: MergeStrategy;
+    readonly content: string | null;
+    /** The caller's stores (absent: every store); a memory outside them is answered as unknown. */
+    readonly reach?: Reach;
+  }
 >;
 export type ForgetCommand = Message<
   'ForgetCommand',
@@ -34,6 +40,8 @@ export type AssociateCommand = Message<
     readonly type: AssociationType;
     readonly direction: AssociationDirection;
     readonly strength: number | null;
+    /** The caller's stores (absent: every store); a memory outside them is answered as unknown. */
+    readonly reach?: Reach;
   }
 >;
 /** Rescore the memories of one store (or all) and ask for the tier moves their scores call for. */
