@@ -3,11 +3,11 @@
 // shutdown protocol's next delta follows it when DIR is its folder. Run it
 // while nothing writes (verification fails otherwise, and the chain stays).
 import { resolve } from 'node:path';
-import { loadConfig } from '../src/config.js';
+import { configOrExit } from './script-config.js';
 import { ColdStorage } from '../src/adapters/cold-storage/index.js';
 import { progress } from '../src/cli/progress.js';
 
-const config = loadConfig();
+const config = configOrExit();
 const dir = resolve(process.argv[2] ?? config.coldStorageDir);
 const cold = new ColdStorage({
   neo4j: config.neo4j,

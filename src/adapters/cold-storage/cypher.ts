@@ -19,4 +19,6 @@ export const Q = declareStatements('cold-storage', {
   importDeleteNodes: 'import-delete-nodes',
   importRelationships: 'import-relationships',
   importFinish: 'import-finish',
+  importAbort: 'import-abort',
+  importMarks: 'import-marks',
 });

@@ -5,10 +5,13 @@
  * otherwise; the full export's nodes go in with a temporary label and key,
  * its relationships find their ends by it, each delta then deletes, replaces
  * and relinks what it names, the temporary marks are removed, and the result
- * is checked against the graph the chain ends in.
+ * is checked against the graph the chain ends in. An import that fails while
+ * writing deletes what it wrote (every node it wrote carries its mark); one
+ * that was killed leaves its marked nodes, which the next import removes.
  */
 import neo4j from 'neo4j-driver';
 import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import { Q } from './cypher.js';
 import { ChainError, chainOf, resolveChain, type ChainFile } from './chain.js';
 import { GraphDigest, compareCounts, fileKind, nodeKey, type Counts } from './format.js';
@@ -25,6 +28,8 @@ export interface ImportOptions {
   readonly log?: (line: string) => void;
   /** Called after each batch written: records (nodes and relationships) restored so far, of the total. */
   readonly onProgress?: (done: number, total: number) => void;
+  /** Runs once the chain is checked and the database admitted, before anything is written (the schema, say). */
+  readonly beforeWrite?: () => Promise<void>;
 }
 
 export interface ImportReport {
@@ -37,6 +42,11 @@ export interface ImportReport {
 }
 
 export class ImportRefused extends Error {}
+
+/** An import that failed while writing; what it wrote was removed. */
+export class ImportFailed extends Error {}
+
+const BATCH = neo4j.int(10_000);
 
 const toCount = (row: Record<string, unknown> | undefined) =>
   (row?.count as { toNumber(): number } | undefined)?.toNumber() ?? 0;
@@ -104,6 +114,39 @@ async function writeFile(
   await writeRelationships();
 }
 
+/** Deletes what the import with this mark wrote; how many nodes. */
+async function removeMarked(graph: LosslessGraph, mark: string): Promise<number> {
+  for (let removed = 0; ; ) {
+    const n = toCount((await graph.run(Q.importAbort, { mark, limit: BATCH }))[0]);
+    if (n === 0) return removed;
+    removed += n;
+  }
+}
+
+/**
+ * Whether the import that wrote this mark (`host/pid/uuid:`) is gone: it ran on this machine and its process no
+ * longer exists. One of another machine, or still running, is left alone.
+ */
+function abandoned(mark: string): boolean {
+  const [host, pid] = mark.split('/');
+  if (host !== hostname() || !/^\d+$/.test(pid ?? '')) return false;
+  try {
+    process.kill(Number(pid), 0);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
+
+/** Removes what imports killed before they finished left (only nodes still carrying such an import's mark). */
+async function removeAbandoned(graph: LosslessGraph, log: (line: string) => void): Promise<void> {
+  for (const row of await graph.run(Q.importMarks)) {
+    const mark = row.mark as string | null;
+    if (mark && abandoned(mark))
+      log(`removed ${await removeMarked(graph, mark)} nodes an unfinished import left (${mark.slice(0, -1)})`);
+  }
+}
+
 export async function importChain(
   graph: LosslessGraph,
   target: string,
@@ -120,6 +163,7 @@ export async function importChain(
     if (error instanceof ChainError) throw new ImportRefused(error.message);
     throw error;
   }
+  await removeAbandoned(graph, log);
   const count = toCount((await graph.run(Q.countNodes))[0]);
   if (count > 0 && !options.allowNonEmpty) {
     throw new ImportRefused(
@@ -127,6 +171,7 @@ export async function importChain(
         'to add to it)',
     );
   }
+  await options.beforeWrite?.();
   const counts = expected.counts();
   const files = chain.map((f) => f.path);
   log(
@@ -141,13 +186,23 @@ export async function importChain(
     done += n;
     options.onProgress?.(done, total);
   };
-  // This import's temporary keys start with its own mark: another import beside it keeps its own.
-  const mark = `${randomUUID()}:`;
+  // This import's temporary keys start with its own mark: another import beside it keeps its own. Its machine and
+  // process in it tell a later import whether it is still running.
+  const mark = `${hostname()}/${process.pid}/${randomUUID()}:`;
   try {
     for (const file of chain) await writeFile(graph, file, mark, batchSize, progressed);
-  } finally {
-    while (toCount((await graph.run(Q.importFinish, { mark, limit: neo4j.int(10_000) }))[0]) > 0);
+  } catch (error) {
+    // Each batch commits alone: without this, the nodes written so far would stay, with only some relationships.
+    const removed = await removeMarked(graph, mark).then(
+      () => 'what it wrote was removed; the database is as it was',
+      (cleanup: Error) => `removing what it wrote failed too (${cleanup.message}); the next import removes it`,
+    );
+    const why = (error as Error).message.split('\n')[0];
+    throw new ImportFailed(`the import failed while writing (${why}); ${removed}`, {
+      cause: error,
+    });
   }
+  while (toCount((await graph.run(Q.importFinish, { mark, limit: BATCH }))[0]) > 0);
   const stores = chain[0]?.header.scope.stores ?? null;
   await clearHeads(graph, stores);
   const live = new GraphDigest();

@@ -287,7 +287,7 @@ export class ColdStorage implements ColdStoragePort {
   }
 }
 
-export { ImportRefused } from './import.js';
+export { ImportFailed, ImportRefused } from './import.js';
 export type { ImportOptions, ImportReport } from './import.js';
 export type { CompactResult } from './compact.js';
 export type { Counts } from './format.js';
