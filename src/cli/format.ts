@@ -33,6 +33,13 @@ const day = (iso: string) => iso.slice(0, 10);
 const pct = (x: number) => `${Math.round(x * 100)}%`.padStart(4);
 const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
 
+/**
+ * Text with its control characters shown as `\x1b` rather than sent: stored text must not move the cursor, clear the
+ * screen or set the title of the terminal it is printed to. Line ends and tabs stay.
+ */
+export const visible = (text: string): string =>
+  text.replace(/(?![\n\t])\p{Cc}/gu, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+
 export function hitLines(frame: string, hits: readonly HitLike[]): string[] {
   return [
     frame,

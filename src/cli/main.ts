@@ -4,8 +4,8 @@
  * working directory (store-by-directory.ts).
  *
  * Exit codes: 0 ok; 1 recall (or context) found nothing; 2 usage error or
- * input the service refused; 3 the service is unreachable or shutting down;
- * 4 any other failure.
+ * input the service refused; 3 the service is unreachable, shutting down or
+ * down in part, or answered "try again" (a retryable code); 4 any other failure.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
@@ -20,12 +20,22 @@ import {
   callTool,
   connectService,
   DEFAULT_URL,
+  headerSafe,
+  serviceFailure,
   ServiceUnreachable,
   ToolFailure,
   type ServiceOptions,
 } from './service.js';
 import { runStdioBridge } from './stdio-bridge.js';
-import { hitLines, memoryLine, sessionLine, type HitLike, type MemoryLike, type SessionLike } from './format.js';
+import {
+  hitLines,
+  memoryLine,
+  sessionLine,
+  visible,
+  type HitLike,
+  type MemoryLike,
+  type SessionLike,
+} from './format.js';
 
 /** The checkout this command runs from (its operator token, its export/import scripts). */
 const CHECKOUT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -43,13 +53,22 @@ export const USAGE = `usage: total-recall <command> [options]
   forget ID --confirm ID --reason R         remove a memory for good (confirm repeats the id)
   status                                    the service, and which store this directory gets
   mcp                                       an MCP server on stdio, relaying to the service
-  export [DIR]                              a verified cold-storage export (direct to Neo4j)
+  export [DIR] [--store NAME]               a verified cold-storage export (direct to Neo4j) of that store; without
+                                            --store of every store (or TOTAL_RECALL_SCOPE_STORES), not the directory's
   import FILE_OR_DIR [--allow-non-empty]    restore an export or a chain of deltas (direct to Neo4j)
 
 options: --store NAME (or TOTAL_RECALL_STORE) overrides the directory's store; --json prints JSON.
 The service is at TOTAL_RECALL_URL (default ${DEFAULT_URL}).`;
 
-class UsageError extends Error {}
+class UsageError extends Error {
+  constructor(
+    message: string,
+    /** Whether the usage text helps: not when the command was right but what it names is not. */
+    readonly showUsage = true,
+  ) {
+    super(message);
+  }
+}
 
 interface Io {
   readonly out: (line: string) => void;
@@ -144,16 +163,30 @@ export async function run(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: 
     store: where.store,
     instanceId: env.TOTAL_RECALL_INSTANCE_ID?.trim() || null,
   };
+  // JSON escapes control characters itself; text shows them (stored text must not drive the terminal).
   const print = (data: unknown, lines: () => string[]) =>
-    io.out(flags.json ? JSON.stringify(data, null, 2) : lines().join('\n'));
+    io.out(flags.json ? JSON.stringify(data, null, 2) : visible(lines().join('\n')));
   const one = (what: string): string => {
     const value = rest.join(' ').trim();
     if (!value) throw new UsageError(`${command} needs ${what}`);
     return value;
   };
 
+  // The store travels as a header (x-total-recall-store), which carries Latin-1 only.
+  const checkStore = (store: string | null, from: string) => {
+    if (store !== null && !headerSafe(store))
+      throw new UsageError(
+        `${from} has characters beyond Latin-1 or control characters, which a request header cannot carry; ` +
+          'name the store in Latin-1',
+        false,
+      );
+  };
   let client: Client | null = null;
-  const connect = async () => (client ??= await connectService(service));
+  const connect = async () => {
+    checkStore(where.store, describeStore(where, cwd));
+    client ??= await connectService(service);
+    return client;
+  };
   const tool = async <T = Record<string, unknown>>(name: string, args: Record<string, unknown>) =>
     (await callTool<T>(await connect(), name, args)).data;
   // The CLI says when no marker or checkout chose the store (on stderr, so --json stays clean).
@@ -167,6 +200,7 @@ export async function run(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: 
         const marker = join(cwd, MARKER);
         if (existsSync(marker)) throw new UsageError(`${marker} exists already; edit or delete it`);
         const store = flags.store?.trim() || initialStore(cwd, homedir(), tmpdir());
+        checkStore(store, `store "${store}"`);
         writeFileSync(
           marker,
           `# Total Recall: the store of this directory tree (README: "Which store a directory gets")\n${store}\n`,
@@ -273,9 +307,11 @@ export async function run(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: 
               : describeStore(where, cwd)
           }`,
         ]);
-        return EXIT.ok;
+        // A part down, or shutting down: scripts checking the service get "not now", as when it is unreachable.
+        return data.accepting && data.neo4j && data.redis ? EXIT.ok : EXIT.unreachable;
       }
       case 'mcp':
+        checkStore(where.store, describeStore(where, cwd));
         await runStdioBridge(service, io.err);
         return EXIT.ok;
       case 'export':
@@ -284,9 +320,11 @@ export async function run(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: 
         const script = join(CHECKOUT, 'scripts', `${command}.ts`);
         const args = [...rest.map((a) => resolve(cwd, a)), ...(flags['allow-non-empty'] ? ['--allow-non-empty'] : [])];
         if (command === 'import' && rest.length !== 1) throw new UsageError('import needs one FILE_OR_DIR');
+        // The script exports the stores TOTAL_RECALL_SCOPE_STORES names (all when unset): --store names one.
+        const store = command === 'export' ? flags.store?.trim() : undefined;
         const child = spawnSync(process.execPath, ['--import', 'tsx', script, ...args], {
           cwd: CHECKOUT,
-          env,
+          env: store ? { ...env, TOTAL_RECALL_SCOPE_STORES: store } : env,
           stdio: 'inherit',
         });
         return child.status ?? EXIT.failure;
@@ -294,9 +332,11 @@ export async function run(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: 
       default:
         throw new UsageError(`unknown command "${command}"`);
     }
-  } catch (error) {
+  } catch (caught) {
+    // The network or the service's HTTP layer failing, at connecting or at any call, says so like a tool would.
+    const error = serviceFailure(caught, service.url) ?? caught;
     if (error instanceof UsageError) {
-      io.err(`total-recall: ${error.message}\n\n${USAGE}`);
+      io.err(visible(`total-recall: ${error.message}${error.showUsage ? `\n\n${USAGE}` : ''}`));
       return EXIT.usage;
     }
     if (error instanceof ServiceUnreachable) {
@@ -304,14 +344,11 @@ export async function run(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: 
       return EXIT.unreachable;
     }
     if (error instanceof ToolFailure) {
-      io.err(`total-recall: ${error.message}`);
-      return error.code === 'SHUTTING_DOWN'
-        ? EXIT.unreachable
-        : error.code === 'INTERNAL_SERVER_ERROR'
-          ? EXIT.failure
-          : EXIT.usage;
+      io.err(visible(`total-recall: ${error.message}`));
+      if (error.retryable) return EXIT.unreachable;
+      return error.code === 'INTERNAL_SERVER_ERROR' ? EXIT.failure : EXIT.usage;
     }
-    io.err(`total-recall: ${(error as Error).message}`);
+    io.err(visible(`total-recall: ${(error as Error).message}`));
     return EXIT.failure;
   } finally {
     await (client as Client | null)?.close().catch(() => undefined);

@@ -8,7 +8,7 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { isNetworkError, mcpUrl, serviceHeaders, ServiceUnreachable, type ServiceOptions } from './service.js';
+import { mcpUrl, serviceFailure, serviceHeaders, type ServiceOptions } from './service.js';
 
 const hasId = (m: JSONRPCMessage): m is JSONRPCMessage & { id: string | number; method: string } =>
   'id' in m && 'method' in m;
@@ -28,9 +28,7 @@ export async function runStdioBridge(o: ServiceOptions, log: (line: string) => v
   local.onmessage = (message) => {
     upstream.send(message).catch((error: unknown) => {
       if (!hasId(message)) return;
-      const text = isNetworkError(error)
-        ? new ServiceUnreachable(o.url, 'connection failed').message
-        : `relay failed: ${(error as Error).message}`;
+      const text = serviceFailure(error, o.url)?.message ?? `relay failed: ${(error as Error).message}`;
       void local.send({ jsonrpc: '2.0', id: message.id, error: { code: -32000, message: text } });
     });
   };

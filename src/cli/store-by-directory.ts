@@ -60,11 +60,17 @@ function ancestors(dir: string): string[] {
   return out;
 }
 
-/** A readable name plus a short hash of the path it stands for: two projects named alike stay apart. */
+/**
+ * A readable name plus a short hash of the path it stands for: two projects named alike stay apart. The name travels
+ * as a header, which carries Latin-1 only: beyond it accents are dropped (ő → o) and other letters make one dash
+ * (日本語 → store-…); names within Latin-1 keep the form they always had.
+ */
 export function derivedStoreName(name: string, realPath: string): string {
   const readable =
     name
       .replace(/\.git$/, '')
+      .replace(/[\u{100}-\u{10ffff}]/gu, (c) => c.normalize('NFKD').replace(/\p{M}/gu, ''))
+      .replace(/-*[\u{100}-\u{10ffff}]+-*/gu, '-')
       .replace(/[^\p{L}\p{N}._-]+/gu, '-')
       .replace(/^-+|-+$/g, '') || 'store';
   return `${readable.slice(0, 80)}-${createHash('sha256').update(realPath).digest('hex').slice(0, 8)}`;

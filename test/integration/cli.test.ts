@@ -1,17 +1,22 @@
 /**
  * The `total-recall` command, each call its own process, against the real
  * service: the seed's resume example across two worktrees of one repository,
- * and the exit codes (0 ok, 1 nothing found, 2 usage, 3 unreachable).
+ * and the exit codes (0 ok, 1 nothing found, 2 usage, 3 unreachable or try
+ * again), also while the service's Neo4j is gone.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomStore, startTestApp, type TestApp } from '../helpers.js';
 import { dropQueues, queuePrefix } from '../background.js';
+import { startFaultProxy, type FaultProxy } from '../fault-proxy.js';
 import { gitStoreName, MARKER } from '../../src/cli/store-by-directory.js';
 import type { ThreadedEmbedder } from '../../src/adapters/embeddings/index.js';
+import { loadConfig } from '../../src/config.js';
+import { generateToken } from '../../src/adapters/auth/testing.js';
 
 const BIN = resolve(import.meta.dirname, '../../bin/total-recall.mjs');
 let t: TestApp;
@@ -208,6 +213,217 @@ describe('total-recall CLI', () => {
       expect((await cli(dir, ['sessions'])).code).toBe(0);
       expect((await cli(dir, ['forget', id, '--confirm', id, '--reason', 'test over'])).stdout).toBe(`forgot ${id}\n`);
     },
+    MANY_PROCESSES,
+  );
+
+  it(
+    'takes the URL the server prints (…/graphql) or the MCP endpoint (…/mcp); a URL without MCP is unreachable',
+    async () => {
+      for (const url of [t.server.url, `${base}/mcp`, `${base}/mcp/`]) {
+        const run = await cli(repo, ['status'], { TOTAL_RECALL_URL: url });
+        expect({ url, code: run.code, stderr: run.stderr }).toEqual({ url, code: 0, stderr: '' });
+      }
+      const elsewhere = await cli(repo, ['status'], { TOTAL_RECALL_URL: `${base}/nothing` });
+      expect(elsewhere.code).toBe(3);
+      expect(elsewhere.stderr).toMatch(/^Total Recall is not reachable at .*serves no MCP endpoint/);
+    },
+    MANY_PROCESSES,
+  );
+
+  it(
+    'exports the store --store names, and only it',
+    async () => {
+      const store = randomStore('cli-export');
+      stores.push(store);
+      expect((await cli(root, ['remember', 'exported alone', '--store', store])).code).toBe(0);
+      await settle();
+      const dir = join(root, 'export');
+      const run = await cli(root, ['export', dir, '--store', store]);
+      expect(run.code).toBe(0);
+      const [file] = readdirSync(dir);
+      const lines = readFileSync(join(dir, file!), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
+      expect(lines[0]).toMatchObject({ type: 'header', scope: { stores: [store] } });
+      const nodes = lines.filter((l) => l.type === 'node');
+      expect(nodes.length).toBeGreaterThan(0);
+      expect(nodes.every((n) => n.props?.store === store)).toBe(true);
+    },
+    MANY_PROCESSES,
+  );
+
+  it(
+    'gives a checkout named in any script a store name a header can carry; refuses such a name in a marker',
+    async () => {
+      const japanese = join(root, '日本語');
+      mkdirSync(japanese);
+      git(japanese, 'init', '-q');
+      stores.push(gitStoreName(join(japanese, '.git')));
+      const run = await cli(japanese, ['remember', 'from a Japanese checkout', '--json']);
+      expect(run.stderr).toBe('');
+      expect(run.code).toBe(0);
+      expect(JSON.parse(run.stdout).memory.store).toMatch(/^store-[0-9a-f]{8}$/);
+
+      const marked = join(root, 'marked');
+      mkdirSync(marked);
+      writeFileSync(join(marked, MARKER), '日本語\n');
+      const refused = await cli(marked, ['recall', 'anything']);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain(`"日本語" (from ${join(marked, MARKER)}) has characters beyond Latin-1`);
+    },
+    MANY_PROCESSES,
+  );
+
+  it(
+    'shows control characters of stored text instead of sending them to the terminal',
+    async () => {
+      const store = randomStore('cli-escapes');
+      stores.push(store);
+      const content = 'escape \x1b[2J\x1b]0;pwned\x07 bell';
+      expect((await cli(root, ['remember', content, '--store', store])).code).toBe(0);
+      await settle();
+      for (const command of ['recall', 'context']) {
+        const run = await cli(root, [command, 'escape bell', '--store', store]);
+        expect(run.code).toBe(0);
+        expect(run.stdout).not.toMatch(/(?!\n)\p{Cc}/u);
+        expect(run.stdout).toContain(String.raw`escape \x1b[2J\x1b]0;pwned\x07 bell`);
+      }
+    },
+    MANY_PROCESSES,
+  );
+});
+
+/** In front of the service: passes every request on but a tool call, whose connection it drops (the service gone). */
+async function droppingToolCalls(target: string): Promise<Server> {
+  const body = async (req: IncomingMessage) => {
+    let text = '';
+    for await (const chunk of req) text += chunk;
+    return text;
+  };
+  const server = createServer(async (req, res) => {
+    const text = await body(req);
+    if (text.includes('"tools/call"')) return req.socket.destroy();
+    const headers = Object.entries(req.headers).filter(([k]) => !['host', 'connection', 'content-length'].includes(k));
+    const answer = await fetch(new URL(req.url!, target), {
+      method: req.method,
+      headers: headers as [string, string][],
+      body: req.method === 'POST' ? text : undefined,
+    });
+    res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'text/plain' });
+    res.end(Buffer.from(await answer.arrayBuffer()));
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  return server;
+}
+
+describe('total-recall CLI while the service cannot answer', () => {
+  let down: TestApp;
+  let proxy: FaultProxy;
+  let url: string;
+  const store = randomStore('cli-down');
+  const downPrefix = queuePrefix();
+  /** Well-formed, so the service looks it up. */
+  const unknownToken = generateToken().token;
+  /** No token from the checkout: this app runs without authentication, a token is only checked when sent. */
+  const noToken = { TOTAL_RECALL_DATA: '' };
+
+  beforeAll(async () => {
+    const config = loadConfig();
+    proxy = await startFaultProxy(Number(new URL(config.neo4j.uri.replace(/^bolt:/, 'http:')).port));
+    down = await startTestApp(
+      { log: () => undefined },
+      {
+        ...process.env,
+        TOTAL_RECALL_AUTH: 'off',
+        TOTAL_RECALL_QUEUE_PREFIX: downPrefix,
+        TOTAL_RECALL_SCOPE_STORES: store,
+        NEO4J_URI: `bolt://127.0.0.1:${proxy.port}`,
+        NEO4J_USER: config.neo4j.user,
+        NEO4J_PASSWORD: config.neo4j.password,
+      },
+    );
+    url = down.server.url.replace(/\/graphql$/, '');
+    noToken.TOTAL_RECALL_DATA = join(root, 'no-data');
+    mkdirSync(noToken.TOTAL_RECALL_DATA);
+  });
+
+  afterAll(async () => {
+    await proxy?.restore();
+    await down?.dropStore(store);
+    await down?.stop();
+    await proxy?.close();
+    await dropQueues(downPrefix);
+  });
+
+  it(
+    'exits 2 and prints the code for a token the service does not know',
+    async () => {
+      const run = await cli(root, ['status', '--store', store], {
+        TOTAL_RECALL_URL: url,
+        TOTAL_RECALL_TOKEN: unknownToken,
+      });
+      expect(run.code).toBe(2);
+      expect(run.stderr).toBe('total-recall: UNAUTHENTICATED: the token is unknown or revoked\n');
+    },
+    MANY_PROCESSES,
+  );
+
+  it(
+    'exits 3 when the connection drops after connecting',
+    async () => {
+      const front = await droppingToolCalls(url);
+      try {
+        const { port } = front.address() as { port: number };
+        const run = await cli(root, ['recall', 'anything', '--store', store], {
+          ...noToken,
+          TOTAL_RECALL_URL: `http://127.0.0.1:${port}`,
+        });
+        expect(run.code).toBe(3);
+        expect(run.stderr).toMatch(/^Total Recall is not reachable at /);
+      } finally {
+        front.close();
+      }
+    },
+    MANY_PROCESSES,
+  );
+
+  /** Runs `check` with this app's Neo4j gone, and brings it back. */
+  async function whileNeo4jDown(check: () => Promise<void>): Promise<void> {
+    await proxy.cut();
+    try {
+      await check();
+    } finally {
+      await proxy.restore();
+    }
+  }
+
+  it(
+    'status exits 3 when Neo4j is down, and says so',
+    () =>
+      whileNeo4jDown(async () => {
+        const status = await cli(root, ['status', '--store', store], { ...noToken, TOTAL_RECALL_URL: url });
+        expect(status.stdout).toMatch(/neo4j DOWN, redis up/);
+        expect(status.code).toBe(3);
+      }),
+    MANY_PROCESSES,
+  );
+
+  it(
+    'exits 3 (try again) on a retryable code: a call while Neo4j is down, and a token checked then',
+    () =>
+      whileNeo4jDown(async () => {
+        const recall = await cli(root, ['recall', 'anything', '--store', store], { ...noToken, TOTAL_RECALL_URL: url });
+        expect(recall.stderr).toMatch(/^total-recall: UNAVAILABLE: neo4j is unavailable/);
+        expect(recall.code).toBe(3);
+        // Refused before any tool runs: the HTTP layer's 503.
+        const checked = await cli(root, ['status', '--store', store], {
+          TOTAL_RECALL_URL: url,
+          TOTAL_RECALL_TOKEN: unknownToken,
+        });
+        expect(checked.stderr).toMatch(/^total-recall: UNAVAILABLE: neo4j is unavailable/);
+        expect(checked.code).toBe(3);
+      }),
     MANY_PROCESSES,
   );
 });

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   commonGitDir,
+  derivedStoreName,
   gitStoreName,
   initialStore,
   MARKER,
@@ -159,5 +160,18 @@ describe('store by directory', () => {
     );
     expect(initialStore(dir('home', 'ana', 'journal'), home, tmp)).toMatch(/^journal-[0-9a-f]{8}$/);
     expect(gitStoreName('/srv/git/tools.git')).toMatch(/^tools-[0-9a-f]{8}$/);
+  });
+
+  it('names a directory so a header carries it: Latin-1 as is, accents beyond dropped, other scripts a dash', () => {
+    const hash = (name: string) => derivedStoreName(name, '/x').slice(-9);
+    const named = (name: string) => derivedStoreName(name, '/x').slice(0, -9);
+    expect(named('café ß')).toBe('café-ß');
+    expect(named('Łódź-Kraków')).toBe('ódz-Kraków'); // Ł has no accent to drop
+    expect(named('日本語')).toBe('store');
+    expect(named('notes-日本語-v2')).toBe('notes-v2');
+    expect(named('Ελληνικά')).toBe('store');
+    for (const name of ['日本語', 'Łódź', 'emoji 🎉 dir'])
+      expect(derivedStoreName(name, '/x')).toMatch(/^[\x20-\xff]+$/);
+    expect(hash('日本語')).toBe(hash('café ß'));
   });
 });
