@@ -98,6 +98,17 @@ export class BusyError extends RetryableError {
 }
 
 /**
+ * Another call changed the same memory or session between this call's read and its write (a tier change, a mode
+ * change): nothing was written, and the call sent again applies to what is there now.
+ */
+export class ConcurrentChangeError extends RetryableError {
+  constructor(what: string, details?: Record<string, unknown>) {
+    super('CONCURRENT_CHANGE', `${what} changed while this call ran; nothing was written, retry`, 100, details);
+    this.name = 'ConcurrentChangeError';
+  }
+}
+
+/**
  * An index Neo4j is still building (after an upgrade changed its definition): a search that needs it gets its
  * candidates another way meanwhile; anything else may retry once the build is done.
  */

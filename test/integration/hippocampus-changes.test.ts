@@ -197,6 +197,59 @@ describe('consolidate (invariant 6)', () => {
     await expectRefused(CONSOLIDATE, { ids: [a, b], strategy: 'SUMMARIZE' }, 'HIPPOCAMPUS.SUMMARY_REQUIRED');
   });
 
+  it('refuses more than 32 ids, writing nothing', async () => {
+    const own = randomStore('hippo-consolidate-many');
+    try {
+      const { storeMany } = await t.ok<{ storeMany: { id: string }[] }>(
+        'mutation ($inputs: [StoreInput!]!) { storeMany(inputs: $inputs) { id } }',
+        { inputs: Array.from({ length: 33 }, (_, i) => ({ store: own, content: `one of many ${i}` })) },
+      );
+      const ids = storeMany.map((m) => m.id);
+      await expectRefused(CONSOLIDATE, { ids, strategy: 'COMBINE' }, 'HIPPOCAMPUS.CONSOLIDATE_TOO_MANY', own);
+      await t.ok(CONSOLIDATE, { ids: ids.slice(0, 32), strategy: 'SUMMARIZE', content: 'the many' });
+    } finally {
+      await t.dropStore(own);
+    }
+  });
+
+  it("keeps the merged labels and the originals' metadata within the limits a stored memory has", async () => {
+    const own = randomStore('hippo-consolidate-limits');
+    try {
+      const labels = (prefix: string) => Array.from({ length: 60 }, (_, i) => `${prefix}${i}`);
+      const big = { note: 'z'.repeat(15_000) };
+      const { storeMany } = await t.ok<{ storeMany: { id: string }[] }>(
+        'mutation ($inputs: [StoreInput!]!) { storeMany(inputs: $inputs) { id } }',
+        {
+          inputs: ['a', 'b'].map((p, i) => ({
+            store: own,
+            content: `labelled ${p}`,
+            tags: labels(p),
+            people: labels(p),
+            emotions: labels(p),
+            metadata: big,
+            occurredAt: `2026-01-0${i + 1}T10:00:00Z`,
+          })),
+        },
+      );
+      const { consolidate } = await t.ok<{ consolidate: { id: string } }>(CONSOLIDATE, {
+        ids: storeMany.map((m) => m.id),
+        strategy: 'COMBINE',
+      });
+      const { memory } = await t.ok<{ memory: Record<string, any> }>(
+        'query ($id: ID!) { memory(id: $id) { tags people emotions metadata } }',
+        { id: consolidate.id },
+      );
+      for (const field of ['tags', 'people', 'emotions']) expect(memory[field]).toHaveLength(64);
+      expect(Buffer.byteLength(JSON.stringify(memory.metadata))).toBeLessThanOrEqual(16 * 1024);
+      expect(memory.metadata.originals.map((o: { metadataOmitted?: boolean }) => o.metadataOmitted ?? false)).toEqual([
+        false,
+        true,
+      ]);
+    } finally {
+      await t.dropStore(own);
+    }
+  });
+
   it('refuses originals another memory consolidates already, writing nothing', async () => {
     const a = await remember('consolidated once');
     const b = await remember('consolidated once too');

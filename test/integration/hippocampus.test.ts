@@ -296,4 +296,50 @@ describe('storeMany', () => {
     const inputs = Array.from({ length: t.config.maxBatch + 1 }, (_, i) => ({ store, content: `too many ${i}` }));
     await expectRefused(STORE_MANY, { inputs }, 'HIPPOCAMPUS.BATCH_TOO_LARGE');
   });
+
+  describe('one id twice, or an id taken already', () => {
+    const own = randomStore('hippo-batch-ids');
+    afterAll(() => t.dropStore(own));
+    const MANY = 'mutation ($inputs: [StoreInput!]!) { storeMany(inputs: $inputs) { id content tags } }';
+
+    it('answers an exact repeat with the same memory, so the answer lines up with the inputs', async () => {
+      const id = `client-${own}-repeat`;
+      const inputs = [
+        { id, store: own, content: 'said twice', tags: ['t'] },
+        { store: own, content: 'in between' },
+        { id, store: own, content: 'said twice', tags: ['t'] },
+      ];
+      const { storeMany } = await t.ok<{ storeMany: { id: string; content: string }[] }>(MANY, { inputs });
+      expect(storeMany.map((m) => m.content)).toEqual(['said twice', 'in between', 'said twice']);
+      expect(storeMany[2]?.id).toBe(id);
+      const rows = await t.cypher<{ n: number }>('MATCH (m:Memory {id: $id}) RETURN count(m) AS n', { id });
+      expect(rows).toEqual([{ n: 1 }]);
+    });
+
+    it('refuses one id for two inputs that differ only in their labels, naming both indexes', async () => {
+      const id = `client-${own}-differ`;
+      const inputs = [
+        { store: own, content: 'first' },
+        { id, store: own, content: 'same text', tags: ['one'] },
+        { id, store: own, content: 'same text', tags: ['two'] },
+      ];
+      await expectRefused(MANY, { inputs }, 'HIPPOCAMPUS.ID_CONFLICT', own);
+      const res = await t.gql(MANY, { inputs });
+      expect(res.errors?.[0]?.extensions?.details).toMatchObject({ id, index: 2, firstIndex: 1 });
+    });
+
+    it('names the index of the input whose id another memory has taken', async () => {
+      const id = `client-${own}-taken`;
+      await t.ok(STORE, { input: { id, store: own, content: 'original' } });
+      const inputs = [
+        { store: own, content: 'fresh' },
+        { store: own, content: 'fresh too' },
+        { id, store: own, content: 'different' },
+      ];
+      await expectRefused(MANY, { inputs }, 'HIPPOCAMPUS.ID_CONFLICT', own);
+      const res = await t.gql(MANY, { inputs });
+      expect(res.errors?.[0]?.extensions?.details).toMatchObject({ id, index: 2 });
+      expect(res.errors?.[0]?.message).toMatch(/memory 2/);
+    });
+  });
 });

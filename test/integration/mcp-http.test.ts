@@ -4,6 +4,7 @@
  * results with GraphQL's codes, the store header, resources and prompts; and
  * the limits GraphQL requests get (pool share, rate limit, admission).
  */
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -97,12 +98,12 @@ describe('MCP over Streamable HTTP', () => {
     expect(done.data).toEqual({ id, forgotten: true });
   });
 
-  it('answers arguments that break the input schema with BAD_USER_INPUT, as GraphQL does', async () => {
+  it("answers arguments that break the input schema, and a bad time, with GraphQL's codes", async () => {
     const bad = await call('recall', { query: 42 });
     expect(bad.isError).toBe(true);
     expect(errorCode(bad)).toBe('BAD_USER_INPUT');
     const badTime = await call('remember', { content: 'dated badly', occurredAt: 'next tuesday-ish' });
-    expect(errorCode(badTime)).toBe('BAD_USER_INPUT');
+    expect(errorCode(badTime)).toBe('INVALID_DATETIME');
   });
 
   it('lists tools with titles, output schemas and annotations', async () => {
@@ -185,6 +186,64 @@ describe('MCP over Streamable HTTP', () => {
     expect(reflectText).toMatch(/CLAIM/);
     // The prompt opens a reflect session: its answers go to that reflection through reflect_answer.
     expect(reflectText).toMatch(/reflect_answer.*reflectionId: "[^"]+"/);
+  });
+
+  it('a client without x-instance-id names itself with instanceId: what it stores joins its session', async () => {
+    const own = randomStore('mcp-http-instance');
+    const instanceId = `mcp-http-arg-${randomUUID()}`;
+    const named = new Client({ name: 'mcp-http-named', version: '1.0.0' });
+    try {
+      const started = await call('session_start', { instanceId, store: own, task: 'no header' });
+      expect(started.isError).toBeFalsy();
+      const startText = (started.content as { text: string }[])[0]!.text;
+      expect(startText).toContain(`Pass instanceId "${instanceId}" to remember, recall and context`);
+      const stored = await call('remember', {
+        content: 'Stored in a session named by argument.',
+        store: own,
+        instanceId,
+      });
+      expect(stored.isError).toBeFalsy();
+      expect(stored.data.memory.sessionId).toBe(started.data.session.id);
+
+      // recall and context are activity on the session (it does not time out while the agent works).
+      const sessionId = started.data.session.id as string;
+      const lastActive = async () =>
+        (
+          await t.cypher<{ at: number }>('MATCH (s:Session {id: $sessionId}) RETURN s.lastActiveAt.epochMillis AS at', {
+            sessionId,
+          })
+        )[0]!.at;
+      for (const [tool, args] of [
+        ['recall', { query: 'session named by argument', store: own, instanceId }],
+        ['context', { query: 'session named by argument', store: own, instanceId }],
+      ] as const) {
+        await t.cypher('MATCH (s:Session {id: $sessionId}) SET s.lastActiveAt = datetime("2020-01-01T00:00:00Z")', {
+          sessionId,
+        });
+        const before = await lastActive();
+        expect((await call(tool, args)).isError, tool).toBeFalsy();
+        expect(await lastActive(), tool).toBeGreaterThan(before);
+      }
+
+      // The argument means what the header means: naming another instance than the connection's is refused.
+      const url = new URL(t.server.url.replace(/\/graphql$/, '/mcp'));
+      await named.connect(
+        new StreamableHTTPClientTransport(url, { requestInit: { headers: { 'x-instance-id': `${instanceId}-b` } } }),
+      );
+      const foreign = (await named.callTool({
+        name: 'remember',
+        arguments: { content: 'Not mine to store.', store: own, instanceId },
+      })) as CallToolResult;
+      expect(foreign.isError).toBe(true);
+      expect(errorCode(foreign)).toBe('CORTEX.FOREIGN_INSTANCE');
+
+      const ended = await call('session_end', { instanceId });
+      expect(ended.data.memoriesStored).toBe(1);
+      expect(ended.data.unclaimed.map((m: Structured) => m.id)).toEqual([stored.data.memory.id]);
+    } finally {
+      await named.close();
+      await t.dropStore(own);
+    }
   });
 });
 

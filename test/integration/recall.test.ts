@@ -365,3 +365,53 @@ describe('words as the full-text index keeps them', () => {
     expect(lines.slice(1).some((l) => l.includes('the code is 0000'))).toBe(false);
   });
 });
+
+describe('a consolidated memory and its originals', () => {
+  const STORE_ONE = 'mutation ($input: StoreInput!) { store(input: $input) { id } }';
+  const FOLDED = 'query ($input: SearchInput!) { search(input: $input) { hits { represents memory { id } } } }';
+  const remember = async (store: string, content: string, extra: Record<string, unknown> = {}) =>
+    (await t.ok<{ store: { id: string } }>(STORE_ONE, { input: { store, content, ...extra } })).store.id;
+  const shown = async (store: string, query: string) => {
+    await t.app.bus.idle();
+    const { search: r } = await t.ok<{ search: { hits: { represents: string[]; memory: { id: string } }[] } }>(FOLDED, {
+      input: { store, query, includeAssociations: false },
+    });
+    return r.hits.map((h) => [h.memory.id, [...h.represents].sort()]);
+  };
+
+  it('are shown once when consolidation made it', async () => {
+    const own = randomStore('recall-consolidated');
+    try {
+      const a = await remember(own, 'The quokka photo was taken on Rottnest island.');
+      const b = await remember(own, 'We saw a quokka on Rottnest island in March.');
+      const { consolidate } = await t.ok<{ consolidate: { id: string } }>(
+        'mutation ($ids: [ID!]!) { consolidate(ids: $ids, strategy: COMBINE) { id } }',
+        { ids: [a, b] },
+      );
+      const hits = await shown(own, 'quokka Rottnest');
+      expect(hits).toHaveLength(1);
+      const [[id, represents]] = hits as [[string, string[]]];
+      expect([id, ...represents].sort()).toEqual([a, b, consolidate.id].sort());
+    } finally {
+      await t.dropStore(own);
+    }
+  });
+
+  it('are never folded by a consolidatedFrom a client wrote into metadata', async () => {
+    const own = randomStore('recall-forged');
+    try {
+      const victim = await remember(own, 'The wombat burrow is behind the shed.');
+      const forged = await remember(own, 'A wombat burrow near the shed, they say.', {
+        metadata: { consolidatedFrom: [victim] },
+      });
+      expect((await shown(own, 'wombat burrow shed')).sort()).toEqual(
+        [
+          [victim, []],
+          [forged, []],
+        ].sort(),
+      );
+    } finally {
+      await t.dropStore(own);
+    }
+  });
+});

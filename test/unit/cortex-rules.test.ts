@@ -4,7 +4,11 @@ import {
   AsyncFeed,
   checkOwnInstance,
   initialMode,
+  optionalText,
+  requireName,
+  requireText,
   validateSessionId,
+  validateState,
   visibleTo,
 } from '../../src/contexts/cortex/testing.js';
 
@@ -17,6 +21,20 @@ describe('session rules', () => {
   it('keeps client session ids to a safe alphabet', () => {
     expect(validateSessionId(' ses-1.a_b ')).toBe('ses-1.a_b');
     for (const bad of ['', 'a:b', 'a b', 'x'.repeat(201)]) expect(() => validateSessionId(bad)).toThrow(/session id/);
+  });
+
+  it('refuses a lone surrogate in texts, invisible characters in names, and state deeper than 20 levels', () => {
+    const lone = 'half \uDE00';
+    expect(() => optionalText(lone, 'task')).toThrow(expect.objectContaining({ code: 'CORTEX.INVALID_TEXT' }));
+    expect(() => requireText(lone, 'text')).toThrow(expect.objectContaining({ code: 'CORTEX.INVALID_TEXT' }));
+    for (const name of [lone, 'mi\u200Bnd', 'mind\u202E1', 'mi\u2028nd'])
+      expect(() => requireName(name, 'instanceId')).toThrow(
+        expect.objectContaining({ code: 'CORTEX.INVALID_INSTANCE_ID' }),
+      );
+    expect(optionalText(' zero\u200Bwidth 🍞 ', 'task')).toBe('zero\u200Bwidth 🍞');
+    let deep: unknown = 1;
+    for (let i = 0; i < 100_000; i++) deep = { d: deep };
+    expect(() => validateState(deep)).toThrow(expect.objectContaining({ code: 'JSON_TOO_DEEP' }));
   });
 
   it('lets a caller that names itself act on and see only its own sessions (invariant 8)', () => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   checkTierChange,
   consolidate,
+  consolidatedMetadata,
   validateBatch,
   validateNewMemory,
   validateReason,
@@ -98,7 +99,51 @@ describe('store validation', () => {
         limits,
         0,
       ),
-    ).toHaveLength(1);
+    ).toHaveLength(2);
+  });
+
+  it('refuses one id for two inputs that differ in anything, naming both indexes', () => {
+    const error = (() => {
+      try {
+        validateBatch(
+          [
+            { id: 'b', content: 'other' },
+            { id: 'a', content: 'x', tags: ['one'] },
+            { id: 'a', content: 'x', tags: ['two'] },
+          ],
+          limits,
+          0,
+        );
+      } catch (e) {
+        return e as InvalidInputError;
+      }
+      throw new Error('expected an ID_CONFLICT');
+    })();
+    expect(error.code).toBe('HIPPOCAMPUS.ID_CONFLICT');
+    expect(error.details).toMatchObject({ id: 'a', index: 2, firstIndex: 1 });
+    expect(error.message).toMatch(/memories 1 and 2/);
+    for (const change of [{ tier: 'ARCHIVE' }, { metadata: { k: 1 } }, { people: ['Ana'] }, { occurredAt: 5 }])
+      expect(
+        code(() =>
+          validateBatch(
+            [
+              { id: 'a', content: 'x' },
+              { id: 'a', content: 'x', ...change },
+            ],
+            limits,
+            0,
+          ),
+        ),
+      ).toBe('HIPPOCAMPUS.ID_CONFLICT');
+  });
+
+  it('keeps an exact repeat in a batch, so the memories line up with the inputs', () => {
+    const memories = validateBatch(
+      [{ id: 'a', content: 'x', tags: ['t'] }, { content: 'y' }, { id: 'a', content: 'x', tags: ['t'] }],
+      limits,
+      0,
+    );
+    expect(memories.map((m) => m.id)).toEqual(['a', expect.stringMatching(/^mem_/), 'a']);
   });
 
   it('names the failing index of a batch', () => {
@@ -135,6 +180,41 @@ describe('store validation', () => {
       sessionId: 'ses 1',
     });
     expect(validateNewMemory({ content: 'x', sessionId: '  ' }, limits, 0).sessionId).toBeNull();
+  });
+
+  it('refuses a lone surrogate in any text (Neo4j would store U+FFFD) and invisible characters in names', () => {
+    const lone = 'half \uD83D';
+    const refused = (request: Parameters<typeof validateNewMemory>[0]) =>
+      code(() => validateNewMemory(request, limits, 0));
+    expect(refused({ content: lone })).toBe('HIPPOCAMPUS.INVALID_CONTENT');
+    expect(refused({ content: 'x', store: lone })).toBe('HIPPOCAMPUS.INVALID_STORE');
+    expect(refused({ content: 'x', id: 'm\uDC00' })).toBe('HIPPOCAMPUS.INVALID_ID');
+    expect(refused({ content: 'x', emotions: [lone] })).toBe('HIPPOCAMPUS.INVALID_LABEL');
+    expect(refused({ content: 'x', sessionId: lone })).toBe('HIPPOCAMPUS.INVALID_SESSION_ID');
+    expect(code(() => validateReason(lone))).toBe('HIPPOCAMPUS.INVALID_REASON');
+    for (const unseen of ['\u200B', '\u202E', '\uFEFF', '\u2028', '\u2029']) {
+      expect(refused({ content: 'x', store: `a${unseen}b` })).toBe('HIPPOCAMPUS.INVALID_STORE');
+      expect(refused({ content: 'x', id: `m${unseen}1` })).toBe('HIPPOCAMPUS.INVALID_ID');
+      expect(refused({ content: 'x', sessionId: `s${unseen}1` })).toBe('HIPPOCAMPUS.INVALID_SESSION_ID');
+    }
+    // In content they are text someone wrote; a whole pair (an emoji) is well-formed anywhere.
+    expect(validateNewMemory({ content: 'a\u200Bb\u2028c 🍞', id: 'id-🍞' }, limits, 0)).toMatchObject({
+      content: 'a\u200Bb\u2028c 🍞',
+      id: 'id-🍞',
+    });
+  });
+
+  it('caps metadata as any JSON argument (depth first: thousands of levels must not overflow the stack)', () => {
+    const nested = (levels: number) => {
+      let value: unknown = 1;
+      for (let i = 0; i < levels; i++) value = { d: value };
+      return value;
+    };
+    const metadata = (value: unknown) => validateNewMemory({ content: 'x', metadata: value }, limits, 0).metadata;
+    expect(code(() => metadata(nested(21)))).toBe('JSON_TOO_DEEP');
+    expect(code(() => metadata(nested(100_000)))).toBe('JSON_TOO_DEEP');
+    expect(code(() => metadata({ blob: 'x'.repeat(17 * 1024) }))).toBe('HIPPOCAMPUS.METADATA_TOO_LARGE');
+    expect(metadata(nested(20))).toMatch(/^\{"d":/);
   });
 
   it('requires a reason and caps labels', () => {
@@ -190,6 +270,35 @@ describe('consolidation', () => {
 
   it('KEEP_NEWEST keeps the newest content and time', () => {
     expect(consolidate([a, b], 'KEEP_NEWEST', null)).toMatchObject({ content: 'second', occurredAt: 2 });
+  });
+
+  it('keeps at most 64 of each label, those most originals share, in first-seen order', () => {
+    const own = (prefix: string) => Array.from({ length: 40 }, (_, i) => `${prefix}${i}`);
+    const first = memory('p', 'one', 1, { tags: [...own('p'), 'shared'], people: ['Ana'] });
+    const second = memory('q', 'two', 2, { tags: ['shared', ...own('q')], people: ['Ana', 'Ben'] });
+    const c = consolidate([second, first], 'COMBINE', null);
+    expect(c.tags).toHaveLength(64);
+    expect(c.tags.slice(0, 41)).toEqual([...own('p'), 'shared']);
+    expect(c.tags.slice(41)).toEqual(own('q').slice(0, 23));
+    expect(c.people).toEqual(['Ana', 'Ben']);
+  });
+
+  it("keeps the originals' own metadata on the consolidated memory only while it fits the metadata limit", () => {
+    const big = (n: number) => ({ note: 'z'.repeat(n) });
+    const older = memory('o', 'one', 1, { metadata: big(10_000) });
+    const newer = memory('n', 'two', 2, { metadata: big(10_000) });
+    const small = memory('s', 'three', 3, { metadata: { dia: 'D1:3' } });
+    const bare = memory('b', 'four', 4);
+    const kept = consolidatedMetadata([newer, older, small, bare], 'COMBINE');
+    expect(Buffer.byteLength(JSON.stringify(kept))).toBeLessThanOrEqual(16 * 1024);
+    expect(kept.consolidatedFrom).toEqual(['n', 'o', 's', 'b']);
+    expect(kept.originals).toEqual([
+      { id: 'o', sessionId: null, occurredAt: '1970-01-01T00:00:00.001Z', metadata: big(10_000) },
+      // Too large to keep here as well: it stays on the original, which the consolidated memory links to.
+      { id: 'n', sessionId: null, occurredAt: '1970-01-01T00:00:00.002Z', metadata: null, metadataOmitted: true },
+      { id: 's', sessionId: null, occurredAt: '1970-01-01T00:00:00.003Z', metadata: { dia: 'D1:3' } },
+      { id: 'b', sessionId: null, occurredAt: '1970-01-01T00:00:00.004Z', metadata: null },
+    ]);
   });
 
   it('SUMMARIZE takes the caller text and requires it', () => {

@@ -261,16 +261,34 @@ describe('consolidation does not crowd recall', () => {
       };
       const hits = rank([candidate('o1', 1, { exact: 1 }), withMeta, candidate('o2', 0.5), candidate('other', 0.6)]);
       expect(hits.map((h) => h.memory.id)).toEqual(['o1', 'merged', 'other', 'o2']);
-      const shown = collapseConsolidated(hits);
+      const links = new Map([['merged', ['o1', 'o2']]]);
+      const shown = collapseConsolidated(hits, links);
       expect(shown.map((h) => [h.memory.id, h.represents])).toEqual([
         ['o1', ['merged', 'o2']],
         ['other', []],
       ]);
       // The consolidated memory is kept when it is the likelier one.
-      const flipped = collapseConsolidated(rank([candidate('o1', 0.25), { ...withMeta, coverage: 1, exact: 1 }]));
+      const flipped = collapseConsolidated(
+        rank([candidate('o1', 0.25), { ...withMeta, coverage: 1, exact: 1 }]),
+        links,
+      );
       expect(flipped.map((h) => [h.memory.id, h.represents])).toEqual([['merged', ['o1']]]);
     },
   );
+
+  it("folds only by the links consolidation wrote, never by a client's metadata", async () => {
+    const { collapseConsolidated } = await import('../../src/contexts/recall/testing.js');
+    const forged = candidate('forged', 0.75, {});
+    const claiming = {
+      ...forged,
+      memory: { ...forged.memory, metadata: { consolidatedFrom: ['victim'], strategy: 'COMBINE' } },
+    };
+    const hits = rank([claiming, candidate('victim', 0.5)]);
+    expect(collapseConsolidated(hits, new Map()).map((h) => [h.memory.id, h.represents])).toEqual([
+      ['forged', []],
+      ['victim', []],
+    ]);
+  });
 
   it("keeps each original's session, time and metadata on the consolidated memory", async () => {
     const { consolidatedMetadata } = await import('../../src/contexts/hippocampus/testing.js');

@@ -10,8 +10,16 @@ import {
   tokenId,
   validateCreate,
 } from '../../src/adapters/auth/testing.js';
-import { isReadOnly, mayReach, requireOperator, requireWrite, storeFor, type Access } from '../../src/domain/index.js';
-import { boundedJson, jsonDepth, parseIsoDateTime } from '../../src/adapters/graphql/testing.js';
+import {
+  isReadOnly,
+  jsonDepth,
+  mayReach,
+  requireOperator,
+  requireWrite,
+  storeFor,
+  type Access,
+} from '../../src/domain/index.js';
+import { boundedJson, parseIsoDateTime } from '../../src/adapters/graphql/testing.js';
 import { parseTime } from '../../src/adapters/mcp/testing.js';
 import { limitedPorts } from '../../src/adapters/graphql/testing.js';
 import { hostAllowed, originAllowed } from '../../src/adapters/graphql/testing.js';
@@ -134,7 +142,7 @@ describe('scalars', () => {
     expect(parseTime('2026-05-01T12:00:00', 'from')).toBe(Date.UTC(2026, 4, 1, 12)); // no offset: UTC
     expect(parseTime(undefined, 'from')).toBeNull();
     for (const bad of ['June 3', '5', '2026-02-30', 'May 1 2026']) {
-      expect(() => parseTime(bad, 'from'), bad).toThrow(expect.objectContaining({ code: 'BAD_USER_INPUT' }));
+      expect(() => parseTime(bad, 'from'), bad).toThrow(expect.objectContaining({ code: 'INVALID_DATETIME' }));
     }
   });
 

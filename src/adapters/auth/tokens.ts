@@ -2,7 +2,15 @@
  * API tokens in Neo4j (label ApiToken): created, listed, revoked and verified.
  * Used by the service (verification) and by `npm run token` (administration).
  */
-import { InvalidInputError, isName, SCOPES, type Access, type GraphPort, type Scope } from '../../domain/index.js';
+import {
+  InvalidInputError,
+  isName,
+  NAME_CHARACTERS,
+  SCOPES,
+  type Access,
+  type GraphPort,
+  type Scope,
+} from '../../domain/index.js';
 import { Q } from './cypher.js';
 import { generateToken, matchesHash, tokenId } from './token-format.js';
 
@@ -58,12 +66,12 @@ export function validateCreate(args: CreateTokenArgs): Required<CreateTokenArgs>
   if (!SCOPES.includes(args.scope)) throw invalid('INVALID_SCOPE', `scope must be one of ${SCOPES.join(', ')}`);
   const stores = [...new Set((args.stores ?? []).map((s) => s.trim()))];
   if (stores.some((s) => !isName(s, 200)))
-    throw invalid('INVALID_STORE', 'a store is 1 to 200 characters without control characters');
+    throw invalid('INVALID_STORE', `a store is 1 to 200 characters, ${NAME_CHARACTERS}`);
   if (args.scope !== 'operator' && stores.length === 0)
     throw invalid('STORE_REQUIRED', `a ${args.scope} token needs --store`);
   const instanceId = args.instanceId?.trim() || null;
   if (instanceId !== null && !isName(instanceId, 200))
-    throw invalid('INVALID_INSTANCE', 'an instance id is 1 to 200 characters without control characters');
+    throw invalid('INVALID_INSTANCE', `an instance id is 1 to 200 characters, ${NAME_CHARACTERS}`);
   const label = args.label?.trim() || null;
   if (label !== null && label.length > 200) throw invalid('INVALID_LABEL', 'a label is at most 200 characters');
   return { scope: args.scope, stores, instanceId, label };

@@ -4,7 +4,7 @@
  * (authentication) covers them all.
  */
 import type { IncomingHttpHeaders } from 'node:http';
-import { InvalidInputError, isName } from '../../domain/index.js';
+import { InvalidInputError, isName, NAME_CHARACTERS } from '../../domain/index.js';
 import type { Caller } from '../../contexts/cortex/index.js';
 
 const MAX_CALLER_NAME_CHARS = 200;
@@ -20,8 +20,8 @@ export function callerName(value: unknown, what: 'instance' | 'session'): string
   if (!isName(name, MAX_CALLER_NAME_CHARS)) {
     throw new InvalidInputError(
       `CORTEX.INVALID_${what.toUpperCase()}_ID`,
-      `the ${what} id a caller names itself with must be at most ${MAX_CALLER_NAME_CHARS} characters, without ` +
-        `control characters`,
+      `the ${what} id a caller names itself with must be at most ${MAX_CALLER_NAME_CHARS} characters, ` +
+        NAME_CHARACTERS,
     );
   }
   return name;

@@ -5,14 +5,13 @@
  */
 import { GraphQLError, GraphQLScalarType, Kind, type ValueNode } from 'graphql';
 import { GraphQLJSON } from 'graphql-scalars';
-
-/**
- * Largest JSON argument (metadata, action, context), as UTF-8 JSON text: the outer bound (metadata and session state
- * have their own, smaller caps).
- */
-export const MAX_JSON_BYTES = 256 * 1024;
-/** Deepest nesting of a JSON argument (objects and arrays). */
-export const MAX_JSON_DEPTH = 20;
+import {
+  InvalidInputError,
+  jsonArgumentText,
+  jsonTooDeep,
+  MAX_JSON_BYTES,
+  MAX_JSON_DEPTH,
+} from '../../domain/index.js';
 
 const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
 
@@ -65,28 +64,16 @@ export const DateTimeScalar = new GraphQLScalarType<number, string>({
   },
 });
 
-/** Depth of a JSON value, walked without recursion (a deep value cannot overflow the stack), stopping past `max`. */
-export function jsonDepth(value: unknown, max: number): number {
-  let deepest = 0;
-  const stack: [unknown, number][] = [[value, 0]];
-  while (stack.length > 0) {
-    const [item, depth] = stack.pop() as [unknown, number];
-    if (item === null || typeof item !== 'object') continue;
-    const here = depth + 1;
-    if (here > deepest) deepest = here;
-    if (deepest > max) return deepest;
-    for (const child of Array.isArray(item) ? item : Object.values(item)) stack.push([child, here]);
-  }
-  return deepest;
-}
+/** A domain refusal as a GraphQLError, which keeps its code through graphql-js's wrapping (errors.ts). */
+const refused = (error: InvalidInputError) => badInput(error.message, error.code);
 
-/** A JSON argument within the caps, else a typed error. */
+/** A JSON argument within the caps (the domain's, which the MCP tools apply too), else a typed error. */
 export function boundedJson(value: unknown): unknown {
-  if (jsonDepth(value, MAX_JSON_DEPTH) > MAX_JSON_DEPTH)
-    throw badInput(`JSON is nested deeper than ${MAX_JSON_DEPTH} levels`, 'JSON_TOO_DEEP');
-  const text = JSON.stringify(value);
-  if (text !== undefined && Buffer.byteLength(text, 'utf8') > MAX_JSON_BYTES)
-    throw badInput(`JSON is larger than ${MAX_JSON_BYTES} bytes`, 'JSON_TOO_LARGE');
+  try {
+    jsonArgumentText(value);
+  } catch (error) {
+    throw error instanceof InvalidInputError ? refused(error) : error;
+  }
   return value;
 }
 
@@ -111,8 +98,7 @@ export const JSONScalar = new GraphQLScalarType({
   serialize: (value) => GraphQLJSON.serialize(value),
   parseValue: (value) => boundedJson(value),
   parseLiteral: (ast, variables) => {
-    if (literalDepth(ast, MAX_JSON_DEPTH) > MAX_JSON_DEPTH)
-      throw badInput(`JSON is nested deeper than ${MAX_JSON_DEPTH} levels`, 'JSON_TOO_DEEP');
+    if (literalDepth(ast, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) throw refused(jsonTooDeep());
     return boundedJson(GraphQLJSON.parseLiteral(ast, variables));
   },
 });

@@ -5,7 +5,8 @@ import { TIERS } from '../../domain/index.js';
 import type { McpContext } from './context.js';
 import { okResult, toolResult } from './result.js';
 import * as out from './schemas.js';
-import { labels, parseTime, storeArg, toolKit, WRITE } from './tool-args.js';
+import { asInstance } from '../../contexts/cortex/index.js';
+import { instanceArg, labels, parseTime, storeArg, toolKit, WRITE } from './tool-args.js';
 
 export function registerMemoryTools(server: McpServer, ctx: McpContext): void {
   const { ports, caller, memory } = toolKit(ctx);
@@ -19,7 +20,9 @@ export function registerMemoryTools(server: McpServer, ctx: McpContext): void {
         'will be read later without this conversation). One thing per memory: recall ranks a memory longer than a ' +
         'paragraph below a short one with the same evidence, so store a long document as a paragraph per memory. ' +
         'Add tags, people and emotions when they apply; they link it to related memories. Give a client `id` to ' +
-        'make a retry safe (the same id stores nothing twice). Returns the memory with its tier and salience.',
+        'make a retry safe (the same id stores nothing twice). While a session of yours is open, pass the ' +
+        '`instanceId` you gave session_start (unless your connection names you): the memory then belongs to the ' +
+        'session. Returns the memory with its tier and salience.',
       inputSchema: {
         content: z.string().describe('What to remember (at most 64 KiB).'),
         store: storeArg,
@@ -36,6 +39,7 @@ export function registerMemoryTools(server: McpServer, ctx: McpContext): void {
         metadata: z.record(z.string(), z.unknown()).optional().describe('Any JSON object kept with it.'),
         occurredAt: z.string().optional().describe('When it happened (ISO-8601); default now.'),
         id: z.string().optional().describe('A client id: a retry with the same id is a no-op.'),
+        instanceId: instanceArg,
       },
       outputSchema: out.rememberResult,
       annotations: WRITE,
@@ -56,7 +60,7 @@ export function registerMemoryTools(server: McpServer, ctx: McpContext): void {
               occurredAt: parseTime(args.occurredAt, 'occurredAt'),
             },
           ],
-          caller,
+          asInstance(caller, args.instanceId),
         );
         const result = { memory: memory(stored!.memory), created: stored!.created };
         return okResult(

@@ -10,7 +10,8 @@ import type { McpContext } from './context.js';
 import { okResult, toolResult } from './result.js';
 import * as out from './schemas.js';
 import { hitLine, hitView, reflectView, useView } from './views.js';
-import { labels, parseTime, READ, storeArg, toolKit, WRITE } from './tool-args.js';
+import { asInstance } from '../../contexts/cortex/index.js';
+import { instanceArg, labels, parseTime, READ, storeArg, toolKit, WRITE } from './tool-args.js';
 
 export function registerRecallTools(server: McpServer, ctx: McpContext): void {
   const { ports, caller, salienceOf } = toolKit(ctx);
@@ -23,7 +24,7 @@ export function registerRecallTools(server: McpServer, ctx: McpContext): void {
         'Search your memory: "what do I remember about X?". Returns ranked hits, each with a calibrated confidence ' +
         '(0 to 1), and a frame line saying how sure the recall is; read the frame line first and do not present weak ' +
         'hits as certain. Pass the recallId to mark_used when you use a hit. Changes no memory (the recall itself is ' +
-        'recorded, so mark_used can refer to it).',
+        'recorded, so mark_used can refer to it). With your `instanceId` it counts as activity on your open session.',
       inputSchema: {
         query: z.string().describe('A question or keywords (at most 4,000 characters).'),
         store: storeArg,
@@ -38,6 +39,7 @@ export function registerRecallTools(server: McpServer, ctx: McpContext): void {
           .boolean()
           .optional()
           .describe('Also reach memories through associations (default true).'),
+        instanceId: instanceArg,
       },
       outputSchema: out.recallResult,
       annotations: { ...READ, idempotentHint: false }, // each recall is recorded (mark_used refers to it)
@@ -57,7 +59,7 @@ export function registerRecallTools(server: McpServer, ctx: McpContext): void {
             people: args.people ?? null,
             includeAssociations: args.includeAssociations ?? null,
           },
-          caller,
+          asInstance(caller, args.instanceId),
         );
         const hits = r.hits.map((h) => hitView(h, salienceOf));
         return okResult(
@@ -74,7 +76,8 @@ export function registerRecallTools(server: McpServer, ctx: McpContext): void {
       description:
         'Recalled memories packed into a token budget, ready to read: a frame line first, then one line per memory ' +
         'with its date and confidence. Memories below the confidence floor are left out rather than hedged. Use it ' +
-        'at the start of a task or a turn. Changes no memory (the recall is recorded for mark_used).',
+        'at the start of a task or a turn. Changes no memory (the recall is recorded for mark_used). With your ' +
+        '`instanceId` it counts as activity on your open session.',
       inputSchema: {
         query: z.string().describe('The question or task (at most 4,000 characters).'),
         store: storeArg,
@@ -89,6 +92,7 @@ export function registerRecallTools(server: McpServer, ctx: McpContext): void {
           .number()
           .optional()
           .describe(`Least confidence for a memory of your current session (default ${DEFAULT_LIVE_FLOOR}).`),
+        instanceId: instanceArg,
       },
       outputSchema: out.contextResult,
       annotations: { ...READ, idempotentHint: false },
@@ -105,7 +109,7 @@ export function registerRecallTools(server: McpServer, ctx: McpContext): void {
             injectFloor: args.injectFloor ?? null,
             liveFloor: args.liveFloor ?? null,
           },
-          caller,
+          asInstance(caller, args.instanceId),
         );
         const result = {
           recallId: p.recallId,

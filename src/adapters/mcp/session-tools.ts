@@ -18,7 +18,8 @@ export function registerSessionTools(server: McpServer, ctx: McpContext): void {
       description:
         'Open a working session for your instance: TASK mode when you name a task, else CONVERSATION. Memories you ' +
         'store while it is open belong to it, and session_end asks what of it you want to keep. A session your ' +
-        'instance left open ends with cause CRASH.',
+        'instance left open ends with cause CRASH. Unless your connection names you (x-instance-id), pass the same ' +
+        '`instanceId` to remember, recall and context: without it they are not yours and the session stays empty.',
       inputSchema: {
         instanceId: instanceArg,
         mindType: z.string().optional().describe('What kind of mind you are (default "llm-agent").'),
@@ -43,7 +44,12 @@ export function registerSessionTools(server: McpServer, ctx: McpContext): void {
           },
           caller,
         );
-        return okResult({ session: sessionView(session) });
+        const result = { session: sessionView(session) };
+        // The connection does not name the instance: only the argument ties later calls to this session.
+        const hint = caller.instanceId
+          ? ''
+          : `\nPass instanceId "${session.instanceId}" to remember, recall and context so they count for this session.`;
+        return okResult(result, `${JSON.stringify(result)}${hint}`);
       }),
   );
 

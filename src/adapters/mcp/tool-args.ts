@@ -35,9 +35,12 @@ export const WRITE = {
 export function parseTime(value: string | undefined, field: string): number | null {
   if (value === undefined) return null;
   const ms = parseIsoDateTime(value);
-  // GraphQL refuses a bad DateTime with the same code.
+  // The code GraphQL's DateTime scalar gives (scalars.ts).
   if (ms === null)
-    throw new InvalidInputError('BAD_USER_INPUT', `${field} must be an ISO-8601 time such as 2026-05-01T12:00:00Z`);
+    throw new InvalidInputError(
+      'INVALID_DATETIME',
+      `${field} must be an ISO-8601 time with a real date, such as 2026-05-01T12:00:00Z`,
+    );
   return ms;
 }
 

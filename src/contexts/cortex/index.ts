@@ -11,6 +11,7 @@ export type { LifecyclePortDeps, StartSessionArgs, SessionAudit, ResumeState } f
 export { NotificationInbox } from './notification-inbox.js';
 export type { LiveChannel, NotificationInboxDeps } from './notification-inbox.js';
 export type { SessionRecord, DecisionRecord, NotificationRecord } from './session-records.js';
+export { asInstance } from './session-rules.js';
 export { ReflectionPort } from './reflection-port.js';
 export type { ReflectionPortDeps, OpenReflectionArgs, ReflectionAnswered } from './reflection-port.js';
 export type {

@@ -65,14 +65,29 @@ export interface MemoryPortDeps {
   readonly accepting: () => boolean;
   readonly clock?: () => number;
   /** Cortex's sessions: a call from an instance is activity on its open session. */
-  readonly sessions?: SessionStores & {
-    touch(instanceId: string): Promise<{ readonly id: string; readonly store: string } | null>;
-  };
+  readonly sessions?: SessionActivity;
 }
 
 /** Cortex's sessions as far as a check of a named session needs them: the store of each that exists. */
 export interface SessionStores {
   storesOf(ids: readonly string[]): Promise<ReadonlyMap<string, string>>;
+}
+
+/** Cortex's sessions as far as the ports need them: named sessions' stores, and activity on an open session. */
+export interface SessionActivity extends SessionStores {
+  touch(instanceId: string): Promise<{ readonly id: string; readonly store: string } | null>;
+}
+
+/**
+ * A call from an instance is activity on its open session (an idle one times out): that session, or null. A reader
+ * touches nothing.
+ */
+export function touchOpenSession(
+  sessions: SessionActivity | undefined,
+  caller: Caller,
+): Promise<{ readonly id: string; readonly store: string } | null> {
+  if (!sessions || !caller.instanceId || isReadOnly(caller.access)) return Promise.resolve(null);
+  return sessions.touch(caller.instanceId);
 }
 
 const foreignSession = (sessionId: string, what: string) =>
@@ -100,8 +115,7 @@ export class MemoryPort {
   /** The gate, then activity on the caller's open session; that session (or null). A reader touches nothing. */
   private async enter(caller: Caller): Promise<{ readonly id: string; readonly store: string } | null> {
     admit(this.deps.accepting);
-    if (isReadOnly(caller.access)) return null;
-    return caller.instanceId && this.deps.sessions ? this.deps.sessions.touch(caller.instanceId) : null;
+    return touchOpenSession(this.deps.sessions, caller);
   }
 
   private meta(caller: Caller) {

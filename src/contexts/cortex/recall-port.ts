@@ -14,7 +14,7 @@ import {
   type SearchFilters,
 } from '../../domain/index.js';
 import type { Pack, RecallResult, ReflectCandidateWithActions, UseRecord } from '../../domain/index.js';
-import { checkCallerSession, type Caller, type SessionStores } from './memory-port.js';
+import { checkCallerSession, touchOpenSession, type Caller, type SessionActivity } from './memory-port.js';
 
 export interface SearchArgs {
   readonly query: string;
@@ -44,8 +44,8 @@ export interface RecallPortDeps {
   readonly bus: Bus;
   readonly defaultStore: string;
   readonly accepting: () => boolean;
-  /** Cortex's sessions: a session the caller names must be of a store it may reach. */
-  readonly sessions?: SessionStores;
+  /** Cortex's sessions: a session the caller names must be of a store it may reach; a recall is activity on one. */
+  readonly sessions?: SessionActivity;
 }
 
 export class RecallPort {
@@ -62,6 +62,8 @@ export class RecallPort {
 
   async search(args: SearchArgs, caller: Caller): Promise<RecallResult> {
     admit(this.deps.accepting);
+    // An instance that only recalls is still at work: its open session must not time out.
+    await touchOpenSession(this.deps.sessions, caller);
     const request = {
       query: args.query,
       store: this.store(args.store, caller),
@@ -84,6 +86,7 @@ export class RecallPort {
 
   async contextFor(args: ContextArgs, caller: Caller): Promise<Pack & { recallId: string }> {
     admit(this.deps.accepting);
+    await touchOpenSession(this.deps.sessions, caller);
     const sessionId = args.sessionId ?? caller.sessionId;
     const request = {
       query: args.query,

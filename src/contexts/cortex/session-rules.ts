@@ -1,5 +1,12 @@
 /** Input rules for sessions and who may see them: pure functions, tested without a database. */
-import { InvalidInputError, isName, type WorkingMode } from '../../domain/index.js';
+import {
+  InvalidInputError,
+  isName,
+  jsonArgumentText,
+  NAME_CHARACTERS,
+  NOT_WELL_FORMED,
+  type WorkingMode,
+} from '../../domain/index.js';
 import type { SessionRecord } from './session-records.js';
 
 export const MAX_NAME_CHARS = 200;
@@ -17,7 +24,7 @@ export function requireName(value: unknown, field: string): string {
   if (!isName(name, MAX_NAME_CHARS)) {
     throw invalid(
       `INVALID_${field.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}`,
-      `${field} must be a non-empty string of at most ${MAX_NAME_CHARS} characters, without control characters`,
+      `${field} must be a non-empty string of at most ${MAX_NAME_CHARS} characters, ${NAME_CHARACTERS}`,
     );
   }
   return name;
@@ -40,6 +47,7 @@ export function optionalText(value: string | null | undefined, field: string, ma
   if (value === null || value === undefined) return null;
   const text = value.trim();
   if (text.length > max) throw invalid('TEXT_TOO_LONG', `${field} must be at most ${max} characters`, { field });
+  if (!text.isWellFormed()) throw invalid('INVALID_TEXT', `${field} ${NOT_WELL_FORMED}`, { field });
   return text === '' ? null : text;
 }
 
@@ -52,7 +60,7 @@ export function requireText(value: string | null | undefined, field: string): st
 /** The session's state as JSON text (null keeps the previous state). */
 export function validateState(context: unknown): string | null {
   if (context === undefined || context === null) return null;
-  const text = JSON.stringify(context);
+  const text = jsonArgumentText(context);
   if (Buffer.byteLength(text, 'utf8') > MAX_STATE_BYTES)
     throw invalid('STATE_TOO_LARGE', `context is larger than ${MAX_STATE_BYTES} bytes as JSON`);
   return text;
@@ -80,6 +88,20 @@ export function checkOwnInstance(callerInstanceId: string | null, instanceId: st
       `this caller is instance "${callerInstanceId}" and may not act on or read instance "${instanceId}"`,
     );
   }
+}
+
+/**
+ * The caller as the instance a call's `instanceId` argument names (for clients that cannot send x-instance-id): the
+ * same as the header; naming another instance than the connection's (or its token's) is refused.
+ */
+export function asInstance<C extends { readonly instanceId: string | null }>(
+  caller: C,
+  instanceId: string | null | undefined,
+): C {
+  if (instanceId === null || instanceId === undefined) return caller;
+  const name = requireName(instanceId, 'instanceId');
+  checkOwnInstance(caller.instanceId, name);
+  return { ...caller, instanceId: name };
 }
 
 export function visibleTo(callerInstanceId: string | null, session: Pick<SessionRecord, 'instanceId'>): boolean {

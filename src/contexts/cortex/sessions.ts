@@ -6,6 +6,7 @@
  * Subconscious's timers).
  */
 import {
+  ConcurrentChangeError,
   InvalidInputError,
   sortableId,
   type Bus,
@@ -186,7 +187,7 @@ export class Sessions {
         payload: json({ from: open.mode, to: mode, task, stateChanged: state !== null }),
         ...audit(command.meta),
       });
-      if (!rows[0]) throw new Error(`session of ${instanceId} changed mode during transition; retry`);
+      if (!rows[0]) throw new ConcurrentChangeError(`the mode of ${instanceId}'s session`, { instanceId });
       return { session: toSessionRecord(rows[0].session), from: open.mode };
     });
     const cause = { cause: command.meta, sessionId: session.id };

@@ -14,16 +14,24 @@ import {
   withinReach,
 } from '../../domain/index.js';
 import { Q } from './cypher.js';
-import { consolidate, consolidatedMetadata } from './consolidation.js';
+import { consolidate, consolidatedMetadata, MAX_CONSOLIDATED } from './consolidation.js';
 import { auditParams, json, type WriteContext } from './write-context.js';
+import { checkWellFormedContent } from './validation.js';
 
 export async function consolidateMemories(ctx: WriteContext, command: ConsolidateCommand): Promise<MemoryRecord> {
+  if (command.data.ids.length > MAX_CONSOLIDATED)
+    throw new InvalidInputError(
+      'HIPPOCAMPUS.CONSOLIDATE_TOO_MANY',
+      `at most ${MAX_CONSOLIDATED} memories per consolidation, got ${command.data.ids.length}`,
+      { max: MAX_CONSOLIDATED },
+    );
   const ids = [...new Set(command.data.ids)];
   if (ids.length < 2)
     throw new InvalidInputError(
       'HIPPOCAMPUS.CONSOLIDATE_TOO_FEW',
       'consolidation needs at least two distinct memories',
     );
+  if (command.data.content) checkWellFormedContent(command.data.content);
   const now = ctx.clock();
   const newId = newMemoryId();
   const storedEventId = sortableId('evt', now);

@@ -1,6 +1,13 @@
 /** How several memories become one; the service runs no language model. */
 import { InvalidInputError, type MemoryRecord, type MergeStrategy } from '../../domain/index.js';
 import { mostPresent } from './tier-rules.js';
+import { MAX_LABELS, MAX_METADATA_BYTES } from './validation.js';
+
+/**
+ * The most memories one consolidation merges: a few that say the same thing, not a store. It bounds the work of
+ * one call, and keeps the originals' ids, sessions and times well within the consolidated memory's metadata limit.
+ */
+export const MAX_CONSOLIDATED = 32;
 
 export interface Consolidated {
   readonly content: string;
@@ -13,7 +20,17 @@ export interface Consolidated {
   readonly sessionId: string | null;
 }
 
-const union = (lists: readonly (readonly string[])[]): string[] => [...new Set(lists.flat())];
+/**
+ * The originals' labels in first-seen order, at most as many as a stored memory may have: when there are more,
+ * those the most originals share (the first seen among equals), as they say most about the merged memory.
+ */
+function mergedLabels(lists: readonly (readonly string[])[]): string[] {
+  const all = [...new Set(lists.flat())];
+  if (all.length <= MAX_LABELS) return all;
+  const shared = new Map(all.map((label) => [label, lists.filter((list) => list.includes(label)).length]));
+  const kept = new Set([...all].sort((a, b) => shared.get(b)! - shared.get(a)!).slice(0, MAX_LABELS));
+  return all.filter((label) => kept.has(label));
+}
 const chronological = (a: MemoryRecord, b: MemoryRecord) => a.occurredAt - b.occurredAt || a.id.localeCompare(b.id);
 
 /**
@@ -53,9 +70,9 @@ export function consolidate(
     content,
     tier: mostPresent(sorted.map((m) => m.tier)),
     claimed: sorted.some((m) => m.claimed),
-    tags: union(sorted.map((m) => m.tags)),
-    people: union(sorted.map((m) => m.people)),
-    emotions: union(sorted.map((m) => m.emotions)),
+    tags: mergedLabels(sorted.map((m) => m.tags)),
+    people: mergedLabels(sorted.map((m) => m.people)),
+    emotions: mergedLabels(sorted.map((m) => m.emotions)),
     occurredAt: strategy === 'KEEP_NEWEST' ? newest.occurredAt : oldest.occurredAt,
     sessionId: sessions.size === 1 ? (oldest.sessionId ?? null) : null,
   };
@@ -65,20 +82,35 @@ export function consolidate(
  * What a consolidated memory keeps of its originals, in its metadata where a
  * client reads it: each original's id, session, time and own metadata (the
  * merged memory has one session and one time; the originals may have had many).
+ * Within the metadata limit of any memory: the originals' own metadata, oldest
+ * first, as long as it fits; the rest is marked `metadataOmitted` and stays on
+ * the original (read through `consolidatedFrom`).
  */
 export function consolidatedMetadata(
   originals: readonly MemoryRecord[],
   strategy: MergeStrategy,
 ): Record<string, unknown> {
   const sorted = [...originals].sort(chronological);
-  return {
-    consolidatedFrom: originals.map((m) => m.id),
-    strategy,
-    originals: sorted.map((m) => ({
-      id: m.id,
-      sessionId: m.sessionId,
-      occurredAt: new Date(m.occurredAt).toISOString(),
-      metadata: m.metadata ?? null,
-    })),
-  };
+  const entry = (m: MemoryRecord, metadata: unknown) => ({
+    id: m.id,
+    sessionId: m.sessionId,
+    occurredAt: new Date(m.occurredAt).toISOString(),
+    metadata,
+  });
+  const omitted = (m: MemoryRecord) =>
+    m.metadata == null ? entry(m, null) : { ...entry(m, null), metadataOmitted: true };
+  const kept = sorted.map(omitted);
+  const result = { consolidatedFrom: originals.map((m) => m.id), strategy, originals: kept };
+  const fits = () => Buffer.byteLength(JSON.stringify(result), 'utf8') <= MAX_METADATA_BYTES;
+  if (!fits())
+    throw new InvalidInputError(
+      'HIPPOCAMPUS.METADATA_TOO_LARGE',
+      `the originals' ids and sessions alone take more than ${MAX_METADATA_BYTES} bytes of metadata`,
+    );
+  sorted.forEach((m, i) => {
+    if (m.metadata == null) return;
+    kept[i] = entry(m, m.metadata);
+    if (!fits()) kept[i] = omitted(m);
+  });
+  return result;
 }

@@ -4,7 +4,10 @@ import {
   InvalidInputError,
   isName,
   isTier,
+  jsonArgumentText,
+  NAME_CHARACTERS,
   newMemoryId,
+  NOT_WELL_FORMED,
   type NewMemory,
   type StoreRequest,
 } from '../../domain/index.js';
@@ -34,6 +37,7 @@ export function normaliseLabels(values: readonly string[] | null | undefined, fi
       throw invalid('LABEL_TOO_LONG', `a ${field} entry is longer than ${MAX_LABEL_CHARS} characters`, { field });
     if (hasControlCharacter(value))
       throw invalid('INVALID_LABEL', `a ${field} entry holds a control character (a newline, a tab…)`, { field });
+    if (!value.isWellFormed()) throw invalid('INVALID_LABEL', `a ${field} entry ${NOT_WELL_FORMED}`, { field });
     out.push(value);
   }
   if (out.length > MAX_LABELS)
@@ -43,19 +47,22 @@ export function normaliseLabels(values: readonly string[] | null | undefined, fi
 
 export function validateContent(content: unknown, maxBytes: number): string {
   if (typeof content !== 'string' || content.trim() === '') throw invalid('CONTENT_EMPTY', 'content must not be empty');
+  checkWellFormedContent(content);
   const bytes = Buffer.byteLength(content, 'utf8');
   if (bytes > maxBytes)
     throw invalid('CONTENT_TOO_LARGE', `content is ${bytes} bytes; the maximum is ${maxBytes}`, { bytes, maxBytes });
   return content;
 }
 
+/** Content stored exactly as given (a store's, a consolidation's summary). */
+export function checkWellFormedContent(content: string): void {
+  if (!content.isWellFormed()) throw invalid('INVALID_CONTENT', `content ${NOT_WELL_FORMED}`);
+}
+
 export function validateStoreName(store: string | null | undefined, fallback: string): string {
   const name = (store ?? fallback).trim();
   if (!isName(name, MAX_ID_CHARS)) {
-    throw invalid(
-      'INVALID_STORE',
-      'store must be a non-empty name of at most 200 characters, without control characters',
-    );
+    throw invalid('INVALID_STORE', `store must be a non-empty name of at most 200 characters, ${NAME_CHARACTERS}`);
   }
   return name;
 }
@@ -64,7 +71,7 @@ export function validateId(id: string | null | undefined): string {
   if (id === null || id === undefined) return newMemoryId();
   const trimmed = id.trim();
   if (!isName(trimmed, MAX_ID_CHARS)) {
-    throw invalid('INVALID_ID', 'id must be a non-empty string of at most 200 characters, without control characters');
+    throw invalid('INVALID_ID', `id must be a non-empty string of at most 200 characters, ${NAME_CHARACTERS}`);
   }
   return trimmed;
 }
@@ -74,14 +81,15 @@ export function validateMemorySessionId(sessionId: string | null | undefined): s
   const trimmed = sessionId?.trim() ?? '';
   if (trimmed === '') return null;
   if (!isName(trimmed, MAX_ID_CHARS)) {
-    throw invalid('INVALID_SESSION_ID', 'sessionId must be at most 200 characters, without control characters');
+    throw invalid('INVALID_SESSION_ID', `sessionId must be at most 200 characters, ${NAME_CHARACTERS}`);
   }
   return trimmed;
 }
 
-function validateMetadata(metadata: unknown): string | null {
+/** Metadata as JSON text, for a store and a reclassify alike: within the caps of any JSON argument, then its own. */
+export function validateMetadata(metadata: unknown): string | null {
   if (metadata === undefined || metadata === null) return null;
-  const text = JSON.stringify(metadata);
+  const text = jsonArgumentText(metadata);
   if (Buffer.byteLength(text, 'utf8') > MAX_METADATA_BYTES)
     throw invalid('METADATA_TOO_LARGE', `metadata is larger than ${MAX_METADATA_BYTES} bytes as JSON`);
   return text;
@@ -120,8 +128,10 @@ export function validateNewMemory(request: StoreRequest, limits: StoreLimits, no
 }
 
 /**
- * Validates a whole batch before anything is written. The same client id twice
- * in one batch is allowed only for identical memories (a retry inside a batch).
+ * Validates a whole batch before anything is written: one memory per input, in
+ * order. The same client id twice in one batch is allowed only for identical
+ * inputs (a retry inside a batch): the write gate writes it once and answers
+ * each input with it, so the answer lines up with the inputs.
  */
 export function validateBatch(requests: readonly StoreRequest[], limits: StoreLimits, now: number): NewMemory[] {
   if (requests.length === 0) throw invalid('EMPTY_BATCH', 'nothing to store');
@@ -130,25 +140,33 @@ export function validateBatch(requests: readonly StoreRequest[], limits: StoreLi
       max: limits.maxBatch,
     });
   }
-  const byId = new Map<string, NewMemory>();
+  const firstIndexOf = new Map<string, number>();
+  const memories: NewMemory[] = [];
   for (const [index, request] of requests.entries()) {
     let memory: NewMemory;
     try {
       memory = validateNewMemory(request, limits, now);
     } catch (error) {
-      if (error instanceof InvalidInputError && requests.length > 1) {
-        throw new InvalidInputError(error.code, `memory ${index}: ${error.message}`, { ...error.details, index });
-      }
+      if (error instanceof InvalidInputError && requests.length > 1) throw atBatchIndex(error, index);
       throw error;
     }
-    const seen = byId.get(memory.id);
-    if (seen && !sameMemory(seen, memory))
-      throw invalid('ID_CONFLICT', `id ${memory.id} appears twice in the batch with different memories`, {
+    const firstIndex = firstIndexOf.get(memory.id);
+    // Compared whole (labels, tier, metadata, time…): no input may be silently dropped for another.
+    if (firstIndex !== undefined && JSON.stringify(memories[firstIndex]) !== JSON.stringify(memory))
+      throw invalid('ID_CONFLICT', `memories ${firstIndex} and ${index} of the batch have id ${memory.id} but differ`, {
         id: memory.id,
+        index,
+        firstIndex,
       });
-    if (!seen) byId.set(memory.id, memory);
+    if (firstIndex === undefined) firstIndexOf.set(memory.id, index);
+    memories.push(memory);
   }
-  return [...byId.values()];
+  return memories;
+}
+
+/** A batch's error, naming the memory of the batch it is about. */
+export function atBatchIndex(error: InvalidInputError, index: number): InvalidInputError {
+  return new InvalidInputError(error.code, `memory ${index}: ${error.message}`, { ...error.details, index });
 }
 
 export function sameMemory(a: Pick<NewMemory, 'store' | 'content'>, b: Pick<NewMemory, 'store' | 'content'>): boolean {
@@ -159,5 +177,6 @@ export function validateReason(reason: unknown): string {
   if (typeof reason !== 'string' || reason.trim() === '')
     throw invalid('REASON_REQUIRED', 'a non-empty reason is required');
   if (reason.length > 4000) throw invalid('REASON_TOO_LONG', 'reason must be at most 4000 characters');
+  if (!reason.isWellFormed()) throw invalid('INVALID_REASON', `reason ${NOT_WELL_FORMED}`);
   return reason.trim();
 }

@@ -5,6 +5,7 @@
  * have their own files; shutdown admission wraps every one of them.)
  */
 import {
+  ConcurrentChangeError,
   InvalidInputError,
   isTier,
   sortableId,
@@ -23,7 +24,7 @@ import {
   toMemoryRecord,
 } from '../../domain/index.js';
 import { Q } from './cypher.js';
-import { validateBatch, validateReason, type StoreLimits } from './validation.js';
+import { atBatchIndex, validateBatch, validateMetadata, validateReason, type StoreLimits } from './validation.js';
 import { GroupCommit, STORE_GROUP, type GroupCommitSettings } from './group-commit.js';
 import {
   asError,
@@ -57,7 +58,11 @@ export class WriteGate {
 
   async store(command: StoreCommand): Promise<Stored[]> {
     const now = this.clock();
-    const memories = validateBatch(command.data.memories, this.limits, now);
+    const given = validateBatch(command.data.memories, this.limits, now);
+    // An exact repeat of an id (a retry inside the batch) is written once, as its first input.
+    const firstOfId = new Map<string, NewMemory>();
+    for (const m of given) if (!firstOfId.has(m.id)) firstOfId.set(m.id, m);
+    const memories = [...firstOfId.values()];
     const events = new Map(memories.map((m) => [m.id, sortableId('evt', now)]));
     const audit = auditParams(command.meta);
     const inputs = memories.map((m, index) => ({
@@ -73,11 +78,12 @@ export class WriteGate {
     // writes nothing for it, so the conflict is told after the commit and fails only this call. A batch is one
     // transaction, all or nothing: a taken id with a different memory throws, which rolls it back.
     const stored =
-      memories.length === 1
+      given.length === 1
         ? [await this.singles.submit({ input: inputs[0] as StoreInput, memory: memories[0] as NewMemory })]
         : await this.graph.transaction(async (tx) => {
             const rows = await tx.run<StoreRow>(Q.storeMemories, { memories: inputs, linking: this.linking });
-            return storedOutcomes(rows, memories).map((outcome) => {
+            return storedOutcomes(rows, memories).map((outcome, i) => {
+              if (outcome instanceof InvalidInputError) throw atBatchIndex(outcome, given.indexOf(memories[i]!));
               if (outcome instanceof Error) throw outcome;
               return outcome;
             });
@@ -96,7 +102,12 @@ export class WriteGate {
       memories.filter((m, i) => m.embedding && stored[i]?.created),
       command.meta,
     );
-    return stored;
+    // One answer per input: a repeat gets the memory its first input stored, not created again.
+    const outcomes = new Map(stored.map((s) => [s.memory.id, s]));
+    return given.map((m) => {
+      const s = outcomes.get(m.id) as Stored;
+      return firstOfId.get(m.id) === m ? s : { ...s, created: false };
+    });
   }
 
   /** Single stores of several calls in one statement; when it fails, each again alone, so one cannot fail the rest. */
@@ -149,6 +160,7 @@ export class WriteGate {
     const { id, tier, metadata } = command.data;
     const reason = validateReason(command.data.reason);
     if (!isTier(tier)) throw new InvalidInputError('HIPPOCAMPUS.UNKNOWN_TIER', `unknown tier "${tier}"`);
+    const metadataText = validateMetadata(metadata);
     const now = this.clock();
     const eventId = sortableId('evt', now);
     const tierEventId = sortableId('evt', now);
@@ -159,7 +171,7 @@ export class WriteGate {
         id,
         from: current.tier,
         tier,
-        metadata: metadata === undefined || metadata === null ? null : json(metadata),
+        metadata: metadataText,
         now,
         eventId,
         tierEventId,
@@ -167,7 +179,7 @@ export class WriteGate {
         sessionId: command.meta.sessionId,
         ...auditParams(command.meta),
       });
-      if (!rows[0]) throw new Error(`memory ${id} changed tier during reclassify; retry`);
+      if (!rows[0]) throw new ConcurrentChangeError(`the tier of memory ${id}`, { id });
       return { memory: toMemoryRecord(rows[0].memory), from: current.tier };
     });
     const cause = { cause: command.meta };

@@ -93,6 +93,13 @@ export class CandidateReads {
     return rows.map((row) => memoryFromValues(row.memory));
   }
 
+  /** The originals of those of these memories that consolidation made, by consolidated memory. */
+  async consolidatedOriginals(ids: readonly string[]): Promise<Map<string, string[]>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.graph.read<{ id: string; originals: string[] }>(Q.consolidatedOriginals, { ids: [...ids] });
+    return new Map(rows.map((row) => [row.id, row.originals]));
+  }
+
   /** Memories by id under the search's store and filters. */
   async fetch(ids: readonly string[], filters: FilterParams): Promise<Map<string, MemoryRecord>> {
     return (await this.fetchWithCloseness(ids, filters, null, null)).byId;

@@ -5,17 +5,27 @@
  */
 import type { RankedHit } from './scoring.js';
 
-/** The originals a consolidated memory names in its metadata (Hippocampus writes `consolidatedFrom`). */
-export function originalsOf(metadata: unknown): readonly string[] {
-  const from = (metadata as { consolidatedFrom?: unknown } | null)?.consolidatedFrom;
-  return Array.isArray(from) ? from.filter((x): x is string => typeof x === 'string') : [];
+/**
+ * The hits that may be consolidations: those whose metadata names `consolidatedFrom`. The metadata only says where
+ * to look (it saves a read when no hit claims it); a client can write it too, so only the links decide what folds.
+ */
+export function claimedConsolidations(hits: readonly RankedHit[]): string[] {
+  return hits
+    .filter((h) => (h.memory.metadata as { consolidatedFrom?: unknown } | null)?.consolidatedFrom !== undefined)
+    .map((h) => h.memory.id);
 }
 
-/** `hits` in rank order; returns them with each group of a consolidation and its originals kept once. */
-export function collapseConsolidated(hits: readonly RankedHit[]): RankedHit[] {
+/**
+ * `hits` in rank order, with each group of a consolidation and its originals kept once. `originalsOf` maps a
+ * consolidated memory to its originals as consolidation linked them (CONSOLIDATED_FROM).
+ */
+export function collapseConsolidated(
+  hits: readonly RankedHit[],
+  originalsOf: ReadonlyMap<string, readonly string[]>,
+): RankedHit[] {
   const group = new Map<string, string>(); // memory id → the consolidated memory it belongs with
   for (const h of hits) {
-    const originals = originalsOf(h.memory.metadata);
+    const originals = originalsOf.get(h.memory.id) ?? [];
     if (originals.length === 0) continue;
     if (!group.has(h.memory.id)) group.set(h.memory.id, h.memory.id);
     for (const id of originals) if (!group.has(id)) group.set(id, group.get(h.memory.id)!);

@@ -21,4 +21,5 @@ export const Q = declareStatements('recall', {
   similarities: 'similarities',
   datedMemories: 'dated-memories',
   memoriesInAll: 'memories-in-all',
+  consolidatedOriginals: 'consolidated-originals',
 });

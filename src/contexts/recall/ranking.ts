@@ -14,7 +14,7 @@ import { LruMap } from './lru.js';
 import { VectorCache, DEFAULT_VECTOR_CACHE, type VectorCacheOptions } from './vector-cache.js';
 import { QueryVectors, type EmbedQuery } from './query-vectors.js';
 import { rank, DEFAULT_WEIGHTS, type Candidate, type RankedHit, type RecallWeights } from './scoring.js';
-import { collapseConsolidated } from './collapse.js';
+import { claimedConsolidations, collapseConsolidated } from './collapse.js';
 import { CandidateReads, type Closeness, type Near } from './candidate-reads.js';
 import { baselineOf, referenceOf, type Reference } from './baseline.js';
 import { REFERENCE_QUESTIONS } from './reference-questions.js';
@@ -202,11 +202,10 @@ export class Ranking {
   }
 
   /** Scored, consolidated memories in place of their originals, above the floor, as many as asked for. */
-  private best(plan: SearchPlan, candidates: Candidates, vector: Float32Array | null): RankedHit[] {
+  private async best(plan: SearchPlan, candidates: Candidates, vector: Float32Array | null): Promise<RankedHit[]> {
     const { request, signals } = plan;
-    const hits = collapseConsolidated(
-      rank([...candidates.values()], this.weights, signals, vector !== null, request.calibrations),
-    );
+    const ranked = rank([...candidates.values()], this.weights, signals, vector !== null, request.calibrations);
+    const hits = collapseConsolidated(ranked, await this.reads.consolidatedOriginals(claimedConsolidations(ranked)));
     const floor = request.minConfidence ?? 0;
     return hits.filter((h) => h.confidence >= floor).slice(0, request.limit);
   }

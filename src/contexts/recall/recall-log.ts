@@ -4,6 +4,8 @@
  * published (MemoryRetrieved, MemoryUsed, OutcomeReported).
  */
 import {
+  jsonArgumentText,
+  NOT_WELL_FORMED,
   NotFoundError,
   sortableId,
   type Bus,
@@ -85,6 +87,8 @@ export class RecallLog {
     cause: Meta,
     stores: Reach = null,
   ): Promise<UseRecord> {
+    // Refused before anything is read, as GraphQL's JSON scalar refuses it before the call.
+    const actionText = action === undefined || action === null ? null : jsonArgumentText(action);
     await this.pending.get(recallId);
     const recall = (await this.graph.read<{ recall: Record<string, unknown> }>(Q.getRecall, { id: recallId }))[0]
       ?.recall;
@@ -101,7 +105,7 @@ export class RecallLog {
       id,
       recallId,
       memoryIds: used,
-      action: action === undefined || action === null ? null : JSON.stringify(action),
+      action: actionText,
       now,
       eventId,
       payload: JSON.stringify({ useId: id, recallId, memoryIds: used }),
@@ -123,6 +127,7 @@ export class RecallLog {
     stores: Reach = null,
   ): Promise<UseRecord> {
     if (note !== null && note.length > 4000) throw invalid('NOTE_TOO_LONG', 'note must be at most 4000 characters');
+    if (note !== null && !note.isWellFormed()) throw invalid('INVALID_NOTE', `note ${NOT_WELL_FORMED}`);
     if (stores !== null) {
       const known = (await this.graph.read<{ use: Record<string, unknown> }>(Q.getUse, { id: useId }))[0];
       if (!known || !reaches(stores, String(known.use.store)))

@@ -3,7 +3,7 @@
  * follows: the terms searched, the filters as statement parameters and how
  * many candidates each source is asked for.
  */
-import { InvalidInputError, type AssociationType, type SearchFilters } from '../../domain/index.js';
+import { InvalidInputError, NOT_WELL_FORMED, type AssociationType, type SearchFilters } from '../../domain/index.js';
 import { QUERY_STOP_WORDS, queryTerms, stem, tokenize } from './query-text.js';
 import { datesNamed, type TimeSpan } from './query-dates.js';
 import { searchTerms, type TermStats } from './bm25.js';
@@ -54,6 +54,7 @@ export const invalid = (code: string, text: string) => new InvalidInputError(`RE
 export function validateSearch(query: string, limit: number, minConfidence: number | null): void {
   if (typeof query !== 'string' || query.trim() === '') throw invalid('EMPTY_QUERY', 'query must not be empty');
   if (query.length > 4000) throw invalid('QUERY_TOO_LONG', 'query must be at most 4000 characters');
+  if (!query.isWellFormed()) throw invalid('INVALID_QUERY', `query ${NOT_WELL_FORMED}`);
   if (!Number.isInteger(limit) || limit < 1 || limit > 100)
     throw invalid('INVALID_LIMIT', 'limit must be an integer from 1 to 100');
   if (minConfidence !== null && !(minConfidence >= 0 && minConfidence <= 1))
