@@ -221,8 +221,15 @@ describe('MCP over Streamable HTTP', () => {
           sessionId,
         });
         const before = await lastActive();
+        // A refused recall changes nothing, not even the session's activity.
+        expect((await call(tool, { ...args, query: '   ' })).isError, tool).toBe(true);
+        expect(await lastActive(), tool).toBe(before);
         expect((await call(tool, args)).isError, tool).toBeFalsy();
-        expect(await lastActive(), tool).toBeGreaterThan(before);
+        const marked = await lastActive();
+        expect(marked, tool).toBeGreaterThan(before);
+        // Marked at most once a minute: the next recall writes nothing.
+        expect((await call(tool, args)).isError, tool).toBeFalsy();
+        expect(await lastActive(), tool).toBe(marked);
       }
 
       // The argument means what the header means: naming another instance than the connection's is refused.

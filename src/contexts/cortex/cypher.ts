@@ -7,6 +7,7 @@ export const Q = declareStatements('cortex', {
   logDecision: 'log-decision',
   openSession: 'open-session',
   touchSession: 'touch-session',
+  markSessionActive: 'mark-session-active',
   getSession: 'get-session',
   sessionStores: 'session-stores',
   sessionOfEvent: 'session-of-event',

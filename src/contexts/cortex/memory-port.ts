@@ -76,6 +76,7 @@ export interface SessionStores {
 /** Cortex's sessions as far as the ports need them: named sessions' stores, and activity on an open session. */
 export interface SessionActivity extends SessionStores {
   touch(instanceId: string): Promise<{ readonly id: string; readonly store: string } | null>;
+  markActive(instanceId: string, everyMs: number): Promise<void>;
 }
 
 /**

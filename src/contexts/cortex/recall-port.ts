@@ -14,7 +14,10 @@ import {
   type SearchFilters,
 } from '../../domain/index.js';
 import type { Pack, RecallResult, ReflectCandidateWithActions, UseRecord } from '../../domain/index.js';
-import { checkCallerSession, touchOpenSession, type Caller, type SessionActivity } from './memory-port.js';
+import { checkCallerSession, type Caller, type SessionActivity } from './memory-port.js';
+
+/** How often a recall marks its session active at most (sessions time out after an hour idle). */
+const RECALL_ACTIVITY_EVERY_MS = 60_000;
 
 export interface SearchArgs {
   readonly query: string;
@@ -62,8 +65,6 @@ export class RecallPort {
 
   async search(args: SearchArgs, caller: Caller): Promise<RecallResult> {
     admit(this.deps.accepting);
-    // An instance that only recalls is still at work: its open session must not time out.
-    await touchOpenSession(this.deps.sessions, caller);
     const request = {
       query: args.query,
       store: this.store(args.store, caller),
@@ -81,12 +82,13 @@ export class RecallPort {
       // A reader's recall is answered but not recorded: a reader token writes nothing.
       record: !isReadOnly(caller.access),
     };
-    return this.deps.bus.ask(this.deps.bus.message('SearchQuery', request, 'cortex', this.init(caller)));
+    const result = await this.deps.bus.ask(this.deps.bus.message('SearchQuery', request, 'cortex', this.init(caller)));
+    await this.markActive(caller);
+    return result;
   }
 
   async contextFor(args: ContextArgs, caller: Caller): Promise<Pack & { recallId: string }> {
     admit(this.deps.accepting);
-    await touchOpenSession(this.deps.sessions, caller);
     const sessionId = args.sessionId ?? caller.sessionId;
     const request = {
       query: args.query,
@@ -102,9 +104,20 @@ export class RecallPort {
       liveFloor: args.liveFloor ?? null,
       record: !isReadOnly(caller.access),
     };
-    return this.deps.bus.ask(
+    const pack = await this.deps.bus.ask(
       this.deps.bus.message('ContextQuery', request, 'cortex', { ...this.init(caller), sessionId }),
     );
+    await this.markActive(caller);
+    return pack;
+  }
+
+  /**
+   * An instance that only recalls is still at work: its open session must not time out. Marked after the recall
+   * answered (a refused one changes nothing), at most once a minute (a write on every search would cost each one).
+   */
+  private async markActive(caller: Caller): Promise<void> {
+    if (!this.deps.sessions || !caller.instanceId || isReadOnly(caller.access)) return;
+    await this.deps.sessions.markActive(caller.instanceId, RECALL_ACTIVITY_EVERY_MS);
   }
 
   async reflect(

@@ -277,6 +277,11 @@ export class Sessions {
     return rows[0] ? { id: rows[0].sessionId, store: rows[0].store } : null;
   }
 
+  /** Marks activity on the instance's open session unless it was marked within the last `everyMs`. */
+  async markActive(instanceId: string, everyMs: number): Promise<void> {
+    await this.graph.write(Q.markSessionActive, { instanceId, now: this.clock(), everyMs });
+  }
+
   async decisions(sessionId: string): Promise<DecisionRecord[]> {
     const rows = await this.graph.read<{ decision: Record<string, unknown> }>(Q.sessionDecisions, { sessionId });
     return rows.map((r) => toDecisionRecord(r.decision));
