@@ -97,7 +97,7 @@ export function buildPorts(config: Config, needs: PortNeeds): Ports {
   const defaultStore = config.defaultStore;
   const memory = new MemoryPort({ bus, sessions, defaultStore, accepting, clock });
   const lifecycle = new LifecyclePort({ bus, sessions, inbox, defaultStore, accepting, clock });
-  const recallPort = new RecallPort({ bus, sessions, defaultStore, accepting });
+  const recallPort = new RecallPort({ bus, sessions, defaultStore, accepting, sessionIdleMs: config.sessionIdleMs });
   const associations = new AssociationPort({ bus, sessions, accepting });
   const reflection = new ReflectionPort({
     bus,

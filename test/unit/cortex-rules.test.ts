@@ -4,6 +4,7 @@ import {
   AsyncFeed,
   checkOwnInstance,
   initialMode,
+  recallActivityEveryMs,
   optionalText,
   requireName,
   requireText,
@@ -63,5 +64,12 @@ describe('AsyncFeed', () => {
     expect(cleaned).toBe(1);
     feed.push({ id: 'c' });
     expect(await feed.next()).toEqual({ value: undefined, done: true });
+  });
+});
+
+describe('activity marked by a recall', () => {
+  it('is marked at most once a minute, and more often when sessions time out sooner', () => {
+    expect(recallActivityEveryMs(3_600_000)).toBe(60_000);
+    expect(recallActivityEveryMs(60_000)).toBe(6_000);
   });
 });

@@ -16,8 +16,16 @@ import {
 import type { Pack, RecallResult, ReflectCandidateWithActions, UseRecord } from '../../domain/index.js';
 import { checkCallerSession, type Caller, type SessionActivity } from './memory-port.js';
 
-/** How often a recall marks its session active at most (sessions time out after an hour idle). */
-const RECALL_ACTIVITY_EVERY_MS = 60_000;
+/** The idle time after which a session times out, when the port is not told (config.sessionIdleMs). */
+const DEFAULT_SESSION_IDLE_MS = 3_600_000;
+
+/**
+ * How often a recall marks its session active at most: a minute, or a tenth of the idle time after which a session
+ * times out when that is shorter, so a session in use never looks idle.
+ */
+export function recallActivityEveryMs(sessionIdleMs: number): number {
+  return Math.min(60_000, Math.floor(sessionIdleMs / 10));
+}
 
 export interface SearchArgs {
   readonly query: string;
@@ -49,6 +57,8 @@ export interface RecallPortDeps {
   readonly accepting: () => boolean;
   /** Cortex's sessions: a session the caller names must be of a store it may reach; a recall is activity on one. */
   readonly sessions?: SessionActivity;
+  /** The idle time after which a session times out (config.sessionIdleMs); default an hour. */
+  readonly sessionIdleMs?: number;
 }
 
 export class RecallPort {
@@ -113,11 +123,13 @@ export class RecallPort {
 
   /**
    * An instance that only recalls is still at work: its open session must not time out. Marked after the recall
-   * answered (a refused one changes nothing), at most once a minute (a write on every search would cost each one).
+   * answered (a refused one changes nothing), and seldom (recallActivityEveryMs): a write on every search would cost
+   * each one.
    */
   private async markActive(caller: Caller): Promise<void> {
     if (!this.deps.sessions || !caller.instanceId || isReadOnly(caller.access)) return;
-    await this.deps.sessions.markActive(caller.instanceId, RECALL_ACTIVITY_EVERY_MS);
+    const everyMs = recallActivityEveryMs(this.deps.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS);
+    await this.deps.sessions.markActive(caller.instanceId, everyMs);
   }
 
   async reflect(

@@ -2,3 +2,4 @@
 export { AsyncFeed } from './async-feed.js';
 export { initialMode, checkOwnInstance, visibleTo, validateSessionId } from './session-rules.js';
 export { optionalText, requireName, requireText, validateState } from './session-rules.js';
+export { recallActivityEveryMs } from './recall-port.js';
