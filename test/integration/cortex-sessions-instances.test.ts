@@ -29,6 +29,36 @@ import {
 
 useCortexApp();
 
+describe('activity on a session', () => {
+  it('is marked by a change that succeeded, never by one refused', async () => {
+    const i = instance('active');
+    const s = await start(i);
+    const lastActive = async () =>
+      (
+        await t.cypher<{ at: number }>('MATCH (x:Session {id: $id}) RETURN x.lastActiveAt.epochMillis AS at', {
+          id: s.id,
+        })
+      )[0]?.at;
+    await t.cypher('MATCH (x:Session {id: $id}) SET x.lastActiveAt = datetime("2020-01-01T00:00:00Z")', { id: s.id });
+    const idle = await lastActive();
+    const header = { 'x-instance-id': i };
+    await expectRefused(STORE, { input: { store, content: '   ' } }, 'HIPPOCAMPUS.CONTENT_EMPTY', header);
+    expect(await lastActive()).toBe(idle);
+    const forget = 'mutation ($in: ForgetInput!) { forget(input: $in) { forgotten } }';
+    const kept = (await as<{ store: { id: string } }>(i, STORE, { input: { store, content: 'kept' } })).store;
+    await t.cypher('MATCH (x:Session {id: $id}) SET x.lastActiveAt = datetime("2020-01-01T00:00:00Z")', { id: s.id });
+    await expectRefused(
+      forget,
+      { in: { id: kept.id, confirmId: 'not-it', reason: 'test' } },
+      'HIPPOCAMPUS.FORGET_NOT_CONFIRMED',
+      header,
+    );
+    expect(await lastActive()).toBe(idle);
+    await as(i, STORE, { input: { store, content: 'a fact worth keeping' } });
+    expect(await lastActive()).toBeGreaterThan(idle as number);
+  });
+});
+
 describe('instances (invariant 8)', () => {
   it('keeps two instances’ working state apart: only memories are shared', async () => {
     const [a, b] = [instance('a'), instance('b')];

@@ -75,20 +75,28 @@ export interface SessionStores {
 
 /** Cortex's sessions as far as the ports need them: named sessions' stores, and activity on an open session. */
 export interface SessionActivity extends SessionStores {
+  open(instanceId: string): Promise<{ readonly id: string; readonly store: string } | null>;
   touch(instanceId: string): Promise<{ readonly id: string; readonly store: string } | null>;
   markActive(instanceId: string, everyMs: number): Promise<void>;
 }
 
-/**
- * A call from an instance is activity on its open session (an idle one times out): that session, or null. A reader
- * touches nothing.
- */
-export function touchOpenSession(
+/** The caller's open session, read and not touched (a reader stores nothing into one): that session, or null. */
+export function openSessionOf(
   sessions: SessionActivity | undefined,
   caller: Caller,
 ): Promise<{ readonly id: string; readonly store: string } | null> {
   if (!sessions || !caller.instanceId || isReadOnly(caller.access)) return Promise.resolve(null);
-  return sessions.touch(caller.instanceId);
+  return sessions.open(caller.instanceId);
+}
+
+/**
+ * A call from an instance is activity on its open session (an idle one times out), marked once the call has
+ * succeeded: a refused one changes nothing. Best effort: the change is already committed, so a failed mark must not
+ * turn it into an error a client would retry; the next call marks it. A reader touches nothing.
+ */
+export async function touchOpenSession(sessions: SessionActivity | undefined, caller: Caller): Promise<void> {
+  if (!sessions || !caller.instanceId || isReadOnly(caller.access)) return;
+  await sessions.touch(caller.instanceId).catch(() => null);
 }
 
 const foreignSession = (sessionId: string, what: string) =>
@@ -113,10 +121,17 @@ export const memoryNotFound = (id: string) =>
 export class MemoryPort {
   constructor(private readonly deps: MemoryPortDeps) {}
 
-  /** The gate, then activity on the caller's open session; that session (or null). A reader touches nothing. */
+  /** The gate, then the caller's open session, read (null for a reader or a caller naming no instance). */
   private async enter(caller: Caller): Promise<{ readonly id: string; readonly store: string } | null> {
     admit(this.deps.accepting);
-    return touchOpenSession(this.deps.sessions, caller);
+    return openSessionOf(this.deps.sessions, caller);
+  }
+
+  /** The answer of a call that succeeded, after marking the caller's session active. */
+  private async active<T>(caller: Caller, answer: Promise<T>): Promise<T> {
+    const result = await answer;
+    await touchOpenSession(this.deps.sessions, caller);
+    return result;
   }
 
   private meta(caller: Caller) {
@@ -154,12 +169,15 @@ export class MemoryPort {
       return sessionId === null || m.sessionId ? m : { ...m, sessionId };
     });
     await this.checkSessions(stamped);
-    return this.deps.bus.ask(
-      this.deps.bus.message(
-        'StoreCommand',
-        { memories: stamped },
-        'cortex',
-        this.meta({ ...caller, sessionId: caller.sessionId ?? open?.id ?? null }),
+    return this.active(
+      caller,
+      this.deps.bus.ask(
+        this.deps.bus.message(
+          'StoreCommand',
+          { memories: stamped },
+          'cortex',
+          this.meta({ ...caller, sessionId: caller.sessionId ?? open?.id ?? null }),
+        ),
       ),
     );
   }
@@ -181,13 +199,19 @@ export class MemoryPort {
 
   async claim(id: string, caller: Caller): Promise<MemoryRecord> {
     await this.writeTo([id], caller);
-    return this.deps.bus.ask(this.deps.bus.message('ClaimCommand', { id }, 'cortex', this.meta(caller)));
+    return this.active(
+      caller,
+      this.deps.bus.ask(this.deps.bus.message('ClaimCommand', { id }, 'cortex', this.meta(caller))),
+    );
   }
 
   async reclassify(id: string, tier: string, reason: string, metadata: unknown, caller: Caller): Promise<MemoryRecord> {
     await this.writeTo([id], caller);
-    return this.deps.bus.ask(
-      this.deps.bus.message('ReclassifyCommand', { id, tier, reason, metadata }, 'cortex', this.meta(caller)),
+    return this.active(
+      caller,
+      this.deps.bus.ask(
+        this.deps.bus.message('ReclassifyCommand', { id, tier, reason, metadata }, 'cortex', this.meta(caller)),
+      ),
     );
   }
 
@@ -200,15 +224,19 @@ export class MemoryPort {
     // No reach check here: Hippocampus answers a memory out of reach exactly as an unknown one (code and details).
     await this.writeTo([], caller);
     const reach = reachOf(caller.access);
-    return this.deps.bus.ask(
-      this.deps.bus.message('ConsolidateCommand', { ids, strategy, content, reach }, 'cortex', this.meta(caller)),
+    return this.active(
+      caller,
+      this.deps.bus.ask(
+        this.deps.bus.message('ConsolidateCommand', { ids, strategy, content, reach }, 'cortex', this.meta(caller)),
+      ),
     );
   }
 
   async forget(id: string, confirmId: string, reason: string, caller: Caller): Promise<ForgetOutcome> {
     await this.writeTo([id], caller);
-    return this.deps.bus.ask(
-      this.deps.bus.message('ForgetCommand', { id, confirmId, reason }, 'cortex', this.meta(caller)),
+    return this.active(
+      caller,
+      this.deps.bus.ask(this.deps.bus.message('ForgetCommand', { id, confirmId, reason }, 'cortex', this.meta(caller))),
     );
   }
 
@@ -221,7 +249,6 @@ export class MemoryPort {
     requireWrite(caller.access);
     await this.checkReach(ids, caller);
     await checkCallerSession(this.deps.sessions, caller);
-    await this.enter(caller);
   }
 
   /**
@@ -246,7 +273,8 @@ export class MemoryPort {
   }
 
   private async readAndAccess(id: string, caller: Caller): Promise<MemoryRecord | null> {
-    await this.enter(caller);
+    admit(this.deps.accepting);
+    await touchOpenSession(this.deps.sessions, caller);
     if (isReadOnly(caller.access)) return this.readUncounted(id, caller);
     try {
       await this.checkReach([id], caller);
@@ -258,7 +286,8 @@ export class MemoryPort {
   }
 
   private async readDeferred(id: string, caller: Caller, scope: RequestScope): Promise<MemoryRecord | null> {
-    await this.enter(caller);
+    admit(this.deps.accepting);
+    await touchOpenSession(this.deps.sessions, caller);
     const memory = await this.readUncounted(id, caller);
     // A reader writes nothing: its read is answered, not counted.
     if (!memory || isReadOnly(caller.access)) return memory;
