@@ -5,6 +5,7 @@ import { AssociationTypeEnum } from './enums.js';
 import { MemoryType } from './memory-types.js';
 import { AssociateInput, AssociationObject } from './association-types.js';
 import type { GraphQLContext } from './context.js';
+import { charge, REQUEST_BUDGETS } from './request-budget.js';
 
 @Resolver(() => MemoryType)
 export class AssociationResolver {
@@ -34,7 +35,11 @@ export class AssociationResolver {
     return ctx.ports.associations.neighbourhood(id, { depth, types, limit }, ctx.caller);
   }
 
-  @FieldResolver(() => [AssociationObject], { description: "This memory's associations, strongest first." })
+  @FieldResolver(() => [AssociationObject], {
+    description:
+      `This memory's associations, strongest first (limit 1 to 1000; the limits of one request add up to at most ` +
+      `${REQUEST_BUDGETS['Memory.associations']}).`,
+  })
   associations(
     @Root() memory: MemoryRecord,
     @Arg('types', () => [AssociationTypeEnum], { nullable: true }) types: AssociationType[] | null,
@@ -42,6 +47,7 @@ export class AssociationResolver {
     @Arg('limit', () => Int, { defaultValue: 25, nullable: true }) limit: number,
     @Ctx() ctx: GraphQLContext,
   ) {
+    charge(ctx, 'Memory.associations', limit);
     return ctx.ports.associations.of(memory.id, { types, minStrength, limit });
   }
 }

@@ -5,6 +5,7 @@ import { JSONScalar } from './scalars.js';
 import { MergeStrategyEnum, TierEnum } from './enums.js';
 import { ForgetInput, ForgetResultType, HealthType, MemoryEventType, MemoryType, StoreInput } from './memory-types.js';
 import type { GraphQLContext } from './context.js';
+import { charge, REQUEST_BUDGETS } from './request-budget.js';
 
 @Resolver(() => MemoryType)
 export class MemoryResolver {
@@ -87,12 +88,17 @@ export class MemoryResolver {
     return ctx.ports.memory.consolidatedFrom(memory.id, ctx.caller);
   }
 
-  @FieldResolver(() => [MemoryEventType])
+  @FieldResolver(() => [MemoryEventType], {
+    description:
+      `The newest events about this memory, in time order (limit 1 to 1000; the limits of one request add up to ` +
+      `at most ${REQUEST_BUDGETS['Memory.history']}).`,
+  })
   history(
     @Root() memory: MemoryRecord,
     @Arg('limit', () => Int, { defaultValue: 100, nullable: true }) limit: number,
     @Ctx() ctx: GraphQLContext,
   ) {
+    charge(ctx, 'Memory.history', limit);
     return ctx.ports.memory.history(memory.id, limit);
   }
 }

@@ -81,9 +81,14 @@ export class SessionResolver {
 
   // ── fields of Session ─────────────────────────────────────────────────────
 
-  @FieldResolver(() => [DecisionType])
-  decisions(@Root() session: SessionRecord, @Ctx() ctx: GraphQLContext) {
-    return ctx.ports.lifecycle.decisions(session.id);
+  @FieldResolver(() => [DecisionType], { description: 'The newest decisions, in the order made.' })
+  decisions(
+    @Root() session: SessionRecord,
+    @Arg('limit', () => Int, { defaultValue: 100, nullable: true, description: 'At most this many (1 to 100).' })
+    limit: number,
+    @Ctx() ctx: GraphQLContext,
+  ) {
+    return ctx.ports.lifecycle.decisions(session.id, limit);
   }
 
   @FieldResolver(() => Int, { description: 'How many memories were stored in this session.' })

@@ -222,8 +222,9 @@ export class LifecyclePort {
     return { session: session ?? null, identity, activeContext };
   }
 
-  decisions(sessionId: string): Promise<DecisionRecord[]> {
-    return this.deps.sessions.decisions(sessionId);
+  /** Bounded: a session logs decisions without end, and this field is read under every session of a list. */
+  decisions(sessionId: string, limit: number): Promise<DecisionRecord[]> {
+    return this.deps.sessions.decisions(sessionId, validateLimit(limit));
   }
 
   async memoriesStored(sessionId: string): Promise<number> {

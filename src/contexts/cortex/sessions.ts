@@ -282,9 +282,10 @@ export class Sessions {
     await this.graph.write(Q.markSessionActive, { instanceId, now: this.clock(), everyMs });
   }
 
-  async decisions(sessionId: string): Promise<DecisionRecord[]> {
-    const rows = await this.graph.read<{ decision: Record<string, unknown> }>(Q.sessionDecisions, { sessionId });
-    return rows.map((r) => toDecisionRecord(r.decision));
+  /** The newest `limit` decisions, in the order made. */
+  async decisions(sessionId: string, limit: number): Promise<DecisionRecord[]> {
+    const rows = await this.graph.read<{ decision: Record<string, unknown> }>(Q.sessionDecisions, { sessionId, limit });
+    return rows.map((r) => toDecisionRecord(r.decision)).reverse();
   }
 
   async memories(sessionId: string, limit: number): Promise<SessionMemories> {
