@@ -34,7 +34,7 @@ async function waitFor<T>(probe: () => Promise<T>, done: (value: T) => boolean, 
 useEmbeddingApp();
 
 describe('a model that keeps failing', () => {
-  it('marks the memories FAILED after three attempts, and not before', async () => {
+  it('marks the memories FAILED after three attempts, and not before; the reconciliation retries them', async () => {
     const store = randomStore('emb-failing');
     const prefix = queuePrefix();
     prefixes.push(prefix);
@@ -44,9 +44,11 @@ describe('a model that keeps failing', () => {
     const statusOf = async (id: string) =>
       (await t.cypher<{ s: string }>('MATCH (m:Memory {id: $id}) RETURN m.embeddingStatus AS s', { id }))[0]?.s ?? null;
     let watched: string | null = null;
+    let healed = false;
     const failing: Embedder = {
       model: MODEL_NAME,
-      async embed() {
+      async embed(texts) {
+        if (healed) return texts.map(() => new Float32Array(384).fill(0.05));
         calls.push(watched ? await statusOf(watched) : null);
         throw new Error('inference failed (test)');
       },
@@ -114,6 +116,16 @@ describe('a model that keeps failing', () => {
       );
       expect(row).toEqual({ status: 'FAILED', error: 'inference failed (test)', dims: null });
       expect(await progress()).toEqual({ store, pending: 1, failed: 1, done: 1, total: 3 });
+
+      // The model works again. The reconciliation queues the PENDING memory at once, the FAILED one an hour after it
+      // failed (the backfill runs only when the model becomes ready, so nothing else would try it again).
+      healed = true;
+      expect(await queue.requeueStalled(Date.now())).toBe(1);
+      await queue.idle();
+      expect(await progress()).toEqual({ store, pending: 0, failed: 1, done: 2, total: 3 });
+      expect(await queue.requeueStalled(Date.now() + 3_700_000)).toBe(1);
+      await queue.idle();
+      expect(await statusOf(id)).toBe('DONE');
     } finally {
       await queue.close();
       await off.stop();

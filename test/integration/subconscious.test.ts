@@ -148,7 +148,55 @@ describe('a worker crash', () => {
   });
 });
 
+/** Break checks every `threshold`, no sweep re-arming while a test's clock jumps, no idle timeout unless given. */
+const breakEnv = (threshold: number, idleMs = 365 * 24 * 3_600_000) => ({
+  TOTAL_RECALL_BREAK_AFTER_MS: String(threshold),
+  TOTAL_RECALL_SESSION_IDLE_MS: String(idleMs),
+  TOTAL_RECALL_SESSION_SWEEP_MS: String(24 * 3_600_000),
+});
+
+/** A session enters TASK mode; its first break check (every 30 min) runs five and a half thresholds late. */
+async function lateBreakCheck(idleMs?: number) {
+  const threshold = 30 * 60_000;
+  const T0 = Date.UTC(2031, 5, 1, 9);
+  let now = T0;
+  const { t, store, prefix } = await backgroundApp(breakEnv(threshold, idleMs), 'late', { clock: () => now });
+  const i = `late-${prefix}`;
+  const s = (
+    await t.ok<{ startSession: any }>(START, { input: { instanceId: i, mindType: 'claude', store, task: 'x' } })
+  ).startSession;
+  const queue = t.app.jobs.queue('break-check');
+  const id = (n: number) => breakJobId({ sessionId: s.id, instanceId: i, modeSince: T0, n });
+  const job = await eventually(async () => (await queue.getJob(id(1))) ?? undefined, 10_000, 50);
+  now = T0 + 5.5 * threshold;
+  await job.promote();
+  const result = await eventually(async () => {
+    if ((await queue.getJobState(id(1))) !== 'completed') return undefined;
+    return (await queue.getJob(id(1)))!.returnvalue as { notified: boolean };
+  });
+  const { notifications } = await t.ok<{ notifications: any[] }>(POLL, { i });
+  return { queue, id, result, notifications, dueAt: (n: number) => T0 + n * threshold - now };
+}
+
 describe('break checks', () => {
+  it('run late (workers were down), notify once and arm the first check not yet due', async () => {
+    const { queue, id, result, notifications, dueAt } = await lateBreakCheck();
+    expect(result).toEqual({ notified: true });
+    const next = await eventually(async () => (await queue.getJob(id(6))) ?? undefined, 20_000, 50);
+    expect(await next.getState()).toBe('delayed');
+    expect(next.delay).toBe(dueAt(6));
+    expect(await queue.getJob(id(2))).toBeUndefined();
+    expect(notifications.map((n) => [n.kind, n.payload.minutesInTask])).toEqual([['BREAK', 150]]);
+  });
+
+  it('run late for a session idle past the timeout, notify nothing (the session sweep ends it)', async () => {
+    const { queue, id, result, notifications } = await lateBreakCheck(2 * 30 * 60_000);
+    expect(result).toEqual({ notified: false });
+    expect(notifications).toEqual([]);
+    expect(await queue.getJob(id(2))).toBeUndefined();
+    expect(await queue.getJob(id(6))).toBeUndefined();
+  });
+
   it('notifies after the threshold in TASK mode and not before; ModeChanged resets the clock', async () => {
     // The app's clock is the test's: time passes when the test says so, and a
     // break check's delayed job runs when the test promotes it (as BullMQ would
@@ -157,16 +205,7 @@ describe('break checks', () => {
     const T0 = Date.UTC(2031, 5, 1, 9);
     let now = T0;
     const clock = () => now;
-    const { t, store, prefix } = await backgroundApp(
-      {
-        TOTAL_RECALL_BREAK_AFTER_MS: String(threshold),
-        // No idle timeout and no sweep re-arming while the clock jumps.
-        TOTAL_RECALL_SESSION_IDLE_MS: String(365 * 24 * 3_600_000),
-        TOTAL_RECALL_SESSION_SWEEP_MS: String(24 * 3_600_000),
-      },
-      'sub',
-      { clock },
-    );
+    const { t, store, prefix } = await backgroundApp(breakEnv(threshold), 'sub', { clock });
     const [worker, talker] = [`worker-${prefix}`, `talker-${prefix}`];
     const client = wsClient(t, worker);
     const clientB = wsClient(t, talker);

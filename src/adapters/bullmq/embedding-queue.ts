@@ -8,8 +8,8 @@
  *
  * Idempotent: a job re-reads which memories still lack a vector, and
  * Hippocampus attaches a vector only where there is none (a client's own is
- * never replaced). A job that gives up marks its memories FAILED; the next
- * backfill tries them again.
+ * never replaced). A job that gives up marks its memories FAILED; the
+ * reconciliation tries them again an hour later, as does the next backfill.
  */
 import { createHash } from 'node:crypto';
 import { Queue, Worker, type Job, type JobsOptions } from 'bullmq';
@@ -49,7 +49,7 @@ export interface EmbeddingTarget {
     model: string,
   ): Promise<readonly string[]>;
   failEmbeddings(ids: readonly string[], reason: string): Promise<readonly string[]>;
-  /** Memories still PENDING that were stored before `before`, oldest first (the reconciliation). */
+  /** Memories still PENDING that were stored before `before`, oldest first, then long FAILED (the reconciliation). */
   stalledEmbeddings(
     before: number,
     limit: number,
@@ -213,7 +213,8 @@ export class EmbeddingQueue {
    * PENDING, and older than every job still in the queue (jobs run in order,
    * so nothing queued can be theirs), lost their job: a process died before
    * sending it, or Redis lost it (its last second of AOF). They are queued
-   * again; Neo4j is the source of truth. Only where this process embeds (the
+   * again (and memories FAILED over an hour before it, see stalledEmbeddings);
+   * Neo4j is the source of truth. Only where this process embeds (the
    * model is ready), so a service without a model does not pile up jobs.
    * Returns how many were queued.
    */
@@ -225,7 +226,7 @@ export class EmbeddingQueue {
     if (stalled.length === 0) return 0;
     this.request(stalled.map((m) => m.id));
     await this.flush();
-    this.log(`embeddings: queued ${stalled.length} memories again whose embedding job was lost`);
+    this.log(`embeddings: queued ${stalled.length} memories again whose embedding job was lost or failed`);
     return stalled.length;
   }
 

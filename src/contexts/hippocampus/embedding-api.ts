@@ -9,6 +9,9 @@ import { embeddingText } from './embedding-text.js';
 import { clampLimit } from './memory-reads.js';
 import { announceEmbedded, type WriteContext } from './write-context.js';
 
+/** How long a FAILED embedding waits before the reconciliation tries it again (one that keeps failing costs little). */
+const FAILED_RETRY_MS = 3_600_000;
+
 /**
  * A memory waiting for its embedding, with the text to embed (embeddingText)
  * and the memory that text took as context.
@@ -126,7 +129,7 @@ export class EmbeddingApi {
     return rows.map((r) => r.id);
   }
 
-  /** Marks memories whose embedding failed for good (FAILED; the backfill retries them). */
+  /** Marks memories whose embedding failed for good (FAILED; the reconciliation and the backfill retry them). */
   async failEmbeddings(ids: readonly string[], reason: string): Promise<string[]> {
     if (ids.length === 0) return [];
     const rows = await this.graph.write<{ id: string }>(Q.failEmbeddings, {
@@ -139,11 +142,14 @@ export class EmbeddingApi {
 
   /**
    * Memories still PENDING an embedding that were stored before `before`,
-   * oldest first (the reconciliation re-queues them).
+   * oldest first, then those that FAILED over an hour before it (the
+   * reconciliation re-queues them: a failure may have passed, and the backfill
+   * runs only when the model becomes ready).
    */
   async stalledEmbeddings(before: number, limit: number, stores: readonly string[] | null): Promise<{ id: string }[]> {
     return this.graph.read<{ id: string }>(Q.stalledEmbeddings, {
       before,
+      failedBefore: before - FAILED_RETRY_MS,
       limit: clampLimit(limit),
       stores: stores ? [...stores] : null,
     });

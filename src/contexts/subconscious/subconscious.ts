@@ -115,6 +115,7 @@ type SessionTimerRow = {
   modeSince: number;
   task: string | null;
   open: boolean;
+  lastActiveAt: number;
 };
 
 export class Subconscious {
@@ -362,7 +363,16 @@ export class Subconscious {
     const rows = await this.deps.graph.read<SessionTimerRow>(Q.sessionTimer, { id: check.sessionId });
     const session = rows[0] ?? null;
     if (!session || !breakCheckApplies(session, check)) return { notified: false };
-    const minutes = minutesInTask(check, this.deps.settings.breakAfterMs);
+    const now = this.clock();
+    // Idle past the timeout (a check run late, after workers were down): the mind is not at work, and the session
+    // sweep ends the session (or, should it be active again by then, arms its next check).
+    if (session.lastActiveAt < idleBefore(now, this.deps.settings.sessionIdleMs)) return { notified: false };
+    // A check run late notifies once, for the time in TASK mode so far, and the next one is the first not yet due:
+    // arming n + 1 would fire every missed check at once, each notifying.
+    const breakAfterMs = this.deps.settings.breakAfterMs;
+    const next = nextBreakCheck(check, now, breakAfterMs);
+    const due = Math.max(check.n, next.n - 1);
+    const minutes = minutesInTask({ ...check, n: due }, breakAfterMs);
     const notification = this.deps.bus.message(
       'BreakNotification',
       {
@@ -375,7 +385,7 @@ export class Subconscious {
       { instanceId: session.instanceId, sessionId: session.id, messageId: breakNotificationId(check) },
     );
     await this.deps.notifications.deliver(notification, session.store);
-    await this.armBreak({ ...check, n: check.n + 1 });
+    await this.armBreak({ ...check, n: due + 1 });
     return { notified: true };
   }
 
