@@ -133,8 +133,11 @@ describe('admission control', () => {
 
       const results = await Promise.all(flood);
       const refused = results.filter((r) => r.errors);
-      expect(results.filter((r) => !r.errors)).toHaveLength(3);
-      expect(refused).toHaveLength(3);
+      const admitted = results.length - refused.length;
+      // Three when all six arrive while the first runs; on a busy machine the first may finish before the last
+      // arrives and free its place. Without the share the two slots and the queue of four would take all six.
+      expect(admitted).toBeGreaterThanOrEqual(3);
+      expect(refused.length).toBeGreaterThanOrEqual(1);
       for (const r of refused) {
         expect(r.errors?.[0]?.extensions).toMatchObject({
           code: 'BUSY',
@@ -142,7 +145,7 @@ describe('admission control', () => {
         });
       }
       const rows = await t.cypher<{ n: number }>('MATCH (m:Memory {store: $store}) RETURN count(m) AS n', { store });
-      expect(rows[0]?.n).toBe(3 * 300);
+      expect(rows[0]?.n).toBe(admitted * 300);
       // The flood was held at the entry (one request of the token in the process at once), so no slot refused it.
       expect(server.admission?.stats()).toMatchObject({ running: 0, waiting: 0, refused: 0 });
     },

@@ -77,10 +77,26 @@ describe('an import that does not finish', () => {
       },
     );
 
+    // One killed while taking its marks off had written everything: the next run finishes it, deleting nothing.
+    const finished = `${hostname()}/${gone}/${randomUUID()}:`;
+    const restored = `mem-restored-${randomUUID()}`;
+    await t.cypher(
+      'CREATE (:ColdImport:Memory {coldImportKey: $key, id: $restored, store: $elsewhere})' +
+        '-[:THEMATIC]->(:Memory {id: $other, store: $elsewhere}), (:ColdImportWritten {mark: $finished})',
+      { key: `${finished}#a`, restored, other: `mem-other-${randomUUID()}`, elsewhere, finished },
+    );
+
     const lines: string[] = [];
     const report = await t.app.coldStorage.import(path, { allowNonEmpty: true, log: (l) => lines.push(l) });
     expect(report).toMatchObject({ verified: true, problems: [] });
     expect(lines).toContain(`removed 2 nodes an unfinished import left (${killed.slice(0, -1)})`);
+    expect(lines).toContain(`finished what an import stopped while finishing had restored (${finished.slice(0, -1)})`);
+    const kept = await t.cypher<{ labels: string[]; links: number; records: number }>(
+      'MATCH (m:Memory {id: $restored}) RETURN labels(m) AS labels, COUNT { (m)-[:THEMATIC]->() } AS links, ' +
+        'COUNT { MATCH (w:ColdImportWritten {mark: $finished}) } AS records',
+      { restored, finished },
+    );
+    expect(kept).toEqual([{ labels: ['Memory'], links: 1, records: 0 }]);
     const marked = await t.cypher<{ key: string }>(
       'MATCH (n:ColdImport) WHERE n.store IN [$store, $elsewhere] RETURN n.coldImportKey AS key',
       { store, elsewhere },

@@ -21,4 +21,6 @@ export const Q = declareStatements('cold-storage', {
   importFinish: 'import-finish',
   importAbort: 'import-abort',
   importMarks: 'import-marks',
+  importWritten: 'import-written',
+  importWrittenClear: 'import-written-clear',
 });

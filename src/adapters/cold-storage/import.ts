@@ -138,12 +138,25 @@ function abandoned(mark: string): boolean {
   }
 }
 
-/** Removes what imports killed before they finished left (only nodes still carrying such an import's mark). */
+/** Takes one import's temporary marks off its nodes, then the record that it had written everything. */
+async function unmark(graph: LosslessGraph, mark: string): Promise<void> {
+  while (toCount((await graph.run(Q.importFinish, { mark, limit: BATCH }))[0]) > 0);
+  await graph.run(Q.importWrittenClear, { mark });
+}
+
+/**
+ * Deals with what imports killed before they finished left: one stopped while writing left part of a graph, which
+ * goes (only nodes still carrying its mark); one stopped while taking its marks off had written everything, and
+ * is finished.
+ */
 async function removeAbandoned(graph: LosslessGraph, log: (line: string) => void): Promise<void> {
   for (const row of await graph.run(Q.importMarks)) {
     const mark = row.mark as string | null;
-    if (mark && abandoned(mark))
-      log(`removed ${await removeMarked(graph, mark)} nodes an unfinished import left (${mark.slice(0, -1)})`);
+    if (!mark || !abandoned(mark)) continue;
+    if (row.written === true) {
+      await unmark(graph, mark);
+      log(`finished what an import stopped while finishing had restored (${mark.slice(0, -1)})`);
+    } else log(`removed ${await removeMarked(graph, mark)} nodes an unfinished import left (${mark.slice(0, -1)})`);
   }
 }
 
@@ -202,7 +215,8 @@ export async function importChain(
       cause: error,
     });
   }
-  while (toCount((await graph.run(Q.importFinish, { mark, limit: BATCH }))[0]) > 0);
+  await graph.run(Q.importWritten, { mark });
+  await unmark(graph, mark);
   const stores = chain[0]?.header.scope.stores ?? null;
   await clearHeads(graph, stores);
   const live = new GraphDigest();

@@ -47,7 +47,7 @@ export class AssociationResolver {
     @Arg('limit', () => Int, { defaultValue: 25, nullable: true }) limit: number,
     @Ctx() ctx: GraphQLContext,
   ) {
-    charge(ctx, 'Memory.associations', limit);
+    charge(ctx, 'Memory.associations', limit ?? 25); // an explicit null reads the default
     return ctx.ports.associations.of(memory.id, { types, minStrength, limit });
   }
 }

@@ -98,7 +98,7 @@ export class MemoryResolver {
     @Arg('limit', () => Int, { defaultValue: 100, nullable: true }) limit: number,
     @Ctx() ctx: GraphQLContext,
   ) {
-    charge(ctx, 'Memory.history', limit);
+    charge(ctx, 'Memory.history', limit ?? 100); // an explicit null reads the default
     return ctx.ports.memory.history(memory.id, limit);
   }
 }

@@ -182,7 +182,9 @@ export function serveSubscriptions(deps: SubscriptionDeps): { stop(): Promise<vo
         };
         try {
           const caller = await admit(ctx.extra.request.headers, ctx.extra.hints);
-          if (caller.access) ctx.extra.recheck = watchRevocation(ctx);
+          // The socket may have closed while it was admitted: onClose has run then, and would never clear a watch.
+          if (caller.access && ctx.extra.socket.readyState === ctx.extra.socket.OPEN)
+            ctx.extra.recheck = watchRevocation(ctx);
           return true;
         } catch (error) {
           // A bad name is answered as each operation's typed error (a refused connection could carry no code).

@@ -274,8 +274,11 @@ export class MemoryPort {
 
   private async readAndAccess(id: string, caller: Caller): Promise<MemoryRecord | null> {
     admit(this.deps.accepting);
-    await touchOpenSession(this.deps.sessions, caller);
     if (isReadOnly(caller.access)) return this.readUncounted(id, caller);
+    return this.active(caller, this.accessUnlessMissing(id, caller));
+  }
+
+  private async accessUnlessMissing(id: string, caller: Caller): Promise<MemoryRecord | null> {
     try {
       await this.checkReach([id], caller);
       return await this.access(id, caller);
@@ -287,8 +290,7 @@ export class MemoryPort {
 
   private async readDeferred(id: string, caller: Caller, scope: RequestScope): Promise<MemoryRecord | null> {
     admit(this.deps.accepting);
-    await touchOpenSession(this.deps.sessions, caller);
-    const memory = await this.readUncounted(id, caller);
+    const memory = await this.active(caller, this.readUncounted(id, caller));
     // A reader writes nothing: its read is answered, not counted.
     if (!memory || isReadOnly(caller.access)) return memory;
     const at = (this.deps.clock ?? Date.now)();

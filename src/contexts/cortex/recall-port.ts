@@ -129,7 +129,8 @@ export class RecallPort {
   private async markActive(caller: Caller): Promise<void> {
     if (!this.deps.sessions || !caller.instanceId || isReadOnly(caller.access)) return;
     const everyMs = recallActivityEveryMs(this.deps.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS);
-    await this.deps.sessions.markActive(caller.instanceId, everyMs);
+    // Best effort: the recall is answered and recorded; a failed mark must not make the client ask again.
+    await this.deps.sessions.markActive(caller.instanceId, everyMs).catch(() => undefined);
   }
 
   async reflect(

@@ -8,6 +8,8 @@ import type { RankedHit } from './scoring.js';
 /**
  * The hits that may be consolidations: those whose metadata names `consolidatedFrom`. The metadata only says where
  * to look (it saves a read when no hit claims it); a client can write it too, so only the links decide what folds.
+ * A consolidated memory whose metadata was replaced since (reclassify replaces it whole) is not looked up, so it
+ * does not fold: a miss, never a wrong fold.
  */
 export function claimedConsolidations(hits: readonly RankedHit[]): string[] {
   return hits
