@@ -187,6 +187,20 @@ describe('the same bad input gets the same code over GraphQL and MCP, and change
     expect(row?.content).toBe(content);
   });
 
+  it('refuses an empty store named by a recall or a session as a mistake, not as "unset"', async () => {
+    const SEARCH = 'query ($input: SearchInput!) { search(input: $input) { id } }';
+    await refusedByBoth(
+      'CORTEX.INVALID_STORE',
+      () => t.gql(SEARCH, { input: { store: '  ', query: 'anything' } }),
+      () => tool('recall', { store: '  ', query: 'anything' }),
+    );
+    await refusedByBoth(
+      'CORTEX.INVALID_STORE',
+      () => t.gql(START, { input: { instanceId: `parity-${store.slice(-6)}`, mindType: 'claude', store: '' } }),
+      () => tool('session_start', { instanceId: `parity-${store.slice(-6)}`, mindType: 'claude', store: '' }),
+    );
+  });
+
   it('refuses a time that is not an ISO-8601 date with INVALID_DATETIME', async () => {
     await refusedByBoth(
       'INVALID_DATETIME',

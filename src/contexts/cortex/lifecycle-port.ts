@@ -24,6 +24,7 @@ import type { NotificationInbox } from './notification-inbox.js';
 import type { DecisionRecord, NotificationRecord, SessionRecord } from './session-records.js';
 import { AUDIT_PROMPT } from '../../domain/index.js';
 import {
+  namedStore,
   DEFAULT_AUDIT_LIMIT,
   checkOwnInstance,
   optionalText,
@@ -98,7 +99,7 @@ export class LifecyclePort {
     admit(this.deps.accepting);
     requireWrite(caller.access);
     const instanceId = this.instance(args.instanceId, caller);
-    const store = storeFor(caller.access, args.store ? requireName(args.store, 'store') : null, this.deps.defaultStore);
+    const store = storeFor(caller.access, namedStore(args.store), this.deps.defaultStore);
     if (isStoreBound(caller.access)) {
       // Starting would end the instance's open session (CRASH): not one of another store.
       const open = await this.deps.sessions.open(instanceId);
@@ -248,7 +249,7 @@ export class LifecyclePort {
 
   /** The store a call names (the caller's own when it names none); FORBIDDEN outside the caller's stores. */
   private store(named: string | null | undefined, caller: Caller): string {
-    return storeFor(caller.access, named ? requireName(named, 'store') : null, this.deps.defaultStore);
+    return storeFor(caller.access, namedStore(named), this.deps.defaultStore);
   }
 
   async listen(

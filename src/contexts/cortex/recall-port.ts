@@ -15,6 +15,7 @@ import {
 } from '../../domain/index.js';
 import type { Pack, RecallResult, ReflectCandidateWithActions, UseRecord } from '../../domain/index.js';
 import { checkCallerSession, type Caller, type SessionActivity } from './memory-port.js';
+import { namedStore } from './session-rules.js';
 
 /** The idle time after which a session times out, when the port is not told (config.sessionIdleMs). */
 const DEFAULT_SESSION_IDLE_MS = 3_600_000;
@@ -70,7 +71,7 @@ export class RecallPort {
 
   /** The store a call reads (the caller's own when it names none); FORBIDDEN outside the caller's stores. */
   private store(named: string | null | undefined, caller: Caller): string {
-    return storeFor(caller.access, named, this.deps.defaultStore);
+    return storeFor(caller.access, namedStore(named), this.deps.defaultStore);
   }
 
   async search(args: SearchArgs, caller: Caller): Promise<RecallResult> {

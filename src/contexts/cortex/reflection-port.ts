@@ -29,7 +29,7 @@ import { Q } from './cypher.js';
 import { checkCallerSession, type Caller, type MemoryPort, type SessionStores } from './memory-port.js';
 import type { RecallPort } from './recall-port.js';
 import type { AssociationPort } from './association-port.js';
-import { requireText } from './session-rules.js';
+import { namedStore, requireText } from './session-rules.js';
 import {
   offeredFrom,
   toAnswerRecord,
@@ -99,7 +99,7 @@ export class ReflectionPort {
     requireWrite(caller.access);
     await checkCallerSession(this.deps.sessions, caller);
     // Like every other call: the named store, else the token's own, else the service default.
-    const store = storeFor(caller.access, args.store, this.deps.defaultStore);
+    const store = storeFor(caller.access, namedStore(args.store), this.deps.defaultStore);
     const candidates = await this.deps.recall.reflect(
       store,
       args.scope ?? 'ALL',

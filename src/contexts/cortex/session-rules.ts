@@ -19,6 +19,11 @@ const invalid = (code: string, message: string, details?: Record<string, unknown
   new InvalidInputError(`CORTEX.${code}`, message, details);
 
 /** A required short name (instance, mind type, store). */
+/** A store a call names, checked as a name (an empty one is a mistake, not "unset"); null when it names none. */
+export function namedStore(named: string | null | undefined): string | null {
+  return named == null ? null : requireName(named, 'store');
+}
+
 export function requireName(value: unknown, field: string): string {
   const name = typeof value === 'string' ? value.trim() : '';
   if (!isName(name, MAX_NAME_CHARS)) {
