@@ -15,10 +15,15 @@ const store = randomStore('guide');
 const ids = {} as Record<'core' | 'plan' | 'review' | 'fix' | 'dupA' | 'dupB' | 'faded' | 'merged', string>;
 const instanceId = `guide-${Math.random().toString(36).slice(2)}`;
 
-const remember = async (content: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}) => {
+const remember = async (
+  content: string,
+  extra: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
+  into = store,
+) => {
   const res = await t.gql<{ store: { id: string } }>(
     'mutation ($in: StoreInput!) { store(input: $in) { id } }',
-    { in: { store, content, ...extra } },
+    { in: { store: into, content, ...extra } },
     headers,
   );
   if (res.errors) throw new Error(JSON.stringify(res.errors));
@@ -175,6 +180,38 @@ describe("the guide's queries", () => {
     const r = await run('A reflect');
     expect(r.nodes.some((n) => n.labels.includes('Reflection'))).toBe(true);
     expect(r.nodes.filter((n) => n.labels.includes('Event')).map((n) => n.props.type)).toEqual(['ReflectionAnswered']);
+  });
+});
+
+/** The operators of a slide's plan, as PROFILE runs it on the real store. */
+async function operators(slide: (typeof SLIDES)[number]): Promise<string[]> {
+  const database = t.config.neo4j.database;
+  const result = await t.app.driver.executeQuery(`PROFILE ${slideQuery(slide, store)}`, {}, { database });
+  const ops: string[] = [];
+  const walk = (p: { operatorType: string; children: unknown[] }): void => {
+    ops.push(p.operatorType);
+    for (const c of p.children) walk(c as typeof p);
+  };
+  walk(result.summary.profile as unknown as { operatorType: string; children: unknown[] });
+  return ops;
+}
+
+describe("the guide's plans", () => {
+  it('start from the store: none reads every node of a label or relationship of a type in the database', async () => {
+    // Other stores' consolidations, for the planner to weigh against this store's memories.
+    const other = randomStore('guide-other');
+    const a = await remember('elsewhere one', {}, {}, other);
+    const b = await remember('elsewhere two', {}, {}, other);
+    await t.ok('mutation ($ids: [ID!]!) { consolidate(ids: $ids, strategy: COMBINE) { id } }', { ids: [a, b] });
+    try {
+      const scans: string[] = [];
+      for (const slide of SLIDES)
+        for (const op of await operators(slide))
+          if (/AllNodesScan|NodeByLabelScan|RelationshipTypeScan/.test(op)) scans.push(`${slide.title}: ${op}`);
+      expect(scans).toEqual([]);
+    } finally {
+      await t.dropStore(other);
+    }
   });
 });
 

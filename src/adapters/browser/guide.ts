@@ -88,6 +88,8 @@ ORDER BY e.at DESC LIMIT 100`,
     text: 'The newest session of the store, the memories stored in it and the decisions logged in it.',
     query: `WITH $STORE AS store
 MATCH (s:Session {store: store})
+USING INDEX s:Session(store, startedAt)
+WHERE s.startedAt IS NOT NULL
 WITH s ORDER BY s.startedAt DESC LIMIT 1
 OPTIONAL MATCH (m:Memory)-[st:STORED_IN]->(s)
 OPTIONAL MATCH (d:Decision)-[di:DECIDED_IN]->(s)
@@ -112,6 +114,7 @@ ORDER BY strength DESC, length(p) DESC LIMIT 10`,
       'are always kept).',
     query: `WITH $STORE AS store
 MATCH (c:Memory {store: store})-[f:CONSOLIDATED_FROM]->(o:Memory)
+USING INDEX c:Memory(store)
 RETURN c, f, o LIMIT 100`,
   },
   {
@@ -121,6 +124,8 @@ RETURN c, f, o LIMIT 100`,
       'decided and why).',
     query: `WITH $STORE AS store
 MATCH (r:Reflection {store: store})
+USING INDEX r:Reflection(store, startedAt)
+WHERE r.startedAt IS NOT NULL
 WITH r ORDER BY r.startedAt DESC LIMIT 1
 MATCH (r)-[v:REVIEWS]->(m:Memory)
 OPTIONAL MATCH (e:Event)-[:ANSWERS]->(r)
