@@ -1,6 +1,7 @@
-// A recall from an instance is activity on its open session, marked at most
-// once per $everyMs: sessions time out after an hour idle, and a commit on
-// every search would cost each one a write.
+// A call from an instance is activity on its open session (an idle one times
+// out), marked at most once per $everyMs (0: now, a change; a recall passes a
+// minute or so, as a commit on every search would cost each one a write).
+// Never moves the time back.
 // params: $instanceId, $now, $everyMs
 // returns: none
 MATCH (s:Session {openInstance: $instanceId})

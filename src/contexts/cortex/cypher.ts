@@ -6,7 +6,6 @@ export const Q = declareStatements('cortex', {
   transitionSession: 'transition-session',
   logDecision: 'log-decision',
   openSession: 'open-session',
-  touchSession: 'touch-session',
   markSessionActive: 'mark-session-active',
   getSession: 'get-session',
   sessionStores: 'session-stores',

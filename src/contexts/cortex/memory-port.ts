@@ -76,7 +76,6 @@ export interface SessionStores {
 /** Cortex's sessions as far as the ports need them: named sessions' stores, and activity on an open session. */
 export interface SessionActivity extends SessionStores {
   open(instanceId: string): Promise<{ readonly id: string; readonly store: string } | null>;
-  touch(instanceId: string): Promise<{ readonly id: string; readonly store: string } | null>;
   markActive(instanceId: string, everyMs: number): Promise<void>;
 }
 
@@ -91,12 +90,17 @@ export function openSessionOf(
 
 /**
  * A call from an instance is activity on its open session (an idle one times out), marked once the call has
- * succeeded: a refused one changes nothing. Best effort: the change is already committed, so a failed mark must not
- * turn it into an error a client would retry; the next call marks it. A reader touches nothing.
+ * succeeded: a refused one changes nothing. At most once per `everyMs` (0: every call). Best effort: the call is
+ * answered, and a change committed, so a failed mark must not turn it into an error a client would retry; the next
+ * call marks it. A reader touches nothing.
  */
-export async function touchOpenSession(sessions: SessionActivity | undefined, caller: Caller): Promise<void> {
+export async function touchOpenSession(
+  sessions: SessionActivity | undefined,
+  caller: Caller,
+  everyMs = 0,
+): Promise<void> {
   if (!sessions || !caller.instanceId || isReadOnly(caller.access)) return;
-  await sessions.touch(caller.instanceId).catch(() => null);
+  await sessions.markActive(caller.instanceId, everyMs).catch(() => undefined);
 }
 
 const foreignSession = (sessionId: string, what: string) =>

@@ -14,7 +14,7 @@ import {
   type SearchFilters,
 } from '../../domain/index.js';
 import type { Pack, RecallResult, ReflectCandidateWithActions, UseRecord } from '../../domain/index.js';
-import { checkCallerSession, type Caller, type SessionActivity } from './memory-port.js';
+import { checkCallerSession, touchOpenSession, type Caller, type SessionActivity } from './memory-port.js';
 import { namedStore } from './session-rules.js';
 
 /** The idle time after which a session times out, when the port is not told (config.sessionIdleMs). */
@@ -124,14 +124,11 @@ export class RecallPort {
 
   /**
    * An instance that only recalls is still at work: its open session must not time out. Marked after the recall
-   * answered (a refused one changes nothing), and seldom (recallActivityEveryMs): a write on every search would cost
-   * each one.
+   * answered, and seldom (recallActivityEveryMs): a write on every search would cost each one.
    */
-  private async markActive(caller: Caller): Promise<void> {
-    if (!this.deps.sessions || !caller.instanceId || isReadOnly(caller.access)) return;
+  private markActive(caller: Caller): Promise<void> {
     const everyMs = recallActivityEveryMs(this.deps.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS);
-    // Best effort: the recall is answered and recorded; a failed mark must not make the client ask again.
-    await this.deps.sessions.markActive(caller.instanceId, everyMs).catch(() => undefined);
+    return touchOpenSession(this.deps.sessions, caller, everyMs);
   }
 
   async reflect(

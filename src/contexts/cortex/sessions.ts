@@ -268,16 +268,7 @@ export class Sessions {
     return rows.map((r) => toSessionRecord(r.session));
   }
 
-  /** Marks activity on the instance's open session; its id and store, or null when none is open. */
-  async touch(instanceId: string): Promise<{ id: string; store: string } | null> {
-    const rows = await this.graph.write<{ sessionId: string; store: string }>(Q.touchSession, {
-      instanceId,
-      now: this.clock(),
-    });
-    return rows[0] ? { id: rows[0].sessionId, store: rows[0].store } : null;
-  }
-
-  /** Marks activity on the instance's open session unless it was marked within the last `everyMs`. */
+  /** Marks activity on the instance's open session unless it was marked within the last `everyMs` (0: now). */
   async markActive(instanceId: string, everyMs: number): Promise<void> {
     await this.graph.write(Q.markSessionActive, { instanceId, now: this.clock(), everyMs });
   }
