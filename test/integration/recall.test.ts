@@ -323,6 +323,8 @@ describe('words as the full-text index keeps them', () => {
       address: 'The staging server lives at 10.0.3.7 behind the VPN.',
       version: 'We pinned the parser to version 3.5 after the upgrade broke it.',
       apples: '我喜欢吃苹果。',
+      lease: 'Call Mr. O’Brien on Friday about the lease.',
+      landlord: "D'Angelo's van blocks the drive every morning.",
       lunch: 'Lunch was a tomato soup with bread.',
     };
     for (const [key, content] of Object.entries(notes)) {
@@ -347,6 +349,13 @@ describe('words as the full-text index keeps them', () => {
     expect(await first('the locker code 8,231')).toBe(found.number);
     expect(await first('what runs at 10.0.3.7?')).toBe(found.address);
     expect(await first('which version 3.5')).toBe(found.version);
+  });
+
+  it('finds a name written with an apostrophe, straight or typographic, and its possessive', async () => {
+    // The index keeps "o’brien" and "d'angelo" whole: asking for "brien" or "angelo" finds neither.
+    expect(await first("what do I know about O'Brien?")).toBe(found.lease);
+    expect(await first('anything about D’Angelo?')).toBe(found.landlord);
+    expect(await first("O'Brien's number")).toBe(found.lease);
   });
 
   it('finds Chinese written without spaces', async () => {
@@ -392,6 +401,40 @@ describe('a consolidated memory and its originals', () => {
       expect(hits).toHaveLength(1);
       const [[id, represents]] = hits as [[string, string[]]];
       expect([id, ...represents].sort()).toEqual([a, b, consolidate.id].sort());
+    } finally {
+      await t.dropStore(own);
+    }
+  });
+
+  it('stay folded after the mind replaces the metadata of the consolidated memory', async () => {
+    const own = randomStore('recall-reclassified');
+    try {
+      const a = await remember(own, 'The echidna sleeps under the woodpile.', { metadata: { seenBy: 'Ana' } });
+      const b = await remember(own, 'An echidna was under the woodpile again.');
+      const { consolidate } = await t.ok<{ consolidate: { id: string } }>(
+        'mutation ($ids: [ID!]!) { consolidate(ids: $ids, strategy: COMBINE) { id } }',
+        { ids: [a, b] },
+      );
+      const { reclassify } = await t.ok<{ reclassify: { metadata: Record<string, unknown> } }>(
+        'mutation ($id: ID!) { reclassify(id: $id, tier: LONG_TERM, reason: "keep", metadata: {topic: "garden"}) ' +
+          '{ metadata } }',
+        { id: consolidate.id },
+      );
+      expect(reclassify.metadata.topic).toBe('garden');
+      expect(reclassify.metadata.consolidatedFrom).toEqual([a, b]);
+      expect(JSON.stringify(reclassify.metadata.originals)).toContain('Ana');
+      expect(await shown(own, 'echidna woodpile')).toEqual([[consolidate.id, [a, b].sort()]]);
+      // Metadata that cannot hold the originals is refused, and nothing changes.
+      const refused = await t.gql(
+        'mutation ($id: ID!) { reclassify(id: $id, tier: ARCHIVE, reason: "x", metadata: ["a"]) { id } }',
+        { id: consolidate.id },
+      );
+      expect(refused.errors?.[0]?.extensions?.code).toBe('HIPPOCAMPUS.INVALID_METADATA');
+      const { memory } = await t.ok<{ memory: { tier: string; metadata: Record<string, unknown> } }>(
+        'query ($id: ID!) { memory(id: $id) { tier metadata } }',
+        { id: consolidate.id },
+      );
+      expect([memory.tier, memory.metadata.topic]).toEqual(['LONG_TERM', 'garden']);
     } finally {
       await t.dropStore(own);
     }

@@ -79,6 +79,25 @@ describe('query text', () => {
     );
   });
 
+  it('keeps a name with an apostrophe one word and drops possessives and contractions, as the index does', () => {
+    expect(tokenize("O'Brien's van isn't D’Angelo's; we'll see 'quoted' rock'n'roll")).toEqual([
+      "o'brien",
+      'van',
+      'isn',
+      "d'angelo",
+      'we',
+      'see',
+      'quoted',
+      "rock'n'roll",
+    ]);
+    expect(queryTerms("What's O'Brien's number? Don't you know?")).toEqual(["o'brien", 'number', 'know']);
+    expect(questionOf("Is O'Brien's lease with Melanie's firm?").specifics).toEqual(["o'brien", 'melani']);
+    expect(luceneQuery(["o'brien", 'lease'], null)).toBe(
+      "content:(o'brien o’brien lease) tags:(o'brien o’brien lease) people:(o'brien o’brien lease)",
+    );
+    expect(coverage(["o'brien"], 'Call Mr. O’Brien on Friday.')).toBe(1);
+  });
+
   it('reads Chinese and Japanese without spaces one character a word, as the index does', () => {
     expect(tokenize('我喜欢吃苹果')).toEqual(['我', '喜', '欢', '吃', '苹', '果']);
     expect(queryTerms('苹果')).toEqual(['苹', '果']);

@@ -27,7 +27,15 @@
  *   …"), the verbs of remembering and telling are about the conversation
  *   with the memory, not about what it holds, so they are not content words.
  */
-import { QUERY_STOP_WORDS, stem, tokenize, tooShort, withoutGrouping, WORD_PATTERN } from './query-text.js';
+import {
+  QUERY_STOP_WORDS,
+  stem,
+  tokenize,
+  tooShort,
+  withoutContraction,
+  withoutGrouping,
+  WORD_PATTERN,
+} from './query-text.js';
 import { MONTHS } from './query-dates.js';
 
 export interface Question {
@@ -80,7 +88,7 @@ function writtenWords(text: string): { word: string; first: boolean }[] {
   const out: { word: string; first: boolean }[] = [];
   let first = true;
   for (const m of text.normalize('NFKC').matchAll(WRITTEN)) {
-    const w = withoutGrouping(m[0]);
+    const w = withoutGrouping(withoutContraction(m[0]));
     if (/^[.!?]+$/.test(w)) {
       first = true;
       continue;

@@ -33,10 +33,12 @@ const CHARACTER_WORD = String.raw`[\p{Script=Han}\p{Script=Hiragana}]`;
 const WORD_RUN = String.raw`(?:(?!${CHARACTER_WORD})[\p{L}\p{N}\p{M}])+`;
 /**
  * A word as the full-text index cuts it (Lucene's standard tokenizer) where
- * that matters for recall: letters and digits of any script, and digits joined
- * by a point or a comma stay one number ("3.5", "10.0.3.7", "8,231").
+ * that matters for recall: letters and digits of any script, digits joined
+ * by a point or a comma stay one number ("3.5", "10.0.3.7", "8,231"), and
+ * letters joined by an apostrophe one word ("O'Brien", "don't").
  */
-export const WORD_PATTERN = String.raw`${CHARACTER_WORD}|${WORD_RUN}(?:(?<=\p{N})[.,](?=\p{N})${WORD_RUN})*`;
+const JOINER = String.raw`(?:(?<=\p{N})[.,](?=\p{N})|(?<=\p{L})['’](?=\p{L}))`;
+export const WORD_PATTERN = String.raw`${CHARACTER_WORD}|${WORD_RUN}(?:${JOINER}${WORD_RUN})*`;
 const WORD = new RegExp(WORD_PATTERN, 'gu');
 const ONE_CHARACTER_WORD = new RegExp(`^${CHARACTER_WORD}$`, 'u');
 const THOUSANDS = /^\d{1,3}(?:,\d{3})+(?:\.\d+)?$/;
@@ -54,9 +56,23 @@ export function withGrouping(word: string): string | null {
   return `${(m[1] as string).replace(/\B(?=(\d{3})+$)/g, ',')}${m[2] ?? ''}`;
 }
 
-/** Lower-case words (WORD_PATTERN), numbers without their thousands separators. */
+/** What follows the apostrophe of a possessive or a contraction ("Caroline's", "don't", "we'll"). */
+const CONTRACTION_TAIL = /['’](?:s|t|d|ll|m|re|ve)$/iu;
+
+/**
+ * A word without its possessive or contraction ("Caroline's" → "Caroline", "don't" → "don", "o'brien's" →
+ * "o'brien"), and with a straight apostrophe: the index drops a possessive, and a contraction's head is what the
+ * word says ("don" is a stop word as "don't" is). An apostrophe inside a name stays ("O'Brien", "D'Angelo").
+ */
+export function withoutContraction(word: string): string {
+  let out = word;
+  while (CONTRACTION_TAIL.test(out)) out = out.replace(CONTRACTION_TAIL, '');
+  return out.replaceAll('’', "'");
+}
+
+/** Lower-case words (WORD_PATTERN): numbers without their thousands separators, words without a contraction. */
 export function tokenize(text: string): string[] {
-  return (text.toLowerCase().normalize('NFKC').match(WORD) ?? []).map(withoutGrouping);
+  return (text.toLowerCase().normalize('NFKC').match(WORD) ?? []).map((w) => withoutGrouping(withoutContraction(w)));
 }
 
 /** Words too short to search by: one letter or digit, though one ideograph is a word. */
@@ -120,14 +136,16 @@ export function coverage(queryStems: readonly string[], text: string): number {
 /**
  * The Lucene query: any of the terms in content, tags or people, scoped to one
  * store by its key (boost 0, so it does not score) unless the key is null.
- * Terms are letters and digits (a number may hold a point or a comma, neither
- * special to Lucene), so nothing needs escaping. A number goes with and without
- * thousands separators: the index keeps "8,231" as written.
+ * Terms are letters and digits (a number may hold a point or a comma, a name
+ * an apostrophe, none special to Lucene), so nothing needs escaping. A number
+ * goes with and without thousands separators, a name with a straight and a
+ * typographic apostrophe: the index keeps "8,231" and "O’Brien" as written.
  */
 export function luceneQuery(terms: readonly string[], storeKey: string | null): string {
   const forms = terms.flatMap((term) => {
     const grouped = withGrouping(term);
-    return grouped === null ? [term] : [term, grouped];
+    if (grouped !== null) return [term, grouped];
+    return term.includes("'") ? [term, term.replaceAll("'", '’')] : [term];
   });
   const any = forms.join(' ');
   const fields = `content:(${any}) tags:(${any}) people:(${any})`;
