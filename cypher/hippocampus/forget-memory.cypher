@@ -3,12 +3,14 @@
 // content and links is removed. The memories embedded with its content as
 // context (embeddingContextId, set by attach-embeddings; the next one in its
 // session) lose that vector and wait to be embedded again, so nothing derived
-// from the content stays.
+// from the content stays. A consolidated memory made from it is a memory of
+// its own and stays (deleting it needs its own consent); its id and metadata
+// are returned so that its record of this original can be redacted.
 // Returns nothing when the memory is gone already, and when the tombstone
 // $eventId exists: a replay of a forget that committed does nothing, even to a
 // memory stored again under the same id meanwhile (its own consent is not given).
 // params: $id, $now, $eventId, $payload, $commandId, $correlationId, $sessionId
-// returns: store, embeddedWith
+// returns: store, embeddedWith, consolidations
 MATCH (m:Memory {id: $id})
 WHERE NOT EXISTS { MATCH (:Event {id: $eventId}) }
 OPTIONAL MATCH (old:Event {memoryId: $id})
@@ -36,5 +38,9 @@ CALL (m) {
     n.embeddingContextId = null, n.changedAt = timestamp()
   RETURN collect(n.id) AS embeddedWith
 }
+CALL (m) {
+  OPTIONAL MATCH (c:Memory)-[:CONSOLIDATED_FROM]->(m)
+  RETURN collect(c {.id, .metadata}) AS consolidations
+}
 DETACH DELETE m
-RETURN store, embeddedWith
+RETURN store, embeddedWith, consolidations

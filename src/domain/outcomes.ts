@@ -12,6 +12,11 @@ export interface Stored {
 export interface ForgetOutcome {
   readonly id: string;
   readonly forgotten: boolean;
+  /**
+   * Memories consolidated from the forgotten one: memories of their own, so they stay and still say what it said
+   * (their record of it loses its metadata). Forget them too when that should go.
+   */
+  readonly consolidatedInto: readonly string[];
 }
 
 /** A tier change Hippocampus applied for Salience (a TierChangeBatch answers with those it applied). */

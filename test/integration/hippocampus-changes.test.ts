@@ -347,6 +347,44 @@ describe('forget (invariant 6)', () => {
   });
 });
 
+describe('forget of a memory that was consolidated', () => {
+  it('keeps the consolidated memory, names it, and redacts its record of the original', async () => {
+    const secret = `private-meta-${store}`;
+    const a = await remember('The spare key is under the blue pot.', { metadata: { note: secret } });
+    const b = await remember('The spare key moved to the garage.');
+    const { consolidate } = await t.ok<{ consolidate: { id: string } }>(
+      'mutation ($ids: [ID!]!) { consolidate(ids: $ids, strategy: COMBINE) { id } }',
+      { ids: [a, b] },
+    );
+    const { forget } = await t.ok<{ forget: { forgotten: boolean; consolidatedInto: string[] } }>(
+      'mutation ($input: ForgetInput!) { forget(input: $input) { forgotten consolidatedInto } }',
+      { input: { id: a, confirmId: a, reason: 'the pot is gone' } },
+    );
+    expect(forget).toEqual({ forgotten: true, consolidatedInto: [consolidate.id] });
+    const { memory } = await t.ok<{ memory: { content: string; metadata: any; consolidatedFrom: { id: string }[] } }>(
+      'query ($id: ID!) { memory(id: $id) { content metadata consolidatedFrom { id } } }',
+      { id: consolidate.id },
+    );
+    // The consolidated memory is the mind's own: it stays, whole, until the mind forgets it too.
+    expect(memory.content).toContain('blue pot');
+    expect(memory.consolidatedFrom.map((m) => m.id)).toEqual([b]);
+    expect(memory.metadata.consolidatedFrom).toEqual([a, b]);
+    expect(memory.metadata.originals[0]).toMatchObject({ id: a, metadata: null, forgotten: true });
+    const leaks = await t.cypher<{ n: number }>(
+      'MATCH (n) WHERE n.store = $store AND any(k IN keys(n) WHERE toStringOrNull(n[k]) CONTAINS $secret) ' +
+        'RETURN count(n) AS n',
+      { secret, store },
+    );
+    expect(leaks[0]?.n).toBe(0);
+    // A memory consolidated from nothing forgotten is not named.
+    const { forget: plain } = await t.ok<{ forget: { consolidatedInto: string[] } }>(
+      'mutation ($input: ForgetInput!) { forget(input: $input) { consolidatedInto } }',
+      { input: { id: b, confirmId: b, reason: 'moved on' } },
+    );
+    expect(plain.consolidatedInto).toEqual([consolidate.id]);
+  });
+});
+
 describe('audit trail (invariant 7)', () => {
   it('pages a store’s events in time order with after and limit, never showing another store', async () => {
     const s = randomStore('trail');

@@ -154,7 +154,7 @@ describe('idempotent stores', () => {
     const done = await hippocampus.forget(
       message('ForgetCommand', { id, confirmId: id, reason: 'replay test' }, 'cortex'),
     );
-    expect(done).toEqual({ id, forgotten: true });
+    expect(done).toEqual({ id, forgotten: true, consolidatedInto: [] });
     const rows = await t.cypher<{ content: string; payload: string }>(
       'MATCH (m:Memory {id: $id}) MATCH (e:Event {type: "MemoryStored"})-[:ABOUT]->(m) ' +
         'RETURN m.content AS content, e.payload AS payload',

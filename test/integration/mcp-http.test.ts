@@ -95,7 +95,7 @@ describe('MCP over Streamable HTTP', () => {
     const [row] = await t.cypher<{ n: number }>('MATCH (m:Memory {id: $id}) RETURN count(m) AS n', { id });
     expect(row?.n).toBe(1);
     const done = await call('forget', { id, confirmId: id, reason: 'the test is over' });
-    expect(done.data).toEqual({ id, forgotten: true });
+    expect(done.data).toEqual({ id, forgotten: true, consolidatedInto: [] });
   });
 
   it("answers arguments that break the input schema, and a bad time, with GraphQL's codes", async () => {

@@ -124,6 +124,7 @@ describe('MCP over stdio (npx total-recall mcp)', () => {
     expect(await call('forget', { id: b.id, confirmId: b.id, reason: 'the test is over' })).toEqual({
       id: b.id,
       forgotten: true,
+      consolidatedInto: [],
     });
 
     expect(names.filter((n) => !called.has(n))).toEqual([]);

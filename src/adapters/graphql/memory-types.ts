@@ -38,6 +38,12 @@ export class MemoryEventType {
 export class ForgetResultType {
   @Field(() => ID) id!: string;
   @Field(() => Boolean) forgotten!: boolean;
+  @Field(() => [ID], {
+    description:
+      'Memories consolidated from the forgotten one. They are memories of their own and stay, still saying what it ' +
+      'said (their record of it loses its metadata): forget them too if that should go.',
+  })
+  consolidatedInto!: string[];
 }
 
 @ObjectType('Health')

@@ -115,7 +115,8 @@ export function registerMemoryTools(server: McpServer, ctx: McpContext): void {
       description:
         'Removes a memory permanently (a tombstone stays in the audit trail). Only with explicit consent: confirmId ' +
         'must repeat the id exactly, and a reason is required. Ask the user before you call it; prefer reclassify to ' +
-        'ARCHIVE when in doubt.',
+        'ARCHIVE when in doubt. consolidatedInto names memories consolidated from it: they stay, and still say ' +
+        'what it said, until forgotten themselves.',
       inputSchema: {
         id: z.string(),
         confirmId: z.string().describe('The same id again: your explicit consent.'),

@@ -78,6 +78,46 @@ export function consolidate(
   };
 }
 
+/** The metadata keys consolidation writes (consolidatedMetadata). */
+export const CONSOLIDATION_KEYS = ['consolidatedFrom', 'strategy', 'originals'] as const;
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * The metadata a reclassify writes: the mind's replacement, but a consolidated
+ * memory keeps the keys consolidation wrote (recall folds a consolidation and
+ * its originals by them, and a client reads its originals' sessions and times
+ * there). Metadata that is not an object cannot hold them and is refused.
+ */
+export function keepingConsolidation(replacement: unknown, current: unknown): unknown {
+  if (!isObject(current) || current.consolidatedFrom === undefined) return replacement;
+  if (replacement === null || replacement === undefined) return replacement;
+  if (!isObject(replacement))
+    throw new InvalidInputError(
+      'HIPPOCAMPUS.INVALID_METADATA',
+      'a consolidated memory keeps its originals in its metadata: the metadata must be a JSON object',
+    );
+  const kept = Object.fromEntries(CONSOLIDATION_KEYS.filter((k) => k in current).map((k) => [k, current[k]]));
+  return { ...replacement, ...kept };
+}
+
+/**
+ * A consolidated memory's metadata once one of its originals is forgotten:
+ * that original's entry keeps its id, session and time but loses its
+ * metadata, and says it was forgotten. Null when there is nothing to redact.
+ */
+export function withoutForgottenOriginal(metadata: unknown, id: string): Record<string, unknown> | null {
+  if (!isObject(metadata) || !Array.isArray(metadata.originals)) return null;
+  let changed = false;
+  const originals = metadata.originals.map((entry: unknown) => {
+    if (!isObject(entry) || entry.id !== id || entry.forgotten === true) return entry;
+    changed = true;
+    const { metadataOmitted: _omitted, ...rest } = entry;
+    return { ...rest, metadata: null, forgotten: true };
+  });
+  return changed ? { ...metadata, originals } : null;
+}
+
 /**
  * What a consolidated memory keeps of its originals, in its metadata where a
  * client reads it: each original's id, session, time and own metadata (the

@@ -11,6 +11,7 @@ export const Q = declareStatements('hippocampus', {
   createConsolidated: 'create-consolidated',
   lockConsolidationOriginals: 'lock-consolidation-originals',
   forgetMemory: 'forget-memory',
+  redactConsolidatedOriginal: 'redact-consolidated-original',
   getEvent: 'get-event',
   listEvents: 'list-events',
   memoryHistory: 'memory-history',

@@ -8,6 +8,7 @@ import {
   ConcurrentChangeError,
   InvalidInputError,
   isTier,
+  parseJsonText,
   sortableId,
   storeKeyOf,
   type Bus,
@@ -24,6 +25,7 @@ import {
   toMemoryRecord,
 } from '../../domain/index.js';
 import { Q } from './cypher.js';
+import { keepingConsolidation, withoutForgottenOriginal } from './consolidation.js';
 import { atBatchIndex, validateBatch, validateMetadata, validateReason, type StoreLimits } from './validation.js';
 import { GroupCommit, STORE_GROUP, type GroupCommitSettings } from './group-commit.js';
 import {
@@ -167,11 +169,12 @@ export class WriteGate {
     const { memory, from } = await this.graph.transaction(async (tx) => {
       const current = await this.readOne(tx, id);
       const payload = json({ from: current.tier, to: tier, reason, by: 'MIND' });
+      const written = keepingConsolidation(metadata, current.metadata);
       const rows = await tx.run<{ memory: Record<string, unknown> }>(Q.reclassifyMemory, {
         id,
         from: current.tier,
         tier,
-        metadata: metadataText,
+        metadata: written === metadata ? metadataText : JSON.stringify(written),
         now,
         eventId,
         tierEventId,
@@ -214,8 +217,12 @@ export class WriteGate {
     const reason = validateReason(command.data.reason);
     const now = this.clock();
     const eventId = sortableId('evt', now);
-    const { store, embeddedWith } = await this.graph.transaction(async (tx) => {
-      const rows = await tx.run<{ store: string; embeddedWith: string[] }>(Q.forgetMemory, {
+    const { store, embeddedWith, consolidatedInto } = await this.graph.transaction(async (tx) => {
+      const rows = await tx.run<{
+        store: string;
+        embeddedWith: string[];
+        consolidations: { id: string; metadata: string | null }[];
+      }>(Q.forgetMemory, {
         id,
         now,
         eventId,
@@ -223,11 +230,18 @@ export class WriteGate {
         sessionId: command.meta.sessionId,
         ...auditParams(command.meta),
       });
-      if (rows[0]) return rows[0];
+      const row = rows[0];
+      if (row) {
+        for (const c of row.consolidations) {
+          const redacted = withoutForgottenOriginal(parseJsonText(c.metadata), id);
+          if (redacted) await tx.run(Q.redactConsolidatedOriginal, { id: c.id, metadata: JSON.stringify(redacted) });
+        }
+        return { ...row, consolidatedInto: row.consolidations.map((c) => c.id).sort() };
+      }
       // A replay of a transaction that did commit finds its own tombstone (the
       // memories it cleared wait as PENDING for the next backfill).
       const tombstone = await tx.run<{ event: Record<string, unknown> }>(Q.getEvent, { id: eventId });
-      if (tombstone[0]) return { store: String(tombstone[0].event.store), embeddedWith: [] };
+      if (tombstone[0]) return { store: String(tombstone[0].event.store), embeddedWith: [], consolidatedInto: [] };
       throw notFound(id);
     });
     this.bus.publish(
@@ -236,7 +250,7 @@ export class WriteGate {
         messageId: eventId,
       }),
     );
-    return { id, forgotten: true };
+    return { id, forgotten: true, consolidatedInto };
   }
 
   /** A read by id is an access, so it is a write: recorded, counted and published as MemoryAccessed. */
