@@ -63,6 +63,21 @@ describe('store validation', () => {
     expect(validateNewMemory({ content: 'é'.repeat(50) }, limits, 0).content).toHaveLength(50);
   });
 
+  it('takes a time up to a day past its clock (clocks drift), not one further in the future', () => {
+    const now = Date.UTC(2026, 11, 6);
+    const day = 24 * 3600 * 1000;
+    expect(validateNewMemory({ content: 'x', occurredAt: now + day }, limits, now).occurredAt).toBe(now + day);
+    expect(validateNewMemory({ content: 'x', occurredAt: Date.UTC(1952, 0, 1) }, limits, now).occurredAt).toBe(
+      Date.UTC(1952, 0, 1),
+    );
+    expect(code(() => validateNewMemory({ content: 'x', occurredAt: now + day + 1 }, limits, now))).toBe(
+      'HIPPOCAMPUS.INVALID_TIME',
+    );
+    expect(code(() => validateNewMemory({ content: 'x', occurredAt: Date.UTC(9999, 0, 1) }, limits, now))).toBe(
+      'HIPPOCAMPUS.INVALID_TIME',
+    );
+  });
+
   it('rejects an unknown tier and a wrong embedding size', () => {
     expect(code(() => validateNewMemory({ content: 'x', tier: 'FOREVER' }, limits, 0))).toBe(
       'HIPPOCAMPUS.UNKNOWN_TIER',

@@ -107,11 +107,23 @@ function validateEmbedding(embedding: readonly number[] | null | undefined, dime
   return [...embedding];
 }
 
+/**
+ * How far past this service's clock a memory may say it happened: a client's clock may be off, not by days. A memory
+ * dated in the future would sort first among equals for good and fall in every window that reaches that date.
+ */
+export const OCCURRED_AHEAD_MS = 24 * 3600 * 1000;
+
 export function validateNewMemory(request: StoreRequest, limits: StoreLimits, now: number): NewMemory {
   const tier = request.tier ?? 'LONG_TERM';
   if (!isTier(tier)) throw invalid('UNKNOWN_TIER', `unknown tier "${tier}"`);
   const occurredAt = request.occurredAt ?? now;
   if (!Number.isFinite(occurredAt)) throw invalid('INVALID_TIME', 'occurredAt must be a valid time');
+  if (occurredAt > now + OCCURRED_AHEAD_MS)
+    throw invalid(
+      'INVALID_TIME',
+      `occurredAt ${new Date(occurredAt).toISOString()} is in the future: it says when the memory happened ` +
+        "(at most a day past this service's clock)",
+    );
   return {
     id: validateId(request.id),
     store: validateStoreName(request.store, limits.defaultStore),
