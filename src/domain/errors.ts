@@ -22,10 +22,22 @@ export class InvalidInputError extends TotalRecallError {
   }
 }
 
-/** An id that does not name anything in the caller's store. */
+/** Longest id echoed back: no stored id is longer (MAX_ID_CHARS), so a longer one is cut, not repeated whole. */
+const ECHOED_ID_CHARS = 200;
+const MAX_NOT_FOUND_MESSAGE = 1000;
+const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max)}…` : text);
+const clipIds = (value: unknown): unknown =>
+  typeof value === 'string'
+    ? clip(value, ECHOED_ID_CHARS)
+    : Array.isArray(value)
+      ? value.map((v) => (typeof v === 'string' ? clip(v, ECHOED_ID_CHARS) : v))
+      : value;
+
+/** An id that does not name anything in the caller's store. Echoes the ids it was given, cut. */
 export class NotFoundError extends TotalRecallError {
   constructor(code: string, message: string, details?: Record<string, unknown>) {
-    super(code, message, details);
+    const clipped = details && Object.fromEntries(Object.entries(details).map(([k, v]) => [k, clipIds(v)]));
+    super(code, clip(message, MAX_NOT_FOUND_MESSAGE), clipped);
     this.name = 'NotFoundError';
   }
 }

@@ -78,6 +78,15 @@ describe('claims (invariant 3)', () => {
   it('answers an unknown id with NOT_FOUND', async () => {
     await expectRefused('mutation { claim(id: "nope") { id } }', {}, 'NOT_FOUND');
   });
+
+  it('echoes an id too long to exist cut, not whole', async () => {
+    const id = 'x'.repeat(50_000);
+    const res = await t.gql('mutation ($id: ID!) { claim(id: $id) { id } }', { id });
+    const error = res.errors?.[0];
+    expect(error?.extensions?.code).toBe('HIPPOCAMPUS.MEMORY_NOT_FOUND');
+    expect(error?.message.length).toBeLessThan(1100);
+    expect(JSON.stringify(error).length).toBeLessThan(2000);
+  });
 });
 
 describe('reclassify (invariant 2)', () => {
