@@ -15,6 +15,9 @@ export interface AssociationRecord {
   readonly hop: number;
 }
 
+/** Associations of one memory read when the caller names no limit. */
+export const DEFAULT_ASSOCIATIONS_LIMIT = 25;
+
 /** What a caller asks of one memory's associations. */
 export interface AssociationsQuery {
   readonly types?: readonly string[] | null;

@@ -98,6 +98,9 @@ export interface NewMemory {
 }
 
 /** One entry of the audit trail. */
+/** Events of one memory's history read when the caller names no limit. */
+export const DEFAULT_HISTORY_LIMIT = 100;
+
 export interface MemoryEventRecord {
   readonly id: string;
   readonly type: string;

@@ -87,4 +87,17 @@ describe('Memory.history', () => {
     const res = await t.gql(ALIASED(11), { id: memory.id });
     expect(res.errors?.[0]?.extensions?.code, JSON.stringify(res.errors)).toBe('INVALID_LIMIT');
   });
+
+  it('reads the default for an explicit null limit, as for none', async () => {
+    const { store: memory } = await t.ok<{ store: { id: string } }>(
+      'mutation ($i: StoreInput!) { store(input: $i) { id } }',
+      { i: { store, content: 'a memory with a history' } },
+    );
+    const read = await t.ok<{ memory: { history: unknown[]; associations: unknown[] } }>(
+      'query ($id: ID!) { memory(id: $id) { history(limit: null) { id } associations(limit: null) { type } } }',
+      { id: memory.id },
+    );
+    expect(read.memory.history.length).toBeGreaterThan(0);
+    expect(read.memory.associations).toEqual([]);
+  });
 });

@@ -1,6 +1,6 @@
 /** Associations over GraphQL: associate, neighbourhood, and the Memory.associations field. */
 import { Arg, Ctx, FieldResolver, Float, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
-import type { AssociationType, MemoryRecord } from '../../domain/index.js';
+import { DEFAULT_ASSOCIATIONS_LIMIT, type AssociationType, type MemoryRecord } from '../../domain/index.js';
 import { AssociationTypeEnum } from './enums.js';
 import { MemoryType } from './memory-types.js';
 import { AssociateInput, AssociationObject } from './association-types.js';
@@ -44,10 +44,11 @@ export class AssociationResolver {
     @Root() memory: MemoryRecord,
     @Arg('types', () => [AssociationTypeEnum], { nullable: true }) types: AssociationType[] | null,
     @Arg('minStrength', () => Float, { nullable: true }) minStrength: number | null,
-    @Arg('limit', () => Int, { defaultValue: 25, nullable: true }) limit: number,
+    @Arg('limit', () => Int, { defaultValue: DEFAULT_ASSOCIATIONS_LIMIT, nullable: true }) limit: number | null,
     @Ctx() ctx: GraphQLContext,
   ) {
-    charge(ctx, 'Memory.associations', limit ?? 25); // an explicit null reads the default
-    return ctx.ports.associations.of(memory.id, { types, minStrength, limit });
+    const wanted = limit ?? DEFAULT_ASSOCIATIONS_LIMIT; // an explicit null reads the default
+    charge(ctx, 'Memory.associations', wanted);
+    return ctx.ports.associations.of(memory.id, { types, minStrength, limit: wanted });
   }
 }

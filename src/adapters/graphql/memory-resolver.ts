@@ -1,6 +1,6 @@
 /** Memory Port over GraphQL: store, read, claim, reclassify, consolidate, forget, audit trail. */
 import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root, Float } from 'type-graphql';
-import type { MemoryRecord, MergeStrategy, Tier } from '../../domain/index.js';
+import { DEFAULT_HISTORY_LIMIT, type MemoryRecord, type MergeStrategy, type Tier } from '../../domain/index.js';
 import { JSONScalar } from './scalars.js';
 import { MergeStrategyEnum, TierEnum } from './enums.js';
 import { ForgetInput, ForgetResultType, HealthType, MemoryEventType, MemoryType, StoreInput } from './memory-types.js';
@@ -95,10 +95,11 @@ export class MemoryResolver {
   })
   history(
     @Root() memory: MemoryRecord,
-    @Arg('limit', () => Int, { defaultValue: 100, nullable: true }) limit: number,
+    @Arg('limit', () => Int, { defaultValue: DEFAULT_HISTORY_LIMIT, nullable: true }) limit: number | null,
     @Ctx() ctx: GraphQLContext,
   ) {
-    charge(ctx, 'Memory.history', limit ?? 100); // an explicit null reads the default
-    return ctx.ports.memory.history(memory.id, limit);
+    const wanted = limit ?? DEFAULT_HISTORY_LIMIT; // an explicit null reads the default
+    charge(ctx, 'Memory.history', wanted);
+    return ctx.ports.memory.history(memory.id, wanted);
   }
 }

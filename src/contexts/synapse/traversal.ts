@@ -4,6 +4,7 @@
  * activation for Recall (one round trip per hop, never one per memory).
  */
 import {
+  DEFAULT_ASSOCIATIONS_LIMIT,
   NotFoundError,
   type AssociationType,
   type AssociationsQuery,
@@ -43,7 +44,7 @@ export async function associationsOf(
     id,
     types: validateTypes(query.types),
     minStrength: validateMinStrength(query.minStrength),
-    limit: validateLimit(query.limit ?? 25),
+    limit: validateLimit(query.limit ?? DEFAULT_ASSOCIATIONS_LIMIT),
   });
   return rows.map((row) => toAssociation(id, row));
 }
