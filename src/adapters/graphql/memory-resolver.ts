@@ -7,6 +7,9 @@ import { ForgetInput, ForgetResultType, HealthType, MemoryEventType, MemoryType,
 import type { GraphQLContext } from './context.js';
 import { charge, REQUEST_BUDGETS } from './request-budget.js';
 
+/** Events of a store's trail read when the caller names no limit, or names null. */
+const EVENTS_LIMIT = 100;
+
 @Resolver(() => MemoryType)
 export class MemoryResolver {
   @Query(() => MemoryType, { nullable: true, description: 'Reads a memory by id; this counts as an access.' })
@@ -18,10 +21,10 @@ export class MemoryResolver {
   events(
     @Arg('store', () => String, { nullable: true }) store: string | null,
     @Arg('after', () => ID, { nullable: true }) after: string | null,
-    @Arg('limit', () => Int, { defaultValue: 100, nullable: true }) limit: number,
+    @Arg('limit', () => Int, { defaultValue: EVENTS_LIMIT, nullable: true }) limit: number | null,
     @Ctx() ctx: GraphQLContext,
   ) {
-    return ctx.ports.memory.events(store, after, limit, ctx.caller);
+    return ctx.ports.memory.events(store, after, limit ?? EVENTS_LIMIT, ctx.caller);
   }
 
   @Query(() => HealthType)

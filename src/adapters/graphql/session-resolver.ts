@@ -7,6 +7,10 @@ import { SessionEndCauseEnum, WorkingModeEnum } from './enums.js';
 import { DecisionType, ResumeType, SessionAuditType, SessionType, StartSessionInput } from './session-types.js';
 import type { GraphQLContext } from './context.js';
 
+/** What a list reads when the caller names no limit, or names null. */
+const SESSIONS_LIMIT = 20;
+const DECISIONS_LIMIT = 100;
+
 @Resolver(() => SessionType)
 export class SessionResolver {
   @Query(() => SessionType, {
@@ -21,10 +25,10 @@ export class SessionResolver {
   sessions(
     @Arg('store', () => String, { nullable: true }) store: string | null,
     @Arg('instanceId', () => String, { nullable: true }) instanceId: string | null,
-    @Arg('limit', () => Int, { defaultValue: 20, nullable: true }) limit: number,
+    @Arg('limit', () => Int, { defaultValue: SESSIONS_LIMIT, nullable: true }) limit: number | null,
     @Ctx() ctx: GraphQLContext,
   ) {
-    return ctx.ports.lifecycle.sessions(store, instanceId, limit, ctx.caller);
+    return ctx.ports.lifecycle.sessions(store, instanceId, limit ?? SESSIONS_LIMIT, ctx.caller);
   }
 
   @Query(() => ResumeType, {
@@ -84,11 +88,15 @@ export class SessionResolver {
   @FieldResolver(() => [DecisionType], { description: 'The newest decisions, in the order made.' })
   decisions(
     @Root() session: SessionRecord,
-    @Arg('limit', () => Int, { defaultValue: 100, nullable: true, description: 'At most this many (1 to 100).' })
-    limit: number,
+    @Arg('limit', () => Int, {
+      defaultValue: DECISIONS_LIMIT,
+      nullable: true,
+      description: 'At most this many (1 to 100).',
+    })
+    limit: number | null,
     @Ctx() ctx: GraphQLContext,
   ) {
-    return ctx.ports.lifecycle.decisions(session.id, limit);
+    return ctx.ports.lifecycle.decisions(session.id, limit ?? DECISIONS_LIMIT);
   }
 
   @FieldResolver(() => Int, { description: 'How many memories were stored in this session.' })
