@@ -106,6 +106,41 @@ describe('MCP over Streamable HTTP', () => {
     expect(errorCode(badTime)).toBe('INVALID_DATETIME');
   });
 
+  it('reads an optional argument given as null as one left out, as GraphQL does', async () => {
+    // Agents calling tools in strict mode send every optional argument, null when they have no value.
+    const stored = await call('remember', {
+      content: 'The hedgehog sleeps under the compost heap.',
+      store: null,
+      tier: null,
+      tags: null,
+      people: null,
+      emotions: null,
+      metadata: null,
+      occurredAt: null,
+      id: null,
+      instanceId: null,
+    });
+    expect(stored.isError, JSON.stringify(stored.content)).toBeFalsy();
+    expect([stored.data.memory.store, stored.data.memory.tier]).toEqual([store, 'LONG_TERM']);
+    const nulls = (names: string[]) => Object.fromEntries(names.map((n) => [n, null]));
+    const recalled = await call('recall', {
+      query: 'where does the hedgehog sleep?',
+      ...nulls(['store', 'limit', 'minConfidence', 'tiers', 'from', 'to', 'tags', 'people', 'includeAssociations']),
+    });
+    expect(recalled.isError, JSON.stringify(recalled.content)).toBeFalsy();
+    expect(recalled.data.hits.map((h: Structured) => h.memory.id)).toContain(stored.data.memory.id);
+    const context = await call('context', {
+      query: 'hedgehog',
+      ...nulls(['store', 'maxTokens', 'maxItems', 'sessionId', 'injectFloor', 'liveFloor', 'instanceId']),
+    });
+    expect(context.isError, JSON.stringify(context.content)).toBeFalsy();
+    const around = await call('neighbourhood', { id: stored.data.memory.id, depth: null, types: null, limit: null });
+    expect(around.isError, JSON.stringify(around.content)).toBeFalsy();
+    // A null inside a value stays: it is the value.
+    const kept = await call('remember', { content: 'A note with an empty field.', metadata: { due: null } });
+    expect(kept.data.memory.metadata).toEqual({ due: null });
+  });
+
   it('lists tools with titles, output schemas and annotations', async () => {
     const { tools } = await client.listTools();
     const names = tools.map((x) => x.name).sort();

@@ -12,6 +12,7 @@ import { callerFromRequest, headerValue, type RouteHandler } from '../graphql/in
 import { mcpContext } from './context.js';
 import { STORE_HEADER } from './protocol.js';
 import { buildMcpServer } from './server.js';
+import { withoutNullArguments } from './null-arguments.js';
 
 export interface McpHandlerOptions {
   readonly defaultStore: string;
@@ -81,7 +82,7 @@ export function createMcpHandler(options: McpHandlerOptions): RouteHandler {
     await server.connect(transport);
     // A POST may carry a batch of JSON-RPC messages: each is counted against the rate limit as a request of its own.
     const deliver = transport.onmessage;
-    transport.onmessage = (message, extra) => eachMessage(() => deliver?.(message, extra));
+    transport.onmessage = (message, extra) => eachMessage(() => deliver?.(withoutNullArguments(message), extra));
     await transport.handleRequest(req, res);
   };
 }
