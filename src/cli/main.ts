@@ -14,7 +14,14 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { initialStore, MARKER, resolveStore, type StoreResolution } from './store-by-directory.js';
+import {
+  initialStore,
+  MARKER,
+  PIN,
+  pinCheckoutStore,
+  resolveStore,
+  type StoreResolution,
+} from './store-by-directory.js';
 import { clientToken } from './token.js';
 import {
   callTool,
@@ -52,7 +59,7 @@ export const USAGE = `usage: total-recall <command> [options]
   claim ID                                  "this matters to me"
   forget ID --confirm ID --reason R         remove a memory for good (confirm repeats the id)
   status                                    the service, and which store this directory gets
-  mcp                                       an MCP server on stdio, relaying to the service
+  mcp                                       an MCP server on stdio, relaying to the service (its store on stderr)
   export [DIR] [--store NAME]               a verified cold-storage export (direct to Neo4j) of that store; without
                                             --store of every store (or TOTAL_RECALL_SCOPE_STORES), not the directory's
   import FILE_OR_DIR [--allow-non-empty]    restore an export or a chain of deltas (direct to Neo4j)
@@ -124,9 +131,12 @@ function describeStore(r: StoreResolution, cwd: string): string {
     case 'env':
       return `store "${r.store}" (from TOTAL_RECALL_STORE)`;
     case 'marker':
-      return `store "${r.store}" (from ${r.path})`;
+      return `store "${r.store}" (the marker ${r.path})`;
     case 'git':
-      return `store "${r.store}" (the git checkout, common git dir ${r.path})`;
+      return (
+        `store "${r.store}" (the git checkout, common git dir ${r.path}, ` +
+        `${r.pinned ? `store pinned in ${join(r.path!, PIN)}` : 'store named from its path, not pinned'})`
+      );
     case 'default':
       return `the service's default store (no ${MARKER} marker and no git checkout above ${cwd})`;
   }
@@ -150,7 +160,7 @@ export async function run(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: 
     io.err(USAGE);
     return EXIT.usage;
   }
-  const where = resolveStore({
+  let where = resolveStore({
     cwd,
     home: homedir(),
     tmp: tmpdir(),
@@ -181,9 +191,14 @@ export async function run(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: 
         false,
       );
   };
+  // A checkout's store, once used, is pinned in its git directory: it follows the checkout when that moves.
+  const useStore = () => {
+    checkStore(where.store, describeStore(where, cwd));
+    if (pinCheckoutStore(where)) where = { ...where, pinned: true };
+  };
   let client: Client | null = null;
   const connect = async () => {
-    checkStore(where.store, describeStore(where, cwd));
+    useStore();
     client ??= await connectService(service);
     return client;
   };
@@ -286,17 +301,21 @@ export async function run(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: 
         const id = one('a memory ID');
         if (!flags.confirm || !flags.reason)
           throw new UsageError('forget needs --confirm ID (the same id again: your consent) and --reason R');
-        const data = await tool<{ id: string; forgotten: boolean }>('forget', {
+        const data = await tool<{ id: string; forgotten: boolean; consolidatedInto: string[] }>('forget', {
           id,
           confirmId: flags.confirm,
           reason: flags.reason,
         });
-        print(data, () => [`forgot ${data.id}`]);
+        print(data, () => [
+          `forgot ${data.id}`,
+          ...data.consolidatedInto.map((c) => `still said by ${c}, consolidated from it (forget it too if it must go)`),
+        ]);
         return EXIT.ok;
       }
       case 'status': {
         const data = await tool<Record<string, unknown>>('status', {});
-        print({ ...data, url: service.url, storeSource: where.source }, () => [
+        const directory = { store: where.store, source: where.source, path: where.path, pinned: where.pinned };
+        print({ ...data, url: service.url, storeSource: where.source, directory }, () => [
           `service ${service.url}: version ${String(data.version)}, ` +
             `${data.accepting ? 'accepting' : 'shutting down'}, neo4j ${data.neo4j ? 'up' : 'DOWN'}, ` +
             `redis ${data.redis ? 'up' : 'DOWN'}, embeddings ${String(data.embeddings)}, ${String(data.memories)} ` +
@@ -311,7 +330,9 @@ export async function run(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: 
         return data.accepting && data.neo4j && data.redis ? EXIT.ok : EXIT.unreachable;
       }
       case 'mcp':
-        checkStore(where.store, describeStore(where, cwd));
+        useStore();
+        // On stderr: stdout carries JSON-RPC only.
+        io.err(visible(`total-recall mcp: ${describeStore(where, cwd)}`));
         await runStdioBridge(service, io.err);
         return EXIT.ok;
       case 'export':

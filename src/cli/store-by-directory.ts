@@ -1,19 +1,30 @@
 /**
  * Which store a directory gets (seed 003, plate 07): walking up from the
- * working directory, the first `.total-recall` marker wins; then the git
- * checkout, keyed by the repository's common git directory so that every
- * worktree of one repository shares one store. Both walks stop at $HOME and
- * at the system temp directory (and at the filesystem root): a `.git` at
- * $HOME (a dotfiles repository) gives no store, a marker at $HOME counts, a
- * marker in the temp directory itself captures nothing. `--store` and
- * TOTAL_RECALL_STORE override the walk; with nothing found, the service's
- * configured default store is used.
+ * working directory, the nearest scope wins: a `.total-recall` marker, or a
+ * git checkout, keyed by the repository's common git directory so that every
+ * worktree of one repository shares one store (in one directory a marker wins
+ * over the checkout). A marker above a checkout (at $HOME, say) does not take
+ * the checkout's store; a marker inside the checkout, between it and the
+ * working directory, does. Both kinds stop at $HOME and at the system temp
+ * directory (and at the filesystem root): a `.git` at $HOME (a dotfiles
+ * repository) gives no store, a marker at $HOME counts, a marker in the temp
+ * directory itself captures nothing. `--store` and TOTAL_RECALL_STORE
+ * override the walk; with nothing found, the service's configured default
+ * store is used.
+ *
+ * A checkout's store is named from the path of its common git directory the
+ * first time it is used, and then pinned: written to `total-recall-store`
+ * inside that git directory (pinCheckoutStore), which moves with the checkout,
+ * so a moved or renamed checkout keeps its store. A checkout never pinned is
+ * found under the name its path gives, as before pins existed.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 
 export const MARKER = '.total-recall';
+/** The file in a repository's common git directory that pins its store (it moves with the checkout). */
+export const PIN = 'total-recall-store';
 
 export type StoreSource = 'flag' | 'env' | 'marker' | 'git' | 'default';
 
@@ -23,6 +34,8 @@ export interface StoreResolution {
   readonly source: StoreSource;
   /** The marker file or the common git directory the store came from. */
   readonly path: string | null;
+  /** For a checkout: whether its store was read from the pin in its git directory (false: named from its path). */
+  readonly pinned?: boolean;
 }
 
 export interface ResolveOptions {
@@ -80,14 +93,16 @@ export function derivedStoreName(name: string, realPath: string): string {
  * The store a marker names: its first line that is neither empty nor a # comment; an empty marker names its directory.
  */
 export function markerStore(markerPath: string): string {
-  const text = readFileSync(markerPath, 'utf8');
-  const line = text
+  const dir = dirname(markerPath);
+  return firstLine(readFileSync(markerPath, 'utf8')) ?? derivedStoreName(basename(dir), real(dir));
+}
+
+/** A marker's or a pin's first line that is neither empty nor a # comment. */
+const firstLine = (text: string): string | undefined =>
+  text
     .split(/\r?\n/)
     .map((l) => l.trim())
     .find((l) => l !== '' && !l.startsWith('#'));
-  const dir = dirname(markerPath);
-  return line ?? derivedStoreName(basename(dir), real(dir));
-}
 
 /**
  * The common git directory of a checkout whose `.git` (a directory, or a file `gitdir: …` in a worktree or submodule)
@@ -114,29 +129,59 @@ export function gitStoreName(commonDir: string): string {
   return derivedStoreName(name, commonDir);
 }
 
+/**
+ * The store of the checkout whose common git directory is `commonDir`: the name pinned there, else the one its path
+ * gives (gitStoreName).
+ */
+export function checkoutStore(commonDir: string): StoreResolution {
+  let pinned: string | undefined;
+  try {
+    pinned = firstLine(readFileSync(join(commonDir, PIN), 'utf8'));
+  } catch {
+    pinned = undefined;
+  }
+  return { store: pinned ?? gitStoreName(commonDir), source: 'git', path: commonDir, pinned: pinned !== undefined };
+}
+
+/**
+ * Pins a checkout's store in its git directory, so it follows the checkout when it is moved or renamed. Writes only
+ * when no pin was there (never overwrites one); where the git directory cannot be written, the checkout goes on
+ * unpinned. Whether it wrote.
+ */
+export function pinCheckoutStore(r: StoreResolution): boolean {
+  if (r.source !== 'git' || r.pinned !== false || !r.store || !r.path) return false;
+  try {
+    writeFileSync(
+      join(r.path, PIN),
+      '# Total Recall: the store of this repository (README: "Which store a directory gets"), kept in its git\n' +
+        '# directory so that it follows the checkout when it is moved or renamed. Edit it to use another store.\n' +
+        `${r.store}\n`,
+      { flag: 'wx' },
+    );
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export function resolveStore(o: ResolveOptions): StoreResolution {
   const explicit = o.flag?.trim() || null;
   if (explicit) return { store: explicit, source: 'flag', path: null };
   const fromEnv = o.env?.trim() || null;
   if (fromEnv) return { store: fromEnv, source: 'env', path: null };
 
-  const dirs = ancestors(real(o.cwd));
   const home = o.home ? real(o.home) : null;
   const tmp = real(o.tmp);
-  const root = (d: string) => dirname(d) === d;
-
-  // The deliberate marker: $HOME itself still counts, the temp directory and the root do not.
-  for (const dir of dirs) {
-    if (dir === tmp || root(dir)) break;
+  // One walk, the nearest scope first; in one directory the deliberate marker before the inferred checkout.
+  for (const dir of ancestors(real(o.cwd))) {
+    // The temp directory and the root count for neither.
+    if (dir === tmp || dirname(dir) === dir) break;
     const marker = join(dir, MARKER);
     if (isFile(marker)) return { store: markerStore(marker), source: 'marker', path: marker };
+    // $HOME itself counts for a marker, not for a checkout (a dotfiles repository); nothing above it counts.
     if (dir === home) break;
-  }
-  // The inferred checkout: stricter, $HOME itself does not count either.
-  for (const dir of dirs) {
-    if (dir === tmp || dir === home || root(dir)) break;
     const common = commonGitDir(join(dir, '.git'));
-    if (common) return { store: gitStoreName(common), source: 'git', path: common };
+    if (common) return checkoutStore(common);
   }
   return { store: null, source: 'default', path: null };
 }

@@ -5,7 +5,17 @@
  * again), also while the service's Neo4j is gone.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -13,7 +23,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomStore, startTestApp, type TestApp } from '../helpers.js';
 import { dropQueues, queuePrefix } from '../background.js';
 import { startFaultProxy, type FaultProxy } from '../fault-proxy.js';
-import { gitStoreName, MARKER } from '../../src/cli/store-by-directory.js';
+import { gitStoreName, MARKER, PIN } from '../../src/cli/store-by-directory.js';
 import type { ThreadedEmbedder } from '../../src/adapters/embeddings/index.js';
 import { loadConfig } from '../../src/config.js';
 import { generateToken } from '../../src/adapters/auth/testing.js';
@@ -63,6 +73,29 @@ const git = (cwd: string, ...args: string[]) =>
     ['-c', 'user.email=t@example.org', '-c', 'user.name=t', '-c', 'init.defaultBranch=main', ...args],
     { cwd, stdio: 'pipe' },
   );
+
+/**
+ * `total-recall mcp` as a client starts it: one JSON-RPC request on stdin, its answer read from stdout, then stdin
+ * closed (the bridge ends).
+ */
+function bridge(cwd: string, request: object, env: Record<string, string> = {}): Promise<Run> {
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, [BIN, 'mcp'], {
+      cwd,
+      env: { ...process.env, TOTAL_RECALL_URL: base, TOTAL_RECALL_STORE: '', TOTAL_RECALL_INSTANCE_ID: '', ...env },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => {
+      stdout += d.toString();
+      if (stdout.includes('\n')) child.stdin.end();
+    });
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', fail);
+    child.on('close', (code) => done({ code, stdout, stderr }));
+    child.stdin.write(`${JSON.stringify(request)}\n`);
+  });
+}
 
 beforeAll(async () => {
   root = realpathSync(mkdtempSync(join(tmpdir(), 'tr-cli-')));
@@ -217,6 +250,85 @@ describe('total-recall CLI', () => {
   );
 
   it(
+    'follows a checkout under $HOME: its own store despite a marker at $HOME, kept when it is moved and renamed',
+    async () => {
+      const home = join(root, 'home');
+      mkdirSync(join(home, 'code', 'projA'), { recursive: true });
+      const asUser = { HOME: home };
+      // Once, `total-recall init` in ~: a marker there.
+      const homeStore = randomStore('cli-home');
+      stores.push(homeStore);
+      expect((await cli(home, ['init', '--store', homeStore], asUser)).code).toBe(0);
+      const projA = join(home, 'code', 'projA');
+      git(projA, 'init', '-q');
+      writeFileSync(join(projA, 'README'), 'x');
+      git(projA, 'add', 'README');
+      git(projA, 'commit', '-qm', 'first');
+      const store = gitStoreName(join(projA, '.git'));
+      stores.push(store);
+
+      const remembered = await cli(projA, ['remember', 'projA serves on port 8123', '--json'], asUser);
+      expect(remembered.code).toBe(0);
+      expect(JSON.parse(remembered.stdout).memory.store).toBe(store);
+      expect(readFileSync(join(projA, '.git', PIN), 'utf8')).toContain(`\n${store}\n`);
+      await settle();
+
+      // Moved and renamed: the memory comes along.
+      const moved = join(home, 'work', 'renamed');
+      mkdirSync(join(home, 'work'));
+      renameSync(projA, moved);
+      const recalled = await cli(moved, ['recall', 'which port does projA serve on?', '--json'], asUser);
+      expect(recalled.code).toBe(0);
+      const hits = JSON.parse(recalled.stdout).hits as { memory: { content: string; store: string } }[];
+      expect(hits.map((h) => h.memory.content)).toContain('projA serves on port 8123');
+      expect(hits.every((h) => h.memory.store === store)).toBe(true);
+
+      // status says which store the directory gets, and why: the checkout, a marker, or the default.
+      const status = await cli(moved, ['status'], asUser);
+      expect(status.code).toBe(0);
+      expect(status.stdout).toContain(
+        `this directory: store "${store}" (the git checkout, common git dir ${join(moved, '.git')}, ` +
+          `store pinned in ${join(moved, '.git', PIN)})`,
+      );
+      const json = JSON.parse((await cli(moved, ['status', '--json'], asUser)).stdout);
+      expect(json).toMatchObject({
+        store,
+        directory: { store, source: 'git', path: join(moved, '.git'), pinned: true },
+      });
+      mkdirSync(join(home, 'letters'));
+      const marked = await cli(join(home, 'letters'), ['status', '--json'], asUser);
+      expect(JSON.parse(marked.stdout)).toMatchObject({
+        store: homeStore,
+        directory: { store: homeStore, source: 'marker', path: join(home, MARKER) },
+      });
+      expect((await cli(join(home, 'letters'), ['status'], asUser)).stdout).toContain(
+        `this directory: store "${homeStore}" (the marker ${join(home, MARKER)})`,
+      );
+      const plain = JSON.parse((await cli(root, ['status', '--json'], asUser)).stdout);
+      expect(plain).toMatchObject({ store: 'default', directory: { store: null, source: 'default', path: null } });
+
+      // The stdio bridge says on stderr which store it resolved; stdout carries JSON-RPC only.
+      const initialize = {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'test', version: '1' } },
+      };
+      const relayed = await bridge(moved, initialize, asUser);
+      expect(relayed.code).toBe(0);
+      expect(relayed.stderr).toContain(
+        `total-recall mcp: store "${store}" (the git checkout, common git dir ${join(moved, '.git')}`,
+      );
+      const lines = relayed.stdout.trim().split('\n');
+      expect(lines.map((l) => JSON.parse(l))).toMatchObject([{ jsonrpc: '2.0', id: 1, result: { serverInfo: {} } }]);
+      const outside = await bridge(mkdtempSync(join(tmpdir(), 'tr-cli-plain-')), initialize, asUser);
+      expect(outside.stderr).toMatch(/^total-recall mcp: the service's default store \(no \.total-recall marker/m);
+      expect(existsSync(join(home, MARKER))).toBe(true);
+    },
+    MANY_PROCESSES,
+  );
+
+  it(
     'takes the URL the server prints (…/graphql) or the MCP endpoint (…/mcp); a URL without MCP is unreachable',
     async () => {
       for (const url of [t.server.url, `${base}/mcp`, `${base}/mcp/`]) {
@@ -270,7 +382,7 @@ describe('total-recall CLI', () => {
       writeFileSync(join(marked, MARKER), '日本語\n');
       const refused = await cli(marked, ['recall', 'anything']);
       expect(refused.code).toBe(2);
-      expect(refused.stderr).toContain(`"日本語" (from ${join(marked, MARKER)}) has characters beyond Latin-1`);
+      expect(refused.stderr).toContain(`"日本語" (the marker ${join(marked, MARKER)}) has characters beyond Latin-1`);
     },
     MANY_PROCESSES,
   );

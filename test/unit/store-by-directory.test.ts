@@ -4,7 +4,17 @@
  * $HOME, a marker in a fake temp directory, symlinked paths.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,6 +25,8 @@ import {
   initialStore,
   MARKER,
   markerStore,
+  PIN,
+  pinCheckoutStore,
   resolveStore,
 } from '../../src/cli/store-by-directory.js';
 
@@ -109,9 +121,83 @@ describe('store by directory', () => {
   it('counts a marker somebody made at $HOME', () => {
     writeFileSync(join(home, MARKER), 'ana\n');
     expect(resolveIn(dir('home', 'ana', 'letters'))).toMatchObject({ store: 'ana', source: 'marker' });
-    // A checkout below still loses to the deliberate marker above it.
-    expect(resolveIn(join(home, 'src', 'project')).store).toBe('ana');
     rmSync(join(home, MARKER));
+  });
+
+  it('lets the nearest scope win: a checkout below a marker gets its own store, a marker inside it wins', () => {
+    const project = join(home, 'src', 'project');
+    const own = resolveIn(project);
+    expect(own.source).toBe('git');
+    const markers = [
+      join(home, MARKER),
+      join(home, 'src', MARKER),
+      join(project, 'deep', MARKER),
+      join(project, MARKER),
+    ];
+    try {
+      // Somebody once ran `init` in ~ (or in ~/src): the checkouts below keep their own stores.
+      writeFileSync(join(home, MARKER), 'ana\n');
+      writeFileSync(join(home, 'src', MARKER), 'sources\n');
+      expect(resolveIn(join(project, 'deep', 'er'))).toMatchObject({ store: own.store, source: 'git' });
+      expect(resolveIn(join(home, 'src', 'project-feature')).store).toBe(own.store);
+      expect(resolveIn(dir('home', 'ana', 'src', 'loose'))).toMatchObject({ store: 'sources', source: 'marker' });
+      expect(resolveIn(dir('home', 'ana', 'letters'))).toMatchObject({ store: 'ana', source: 'marker' });
+      // `init` in a checkout below such a marker writes the checkout's store.
+      expect(initialStore(dir('home', 'ana', 'src', 'project', 'sub'), home, tmp)).toBe(own.store);
+      // A marker in the checkout itself, or between it and the directory, is nearer still.
+      writeFileSync(join(project, 'deep', MARKER), 'deep-notes\n');
+      expect(resolveIn(join(project, 'deep', 'er'))).toMatchObject({ store: 'deep-notes', source: 'marker' });
+      writeFileSync(join(project, MARKER), 'chosen\n');
+      expect(resolveIn(project)).toMatchObject({ store: 'chosen', source: 'marker' });
+    } finally {
+      for (const marker of markers) rmSync(marker, { force: true });
+    }
+  });
+
+  it('keeps a checkout its store when it is moved or renamed: the name is pinned inside the git directory', () => {
+    const before = dir('home', 'ana', 'old-place', 'app');
+    git(before, 'init', '-q');
+    writeFileSync(join(before, 'README'), 'x');
+    git(before, 'add', 'README');
+    git(before, 'commit', '-qm', 'first');
+    git(before, 'worktree', 'add', '-q', join(home, 'old-place', 'app-wt'), '-b', 'wt');
+    const first = resolveIn(before);
+    // As before: a checkout never pinned is found under the name its path gives (an existing store stays found).
+    expect(first).toMatchObject({ store: gitStoreName(join(before, '.git')), source: 'git', pinned: false });
+    expect(pinCheckoutStore(first)).toBe(true);
+    expect(readFileSync(join(before, '.git', PIN), 'utf8')).toContain(`\n${first.store}\n`);
+    expect(pinCheckoutStore(resolveIn(before))).toBe(false); // pinned once, never rewritten
+    // Moved and renamed: the store follows.
+    dir('home', 'ana', 'new-place');
+    const after = join(home, 'new-place', 'renamed-app');
+    renameSync(before, after);
+    expect(resolveIn(join(after))).toEqual({
+      store: first.store,
+      source: 'git',
+      path: join(after, '.git'),
+      pinned: true,
+    });
+    expect(gitStoreName(join(after, '.git'))).not.toBe(first.store);
+    // Its worktree, repaired after the move as git asks, shares it.
+    git(after, 'worktree', 'repair');
+    expect(resolveIn(join(home, 'old-place', 'app-wt')).store).toBe(first.store);
+    // An edited pin names another store; an empty one counts for nothing.
+    writeFileSync(join(after, '.git', PIN), '# mine\n  renamed-store \n');
+    expect(resolveIn(after).store).toBe('renamed-store');
+    writeFileSync(join(after, '.git', PIN), '');
+    expect(resolveIn(after)).toMatchObject({ store: gitStoreName(join(after, '.git')), pinned: false });
+  });
+
+  it('does without a pin where none can be written, and never throws for it', () => {
+    const odd = dir('home', 'ana', 'odd');
+    git(odd, 'init', '-q');
+    mkdirSync(join(odd, '.git', PIN)); // neither readable nor writable as a file
+    const found = resolveIn(odd);
+    expect(found).toMatchObject({ store: gitStoreName(join(odd, '.git')), pinned: false });
+    expect(pinCheckoutStore(found)).toBe(false);
+    expect(resolveIn(odd)).toEqual(found);
+    expect(pinCheckoutStore({ ...found, path: join(root, 'gone', '.git') })).toBe(false);
+    expect(existsSync(join(root, 'gone'))).toBe(false);
   });
 
   it('lets a stray marker in the temp directory capture nothing, and a .git above a ceiling count for nothing', () => {
