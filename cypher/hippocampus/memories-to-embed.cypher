@@ -5,10 +5,12 @@
 // last week!") means little without what it answers (docs/recall.md).
 // The context's id comes back too: attach-embeddings attaches the vector only
 // while that memory exists (one forgotten meanwhile has not) and keeps the id.
+// A memory whose content is not text (edited by hand in Neo4j Browser, say) has
+// nothing to embed and is left out: it must not fail its whole page.
 // params: $ids, $model
 // returns: id, content, before, beforeId
 MATCH (m:Memory)
-WHERE m.id IN $ids AND (m.embedding IS NULL
+WHERE m.id IN $ids AND m.content IS :: STRING NOT NULL AND (m.embedding IS NULL
   OR (m.embeddingModel IS NOT NULL AND m.embeddingModel <> $model AND m.embeddingModel <> 'client'))
 WITH m, COLLECT {
   // The session's index, named: left to choose, the planner took (store, occurredAt) in a 1M-memory store and

@@ -99,11 +99,18 @@ describe('embedding job', () => {
     const before = await rows(t, stores.backfill);
     expect(before.map((r) => r.status).sort()).toEqual([...Array(5).fill('PENDING'), ...Array(5).fill(null)]);
     expect(before.every((r) => r.dims === null)).toBe(true);
+    // One whose content someone removed by hand (Neo4j Browser): nothing to embed, and its page goes on without it.
+    const [edited] = await t.cypher<{ id: string }>(
+      'MATCH (m:Memory {store: $store}) WITH m ORDER BY m.id SKIP 2 LIMIT 1 REMOVE m.content RETURN m.id AS id',
+      { store: stores.backfill },
+    );
 
     await t.app.embeddings!.backfill(); // 10 memories in pages of 4: three chained jobs
     await t.app.embeddings!.idle();
     const after = await rows(t, stores.backfill);
-    for (const row of after) expect(row).toMatchObject({ dims: 384, status: 'DONE', model: MODEL_NAME });
+    expect(after.filter((r) => r.dims === null).map((r) => r.id)).toEqual([edited!.id]);
+    for (const row of after.filter((r) => r.id !== edited!.id))
+      expect(row).toMatchObject({ dims: 384, status: 'DONE', model: MODEL_NAME });
     const pages = (await t.app.embeddings!.queue.getJobs(['completed'])).filter(
       (j) => j.name === 'backfill' && j.data.kind === 'backfill' && j.data.after > '',
     );
