@@ -38,7 +38,7 @@ const WORD_RUN = String.raw`(?:(?!${CHARACTER_WORD})[\p{L}\p{N}\p{M}])+`;
  * letters joined by an apostrophe one word ("O'Brien", "don't").
  */
 const JOINER = String.raw`(?:(?<=\p{N})[.,](?=\p{N})|(?<=\p{L})['’](?=\p{L}))`;
-export const WORD_PATTERN = String.raw`${CHARACTER_WORD}|${WORD_RUN}(?:${JOINER}${WORD_RUN})*`;
+export const WORD_PATTERN = `${CHARACTER_WORD}|${WORD_RUN}(?:${JOINER}${WORD_RUN})*`;
 const WORD = new RegExp(WORD_PATTERN, 'gu');
 const ONE_CHARACTER_WORD = new RegExp(`^${CHARACTER_WORD}$`, 'u');
 const THOUSANDS = /^\d{1,3}(?:,\d{3})+(?:\.\d+)?$/;
