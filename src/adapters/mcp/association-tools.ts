@@ -1,12 +1,11 @@
 /** The MCP tools for links between memories: associate and neighbourhood. */
-import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ASSOCIATION_DIRECTIONS, ASSOCIATION_TYPES } from '../../domain/index.js';
 import type { McpContext } from './context.js';
 import { okResult, toolResult } from './result.js';
 import * as out from './schemas.js';
 import { associationView } from './views.js';
-import { READ, toolKit, WRITE } from './tool-args.js';
+import { id, integer, list, number, oneOf, READ, toolInput, toolKit, WRITE } from './tool-args.js';
 
 export function registerAssociationTools(server: McpServer, ctx: McpContext): void {
   const { ports, caller, salienceOf } = toolKit(ctx);
@@ -18,18 +17,20 @@ export function registerAssociationTools(server: McpServer, ctx: McpContext): vo
       description:
         'Create, strengthen or weaken a typed link between two memories of one store (TEMPORAL, CAUSAL, THEMATIC, ' +
         'EMOTIONAL, PERSON). Links carry recall from one memory to the other.',
-      inputSchema: {
-        a: z.string().describe('One memory id.'),
-        b: z.string().describe('The other memory id.'),
-        type: z.enum(ASSOCIATION_TYPES),
-        direction: z.enum(ASSOCIATION_DIRECTIONS).optional().describe('CREATE (default), STRENGTHEN or WEAKEN.'),
-        strength: z
-          .number()
+      inputSchema: toolInput({
+        a: id('One memory id.'),
+        b: id('The other memory id (of the same store).'),
+        type: oneOf(ASSOCIATION_TYPES).describe(
+          'TEMPORAL (close in time), CAUSAL (one led to the other), THEMATIC (a shared topic), EMOTIONAL (a shared ' +
+            'feeling) or PERSON (shared people).',
+        ),
+        direction: oneOf(ASSOCIATION_DIRECTIONS).optional().describe('CREATE (default), STRENGTHEN or WEAKEN.'),
+        strength: number()
           .optional()
           .describe(
             'CREATE: the strength in (0,1] (default 0.6). STRENGTHEN / WEAKEN: the step in (0,1] (default 0.2).',
           ),
-      },
+      }),
       outputSchema: out.associationResult,
       annotations: WRITE,
     },
@@ -50,12 +51,16 @@ export function registerAssociationTools(server: McpServer, ctx: McpContext): vo
       description:
         'The memories linked to one memory within `depth` links (1 to 3), nearest and strongest first, each with the ' +
         'link type and strength.',
-      inputSchema: {
-        id: z.string(),
-        depth: z.number().int().optional().describe('1 to 3 (default 1).'),
-        types: z.array(z.enum(ASSOCIATION_TYPES)).optional(),
-        limit: z.number().int().optional().describe('Most associations (1 to 1000, default 100).'),
-      },
+      inputSchema: toolInput({
+        id: id('The memory id.'),
+        depth: integer({ minimum: 1, maximum: 3 }).optional().describe('Links away, 1 to 3 (default 1).'),
+        types: list(oneOf(ASSOCIATION_TYPES))
+          .optional()
+          .describe('Only links of these types: TEMPORAL, CAUSAL, THEMATIC, EMOTIONAL, PERSON (default all).'),
+        limit: integer({ minimum: 1, maximum: 1000 })
+          .optional()
+          .describe('Most associations, 1 to 1000 (default 100).'),
+      }),
       outputSchema: out.neighbourhoodResult,
       annotations: READ,
     },

@@ -6,7 +6,18 @@ import type { McpContext } from './context.js';
 import { okResult, toolResult } from './result.js';
 import * as out from './schemas.js';
 import { asInstance } from '../../contexts/cortex/index.js';
-import { instanceArg, labels, parseTime, storeArg, toolKit, WRITE } from './tool-args.js';
+import {
+  id,
+  instanceArg,
+  jsonObject,
+  labels,
+  oneOf,
+  parseTime,
+  storeArg,
+  toolInput,
+  toolKit,
+  WRITE,
+} from './tool-args.js';
 
 export function registerMemoryTools(server: McpServer, ctx: McpContext): void {
   const { ports, caller, memory } = toolKit(ctx);
@@ -23,11 +34,12 @@ export function registerMemoryTools(server: McpServer, ctx: McpContext): void {
         'make a retry safe (the same id stores nothing twice). While a session of yours is open, pass the ' +
         '`instanceId` you gave session_start (unless your connection names you): the memory then belongs to the ' +
         'session. Returns the memory with its tier and salience.',
-      inputSchema: {
-        content: z.string().describe('What to remember (at most 64 KiB).'),
+      inputSchema: toolInput({
+        content: z
+          .string()
+          .describe('What to remember (at most 64 KiB of UTF-8; store a long text as one paragraph per memory).'),
         store: storeArg,
-        tier: z
-          .enum(TIERS)
+        tier: oneOf(TIERS)
           .optional()
           .describe(
             'Where it lives: IDENTITY_CORE (who you are; never decays), ACTIVE_CONTEXT (what you work with now), ' +
@@ -36,11 +48,16 @@ export function registerMemoryTools(server: McpServer, ctx: McpContext): void {
         tags: labels('Topics, e.g. ["travel", "project-x"].'),
         people: labels('People it involves.'),
         emotions: labels('Emotions it carries.'),
-        metadata: z.record(z.string(), z.unknown()).optional().describe('Any JSON object kept with it.'),
-        occurredAt: z.string().optional().describe('When it happened (ISO-8601); default now.'),
-        id: z.string().optional().describe('A client id: a retry with the same id is a no-op.'),
+        metadata: jsonObject('Any JSON object kept with it (at most 16 KiB, 20 levels deep).'),
+        occurredAt: z
+          .string()
+          .optional()
+          .describe(
+            'When it happened: ISO-8601, such as 2026-05-01T12:00:00Z (a date alone or no offset is UTC); default now.',
+          ),
+        id: z.string().optional().describe('A client id of your choosing: a retry with the same id is a no-op.'),
         instanceId: instanceArg,
-      },
+      }),
       outputSchema: out.rememberResult,
       annotations: WRITE,
     },
@@ -77,7 +94,7 @@ export function registerMemoryTools(server: McpServer, ctx: McpContext): void {
       description:
         'Say "this matters to me" about a memory: claimed memories decay several times slower and strengthen their ' +
         'links.',
-      inputSchema: { id: z.string().describe('The memory id.') },
+      inputSchema: toolInput({ id: id('The memory id.') }),
       outputSchema: out.memoryResult,
       annotations: WRITE,
     },
@@ -91,12 +108,12 @@ export function registerMemoryTools(server: McpServer, ctx: McpContext): void {
       description:
         'Your own tier change, with a reason kept in its history: IDENTITY_CORE (who you are, never decays), ' +
         'ACTIVE_CONTEXT (now), LONG_TERM, ARCHIVE. Nothing is deleted.',
-      inputSchema: {
-        id: z.string(),
-        tier: z.enum(TIERS),
-        reason: z.string().describe('Why; kept in the audit trail.'),
-        metadata: z.record(z.string(), z.unknown()).optional(),
-      },
+      inputSchema: toolInput({
+        id: id('The memory id.'),
+        tier: oneOf(TIERS).describe('The tier to move it to: IDENTITY_CORE, ACTIVE_CONTEXT, LONG_TERM or ARCHIVE.'),
+        reason: z.string().describe('Why; kept in the audit trail (required, not empty).'),
+        metadata: jsonObject('Any JSON object kept with the change.'),
+      }),
       outputSchema: out.memoryResult,
       annotations: WRITE,
     },
@@ -117,11 +134,11 @@ export function registerMemoryTools(server: McpServer, ctx: McpContext): void {
         'must repeat the id exactly, and a reason is required. Ask the user before you call it; prefer reclassify to ' +
         'ARCHIVE when in doubt. consolidatedInto names memories consolidated from it: they stay, and still say ' +
         'what it said, until forgotten themselves.',
-      inputSchema: {
-        id: z.string(),
-        confirmId: z.string().describe('The same id again: your explicit consent.'),
-        reason: z.string().describe('Why it must go; kept in the tombstone.'),
-      },
+      inputSchema: toolInput({
+        id: id('The memory id.'),
+        confirmId: id('The same id again: your explicit consent.'),
+        reason: z.string().describe('Why it must go; kept in the tombstone (required, not empty).'),
+      }),
       outputSchema: out.forgetResult,
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     },

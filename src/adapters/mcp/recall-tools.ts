@@ -11,7 +11,25 @@ import { okResult, toolResult } from './result.js';
 import * as out from './schemas.js';
 import { hitLine, hitView, reflectView, useView } from './views.js';
 import { asInstance } from '../../contexts/cortex/index.js';
-import { instanceArg, labels, parseTime, READ, storeArg, toolKit, WRITE } from './tool-args.js';
+import {
+  boolean,
+  id,
+  instanceArg,
+  integer,
+  jsonObject,
+  labels,
+  list,
+  number,
+  oneOf,
+  parseTime,
+  READ,
+  storeArg,
+  toolInput,
+  toolKit,
+  WRITE,
+} from './tool-args.js';
+
+const ISO = 'ISO-8601, such as 2026-05-01T12:00:00Z; a date alone or no offset is UTC';
 
 export function registerRecallTools(server: McpServer, ctx: McpContext): void {
   const { ports, caller, salienceOf } = toolKit(ctx);
@@ -25,22 +43,21 @@ export function registerRecallTools(server: McpServer, ctx: McpContext): void {
         '(0 to 1), and a frame line saying how sure the recall is; read the frame line first and do not present weak ' +
         'hits as certain. Pass the recallId to mark_used when you use a hit. Changes no memory (the recall itself is ' +
         'recorded, so mark_used can refer to it). With your `instanceId` it counts as activity on your open session.',
-      inputSchema: {
-        query: z.string().describe('A question or keywords (at most 4,000 characters).'),
+      inputSchema: toolInput({
+        query: z.string().describe('A question or keywords (not empty, at most 4,000 characters).'),
         store: storeArg,
-        limit: z.number().int().optional().describe('Most hits (default 10).'),
-        minConfidence: z.number().optional().describe('Drop hits below this confidence.'),
-        tiers: z.array(z.enum(TIERS)).optional(),
-        from: z.string().optional().describe('Only memories that happened at or after this time (ISO-8601).'),
-        to: z.string().optional().describe('Only memories that happened at or before this time (ISO-8601).'),
+        limit: integer({ minimum: 1, maximum: 100 }).optional().describe('Most hits, 1 to 100 (default 10).'),
+        minConfidence: number().optional().describe('Drop hits below this confidence, 0 to 1 (default: keep all).'),
+        tiers: list(oneOf(TIERS))
+          .optional()
+          .describe('Only memories of these tiers: IDENTITY_CORE, ACTIVE_CONTEXT, LONG_TERM, ARCHIVE (default all).'),
+        from: z.string().optional().describe(`Only memories that happened at or after this time (${ISO}).`),
+        to: z.string().optional().describe(`Only memories that happened at or before this time (${ISO}).`),
         tags: labels('Only memories with one of these tags.'),
         people: labels('Only memories involving one of these people.'),
-        includeAssociations: z
-          .boolean()
-          .optional()
-          .describe('Also reach memories through associations (default true).'),
+        includeAssociations: boolean().optional().describe('Also reach memories through associations (default true).'),
         instanceId: instanceArg,
-      },
+      }),
       outputSchema: out.recallResult,
       annotations: { ...READ, idempotentHint: false }, // each recall is recorded (mark_used refers to it)
     },
@@ -78,22 +95,24 @@ export function registerRecallTools(server: McpServer, ctx: McpContext): void {
         'with its date and confidence. Memories below the confidence floor are left out rather than hedged. Use it ' +
         'at the start of a task or a turn. Changes no memory (the recall is recorded for mark_used). With your ' +
         '`instanceId` it counts as activity on your open session.',
-      inputSchema: {
-        query: z.string().describe('The question or task (at most 4,000 characters).'),
+      inputSchema: toolInput({
+        query: z.string().describe('The question or task (not empty, at most 4,000 characters).'),
         store: storeArg,
-        maxTokens: z.number().int().optional().describe('Token budget of the pack, at least 64 (default 1000).'),
-        maxItems: z.number().int().optional().describe('Most memories in the pack (default 8).'),
-        sessionId: z.string().optional().describe('Your current session: its own memories pass a lower floor.'),
-        injectFloor: z
-          .number()
+        maxTokens: integer({ minimum: 64 })
           .optional()
-          .describe(`Least confidence for a memory to enter the pack (default ${DEFAULT_INJECT_FLOOR}).`),
-        liveFloor: z
-          .number()
+          .describe('Token budget of the pack, at least 64 (default 1000).'),
+        maxItems: integer({ minimum: 1, maximum: 100 })
           .optional()
-          .describe(`Least confidence for a memory of your current session (default ${DEFAULT_LIVE_FLOOR}).`),
+          .describe('Most memories in the pack, 1 to 100 (default 8).'),
+        sessionId: id('Your current session id: its own memories pass a lower floor.').optional(),
+        injectFloor: number()
+          .optional()
+          .describe(`Least confidence for a memory to enter the pack, 0 to 1 (default ${DEFAULT_INJECT_FLOOR}).`),
+        liveFloor: number()
+          .optional()
+          .describe(`Least confidence for a memory of your current session, 0 to 1 (default ${DEFAULT_LIVE_FLOOR}).`),
         instanceId: instanceArg,
-      },
+      }),
       outputSchema: out.contextResult,
       annotations: { ...READ, idempotentHint: false },
     },
@@ -130,11 +149,13 @@ export function registerRecallTools(server: McpServer, ctx: McpContext): void {
         'Report which memories of a recall or context you actually used (all of them when memoryIds is omitted). A ' +
         'use raises their salience; then report_outcome with the returned use id says how it went, and ranking ' +
         'learns from it.',
-      inputSchema: {
-        recallId: z.string().describe('From recall or context.'),
-        memoryIds: z.array(z.string()).optional(),
-        action: z.record(z.string(), z.unknown()).optional().describe('What you did with them, as JSON.'),
-      },
+      inputSchema: toolInput({
+        recallId: id('The recallId from recall or context.'),
+        memoryIds: list(z.string().trim())
+          .optional()
+          .describe('The ids of the hits you used (default: every hit of that recall).'),
+        action: jsonObject('What you did with them, as a JSON object.'),
+      }),
       outputSchema: out.useResult,
       annotations: WRITE,
     },
@@ -153,11 +174,11 @@ export function registerRecallTools(server: McpServer, ctx: McpContext): void {
       description:
         'Say how using those memories went: SUCCEEDED, FAILED, PARTIAL or NOT_USED. Useful memories rank higher next ' +
         'time.',
-      inputSchema: {
-        useId: z.string().describe('From mark_used.'),
-        outcome: z.enum(OUTCOME_KINDS),
-        note: z.string().optional(),
-      },
+      inputSchema: toolInput({
+        useId: id('The use id mark_used returned (use.id).'),
+        outcome: oneOf(OUTCOME_KINDS).describe('SUCCEEDED, FAILED, PARTIAL or NOT_USED.'),
+        note: z.string().optional().describe('What happened, in a few words.'),
+      }),
       outputSchema: out.useResult,
       annotations: WRITE,
     },
@@ -176,12 +197,17 @@ export function registerRecallTools(server: McpServer, ctx: McpContext): void {
       description:
         'Memories worth a second look: stale ones, recent ones, weakly linked ones. Review them and claim, ' +
         'reclassify, associate or (with consent) forget.',
-      inputSchema: {
+      inputSchema: toolInput({
         store: storeArg,
-        scope: z.enum(REFLECTION_SCOPES).optional().describe('Default ALL.'),
-        timeSpanDays: z.number().optional(),
-        limit: z.number().int().optional().describe('Default 20.'),
-      },
+        scope: oneOf(REFLECTION_SCOPES).optional().describe('ALL (default), STALE, RECENT or WEAK_ASSOCIATIONS.'),
+        timeSpanDays: number()
+          .optional()
+          .describe(
+            'Days, a whole number of at least 1: STALE looks for memories untouched that long (default 30), RECENT ' +
+              'and WEAK_ASSOCIATIONS for memories stored within it (default 1 and 365).',
+          ),
+        limit: integer({ minimum: 1, maximum: 200 }).optional().describe('Most candidates, 1 to 200 (default 20).'),
+      }),
       outputSchema: out.reflectResult,
       annotations: READ,
     },

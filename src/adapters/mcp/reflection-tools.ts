@@ -12,6 +12,7 @@ import type { McpContext } from './context.js';
 import { okResult, toolResult } from './result.js';
 import { reflectCandidateSchema } from './schemas.js';
 import { reflectView } from './views.js';
+import { id, integer, list, number, oneOf, storeArg, toolInput } from './tool-args.js';
 
 const actionSchema = z.object({
   kind: z.enum(REFLECT_ACTION_KINDS),
@@ -56,12 +57,17 @@ export function registerReflectionTools(server: McpServer, ctx: McpContext): voi
         'Opens a reflection: the memories worth a second look, each with the answers that fit it (CLAIM, RECLASSIFY ' +
         'with its tier, ASSOCIATE with the weakly tied, CONSOLIDATE with near-duplicates, FORGET with consent, ' +
         'KEEP). Answer each with reflect_answer; nothing changes until you do.',
-      inputSchema: {
-        store: z.string().optional().describe("Default: your connection's store."),
-        scope: z.enum(REFLECTION_SCOPES).optional().describe('Default ALL.'),
-        timeSpanDays: z.number().optional(),
-        limit: z.number().int().optional().describe('Most candidates (default 10).'),
-      },
+      inputSchema: toolInput({
+        store: storeArg,
+        scope: oneOf(REFLECTION_SCOPES).optional().describe('ALL (default), STALE, RECENT or WEAK_ASSOCIATIONS.'),
+        timeSpanDays: number()
+          .optional()
+          .describe(
+            'Days, a whole number of at least 1: STALE looks for memories untouched that long (default 30), RECENT ' +
+              'and WEAK_ASSOCIATIONS for memories stored within it (default 1 and 365).',
+          ),
+        limit: integer({ minimum: 1, maximum: 200 }).optional().describe('Most candidates, 1 to 200 (default 10).'),
+      }),
       outputSchema: reflectionResult,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
@@ -87,15 +93,21 @@ export function registerReflectionTools(server: McpServer, ctx: McpContext): voi
         'Answers one candidate of a reflection with one of the actions offered for it, and why (kept as an event on ' +
         'the memory). RECLASSIFY may name another tier; ASSOCIATE and CONSOLIDATE may name other memories (with); ' +
         'FORGET deletes for good and needs confirmId repeating memoryId: ask the user first.',
-      inputSchema: {
-        reflectionId: z.string(),
-        memoryId: z.string(),
-        action: z.enum(REFLECT_ACTION_KINDS),
+      inputSchema: toolInput({
+        reflectionId: id('The reflectionId reflect_session returned.'),
+        memoryId: id('The candidate memory you answer (its memory.id).'),
+        action: oneOf(REFLECT_ACTION_KINDS).describe(
+          `One of the actions offered for this candidate: ${REFLECT_ACTION_KINDS.join(', ')}.`,
+        ),
         why: z.string().describe('Your reason, in your own words.'),
-        tier: z.enum(TIERS).optional(),
-        with: z.array(z.string()).optional(),
-        confirmId: z.string().optional().describe('FORGET only: the memory id again, your explicit consent.'),
-      },
+        tier: oneOf(TIERS)
+          .optional()
+          .describe('RECLASSIFY only: the tier to move it to (default: the one the action offered).'),
+        with: list(z.string().trim())
+          .optional()
+          .describe('ASSOCIATE and CONSOLIDATE only: the other memory ids (default: the ones the action offered).'),
+        confirmId: id('FORGET only: the memory id again, your explicit consent.').optional(),
+      }),
       outputSchema: reflectionResult,
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     },

@@ -18,12 +18,37 @@ export function errorResult(error: PublicError): CallToolResult {
   };
 }
 
+/**
+ * GraphQL operations a domain message names, and the tool an agent calls for each: an agent told to "call
+ * startSession" looks for a tool of that name and finds none.
+ */
+const TOOL_OF_OPERATION: Readonly<Record<string, string>> = { startSession: 'session_start' };
+const OPERATION_NAMES = new RegExp(`\\b(${Object.keys(TOOL_OF_OPERATION).join('|')})\\b`, 'g');
+
+/** An id as a model sometimes copies it: with the quotes around it ("mem_…"). */
+const QUOTED = /^(["'`]).+\1$/s;
+const quotedIds = (details: PublicError['details']) =>
+  Object.values(details ?? {})
+    .flat()
+    .some((v) => typeof v === 'string' && QUOTED.test(v));
+
+/**
+ * A domain error as a tool names things: its message names tools, not GraphQL operations; an id not found that came
+ * wrapped in quotes says so (the quotes are kept as given: an id of the agent's choosing may hold them).
+ */
+export function toolError(error: PublicError): PublicError {
+  let message = error.message.replace(OPERATION_NAMES, (name) => TOOL_OF_OPERATION[name] ?? name);
+  if (error.code.endsWith('_NOT_FOUND') && quotedIds(error.details))
+    message += ' (the id you gave is wrapped in quotes: pass the id alone, without them)';
+  return message === error.message ? error : { ...error, message };
+}
+
 /** Runs a tool body; a thrown domain error becomes an error result, never a protocol failure. */
 export async function toolResult(run: () => Promise<CallToolResult>): Promise<CallToolResult> {
   try {
     return await run();
   } catch (error) {
-    return errorResult(publicError(error, 'mcp'));
+    return errorResult(toolError(publicError(error, 'mcp')));
   }
 }
 
@@ -34,5 +59,9 @@ export async function toolResult(run: () => Promise<CallToolResult>): Promise<Ca
  */
 export function sdkErrorResult(message: string): CallToolResult {
   const code = /Input validation error/.test(message) ? 'BAD_USER_INPUT' : 'BAD_REQUEST';
-  return errorResult({ code, message: message.replace(/^MCP error -?\d+: /, '') });
+  const said = message
+    .replace(/^MCP error -?\d+: /, '')
+    // "expected string, received undefined at query": the argument is missing, say so.
+    .replace(/Invalid input: expected (\w+), received undefined at (\S+)/g, 'missing required argument "$2" (a $1)');
+  return errorResult({ code, message: said });
 }

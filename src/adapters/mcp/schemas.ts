@@ -156,7 +156,7 @@ export const statusResult = {
   embeddings: z.string(),
   degraded: z.array(z.string()).describe('what works less well right now, one line each; empty when everything is up'),
   progress: z
-    .array(z.record(z.string(), z.unknown()))
+    .array(z.looseObject({}))
     .describe(
       'long operations of the service (import, export, backfill, sweeps, consolidation, index builds) ' +
         'with their share done',

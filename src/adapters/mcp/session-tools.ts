@@ -6,7 +6,7 @@ import type { McpContext } from './context.js';
 import { okResult, toolResult } from './result.js';
 import * as out from './schemas.js';
 import { decisionView, sessionView } from './views.js';
-import { instanceArg, READ, storeArg, toolKit, WRITE } from './tool-args.js';
+import { instanceArg, integer, jsonObject, oneOf, READ, storeArg, toolInput, toolKit, WRITE } from './tool-args.js';
 
 export function registerSessionTools(server: McpServer, ctx: McpContext): void {
   const { ports, caller, memory, instance } = toolKit(ctx);
@@ -20,14 +20,17 @@ export function registerSessionTools(server: McpServer, ctx: McpContext): void {
         'store while it is open belong to it, and session_end asks what of it you want to keep. A session your ' +
         'instance left open ends with cause CRASH. Unless your connection names you (x-instance-id), pass the same ' +
         '`instanceId` to remember, recall and context: without it they are not yours and the session stays empty.',
-      inputSchema: {
+      inputSchema: toolInput({
         instanceId: instanceArg,
         mindType: z.string().optional().describe('What kind of mind you are (default "llm-agent").'),
         store: storeArg,
-        task: z.string().optional(),
-        project: z.string().optional(),
+        task: z
+          .string()
+          .optional()
+          .describe('What you are working on, in a line (at most 1,000 characters); opens the session in TASK mode.'),
+        project: z.string().optional().describe('The project the work belongs to.'),
         id: z.string().optional().describe('A session id of your choosing (default: generated).'),
-      },
+      }),
       outputSchema: out.sessionResult,
       annotations: WRITE,
     },
@@ -60,11 +63,13 @@ export function registerSessionTools(server: McpServer, ctx: McpContext): void {
       description:
         "End your instance's open session. Returns its audit: the memories it stored that are not claimed and will " +
         'fade. Claim the ones you refuse to lose.',
-      inputSchema: {
+      inputSchema: toolInput({
         instanceId: instanceArg,
-        cause: z.enum(SESSION_END_CAUSES).optional().describe('Default EXPLICIT.'),
-        reason: z.string().optional(),
-      },
+        cause: oneOf(SESSION_END_CAUSES)
+          .optional()
+          .describe(`Why it ends: ${SESSION_END_CAUSES.join(', ')} (default EXPLICIT).`),
+        reason: z.string().optional().describe('Why it ends, in your words.'),
+      }),
       outputSchema: out.sessionEndResult,
       annotations: WRITE,
     },
@@ -97,15 +102,12 @@ export function registerSessionTools(server: McpServer, ctx: McpContext): void {
       description:
         'Move your open session to TASK, CONVERSATION or IDLE; the task and the state (context) are kept when ' +
         'omitted. Sustained TASK mode brings a break reminder.',
-      inputSchema: {
+      inputSchema: toolInput({
         instanceId: instanceArg,
-        mode: z.enum(WORKING_MODES),
-        task: z.string().optional(),
-        context: z
-          .record(z.string(), z.unknown())
-          .optional()
-          .describe('Your working state as JSON; it comes back on resume.'),
-      },
+        mode: oneOf(WORKING_MODES).describe('TASK, CONVERSATION or IDLE.'),
+        task: z.string().optional().describe('The task you now work on (default: the one you had).'),
+        context: jsonObject('Your working state as a JSON object (at most 64 KiB); it comes back on resume.'),
+      }),
       outputSchema: out.sessionResult,
       annotations: WRITE,
     },
@@ -132,7 +134,11 @@ export function registerSessionTools(server: McpServer, ctx: McpContext): void {
       description:
         'Record a decision you made in your open session, with its rationale, so a later process knows what was ' +
         'settled and why.',
-      inputSchema: { instanceId: instanceArg, text: z.string(), rationale: z.string().optional() },
+      inputSchema: toolInput({
+        instanceId: instanceArg,
+        text: z.string().describe('The decision, in a sentence (at most 4,000 characters).'),
+        rationale: z.string().optional().describe('Why you decided so.'),
+      }),
       outputSchema: out.decisionResult,
       annotations: WRITE,
     },
@@ -153,13 +159,13 @@ export function registerSessionTools(server: McpServer, ctx: McpContext): void {
       description:
         'Pick up where the last process stopped: the newest session of the store (with its task, mode and state), ' +
         'your identity core and your active context. Call it first when you start.',
-      inputSchema: {
+      inputSchema: toolInput({
         store: storeArg,
         instanceId: z
           .string()
           .optional()
           .describe('Only this instance’s sessions (default: yours when your connection names you, else any).'),
-      },
+      }),
       outputSchema: out.resumeResult,
       annotations: READ,
     },
@@ -182,11 +188,14 @@ export function registerSessionTools(server: McpServer, ctx: McpContext): void {
     {
       title: 'List sessions',
       description: "A store's sessions, newest first (only your own when your connection names your instance).",
-      inputSchema: {
+      inputSchema: toolInput({
         store: storeArg,
-        instanceId: z.string().optional(),
-        limit: z.number().int().optional().describe('Default 20.'),
-      },
+        instanceId: z
+          .string()
+          .optional()
+          .describe('Only this instance’s sessions (default: yours when your connection names you, else any).'),
+        limit: integer({ minimum: 1, maximum: 100 }).optional().describe('Most sessions, 1 to 100 (default 20).'),
+      }),
       outputSchema: out.sessionsResult,
       annotations: READ,
     },

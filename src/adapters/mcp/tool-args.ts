@@ -17,7 +17,65 @@ export const instanceArg = z
   .describe(
     'Your instance id (one per running process of a mind). Omit it when your connection names you (x-instance-id).',
   );
-export const labels = (what: string) => z.array(z.string()).optional().describe(what);
+
+// ── Arguments as agents send them ─────────────────────────────────────────
+// Models often write a number as a JSON string ("5"), one label where a list is asked for ("travel"), or an enum in
+// lower case ("long_term"). Each is read as the one value it can mean; anything else is refused by the schema, which
+// names the argument. The listed JSON Schema stays the strict one (integer, array, enum).
+
+/** A decimal number written as a string, spaces around it allowed: no hex, no exponent, no empty string. */
+const DECIMAL = /^\s*-?(\d+(\.\d*)?|\.\d+)\s*$/;
+const numberFromString = (v: unknown) => (typeof v === 'string' && DECIMAL.test(v) ? Number(v) : v);
+const booleanFromString = (v: unknown) => (v === 'true' ? true : v === 'false' ? false : v);
+const listOfOne = (v: unknown) => (typeof v === 'string' ? [v] : v);
+/** Spaces and line ends around an id are never part of it (ids are stored trimmed). */
+const trimmed = (v: unknown) => (typeof v === 'string' ? v.trim() : v);
+
+/**
+ * An integer argument; "5" reads as 5, "2.5" stays refused. Its listed JSON Schema carries the range the service
+ * checks (the service's own check answers a value out of it, with the code GraphQL gives), not ±2^53.
+ */
+export const integer = (range: { minimum?: number; maximum?: number } = {}) =>
+  z.preprocess(
+    numberFromString,
+    z
+      .number()
+      .int()
+      .meta({ minimum: undefined, maximum: undefined, ...range }),
+  );
+/** A number argument; "0.5" reads as 0.5. */
+export const number = () => z.preprocess(numberFromString, z.number());
+/** A boolean argument; exactly "true" and "false" read as the booleans. */
+export const boolean = () => z.preprocess(booleanFromString, z.boolean());
+/** A list argument; one value alone reads as a list of one. */
+export const list = <T extends z.ZodType>(item: T) => z.preprocess(listOfOne, z.array(item));
+/** One of `values` (all upper case): a value in another case reads as that value. */
+export const oneOf = <const T extends readonly [string, ...string[]]>(values: T) =>
+  z.preprocess((v) => {
+    const upper = typeof v === 'string' ? v.trim().toUpperCase() : v;
+    return typeof upper === 'string' && (values as readonly string[]).includes(upper) ? upper : v;
+  }, z.enum(values));
+/** An id the service gave (or the agent chose): spaces and line ends around it are dropped. */
+export const id = (what: string) => z.preprocess(trimmed, z.string()).describe(what);
+/** A JSON object argument (metadata, state): any keys. */
+export const jsonObject = (what: string) => z.looseObject({}).optional().describe(what);
+
+export const labels = (what: string) => list(z.string()).optional().describe(what);
+
+/**
+ * A tool's arguments: an unknown one is refused, naming it and the arguments the tool takes. Left out, a misspelled
+ * `tag` or `limits` would be ignored and the call would do something else than asked (store a memory without its
+ * tag, recall without the filter), as GraphQL refuses an unknown argument.
+ */
+export function toolInput<S extends z.ZodRawShape>(shape: S) {
+  const names = Object.keys(shape);
+  const takes = names.length ? `this tool takes: ${names.join(', ')}` : 'this tool takes no arguments';
+  const unknown = (keys: string[]) =>
+    `unknown argument${keys.length > 1 ? 's' : ''} ${keys.map((k) => JSON.stringify(k)).join(', ')} (${takes})`;
+  return z.strictObject(shape, {
+    error: (issue) => (issue.code === 'unrecognized_keys' ? unknown(issue.keys) : undefined),
+  });
+}
 
 /**
  * Annotations, said once per kind of tool. Writes are not idempotent: each claim,
@@ -48,6 +106,17 @@ export function parseTime(value: string | undefined, field: string): number | nu
 export function toolKit(ctx: McpContext) {
   const { ports, caller } = ctx;
   const memory = (m: Parameters<typeof memoryView>[0]) => memoryView(m, ports.salienceOf);
-  const instance = (id: string | undefined) => id ?? caller.instanceId ?? '';
+  /** The instance a session tool acts for: the argument, else the connection's; neither is a mistake to explain. */
+  const instance = (id: string | undefined): string => {
+    const named = id ?? caller.instanceId;
+    if (named === null)
+      throw new InvalidInputError(
+        'CORTEX.INVALID_INSTANCE_ID',
+        'instanceId is required: your connection does not name your instance (no x-instance-id header), so pass ' +
+          '`instanceId`, a name of your choosing for this process (such as "claude-7f3a"), and the same one to ' +
+          'every session tool and to remember, recall and context',
+      );
+    return named;
+  };
   return { ports, caller, memory, instance, salienceOf: ports.salienceOf };
 }

@@ -7,7 +7,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { McpContext } from './context.js';
 import { okResult, toolResult } from './result.js';
 import * as out from './schemas.js';
-import { READ, toolKit } from './tool-args.js';
+import { READ, toolInput, toolKit } from './tool-args.js';
 import { registerMemoryTools } from './memory-tools.js';
 import { registerRecallTools } from './recall-tools.js';
 import { registerAssociationTools } from './association-tools.js';
@@ -25,7 +25,7 @@ export function registerTools(server: McpServer, ctx: McpContext): void {
     {
       title: 'Service status',
       description: 'Whether the memory service is healthy, and which store your calls use when they name none.',
-      inputSchema: {},
+      inputSchema: toolInput({}),
       outputSchema: out.statusResult,
       annotations: READ,
     },
