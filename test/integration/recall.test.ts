@@ -130,6 +130,19 @@ describe('search', () => {
     expect(r.frame).toBe('Nothing remembered about "quantum chromodynamics".');
   });
 
+  it('says when the store searched holds no memories at all (a first question, or a misspelt store)', async () => {
+    const never = randomStore('recall-never-written');
+    const { search: r } = await t.ok<{ search: { hits: unknown[]; frame: string } }>(SEARCH, {
+      input: { store: never, query: 'Lisbon' },
+    });
+    expect([r.hits, r.frame]).toEqual([[], 'Nothing remembered about "Lisbon": this store holds no memories yet.']);
+    const { contextFor } = await t.ok<{ contextFor: { text: string } }>(
+      'query ($input: ContextInput!) { contextFor(input: $input) { text } }',
+      { input: { store: never, query: 'Lisbon', maxTokens: 64 } },
+    );
+    expect(contextFor.text).toBe('Nothing remembered about "Lisbon": this store holds no memories yet.');
+  });
+
   it('refuses a time window that ends before it starts, and trims label filters as labels are stored', async () => {
     const bad = await t.gql(SEARCH, {
       input: { store, query: 'Lisbon', from: '2026-06-01T00:00:00Z', to: '2026-05-01T00:00:00Z' },

@@ -162,6 +162,9 @@ describe('in-process vectors', () => {
 describe('frame line', () => {
   it('says nothing plainly, weak plainly, and counts the sure ones', () => {
     expect(frameLine('lisbon', [])).toBe('Nothing remembered about "lisbon".');
+    expect(frameLine('lisbon', [], undefined, true)).toBe(
+      'Nothing remembered about "lisbon": this store holds no memories yet.',
+    );
     expect(frameLine('lisbon', [0.1, 0.2])).toMatch(/^Only weak matches for "lisbon": 2 memories, best confidence 20%/);
     expect(frameLine('lisbon', [0.4])).toMatch(/none certain/);
     expect(frameLine('lisbon', [0.9, 0.7, 0.2])).toMatch(

@@ -36,10 +36,20 @@ function leftOutSuffix(left: LeftOut, nothingChosen: boolean): string {
   return parts.length > 0 ? ` ${parts.join('; ')}.` : '';
 }
 
-export function frameLine(query: string, confidences: readonly number[], left: LeftOut = NOTHING_LEFT): string {
+/**
+ * `storeEmpty`: the store searched holds no memory at all, which an empty answer says (a misspelt store name, or a
+ * mind's first question, reads differently from a question its memories do not answer).
+ */
+export function frameLine(
+  query: string,
+  confidences: readonly number[],
+  left: LeftOut = NOTHING_LEFT,
+  storeEmpty = false,
+): string {
   const q = quotedQuery(query);
   const suffix = leftOutSuffix(left, confidences.length === 0);
   if (confidences.length === 0) {
+    if (storeEmpty) return `Nothing remembered about "${q}": this store holds no memories yet.`;
     if (left.overBudget.length === 0) return `Nothing remembered about "${q}".${suffix}`;
     return (
       `Nothing about "${q}" fits the budget: ${memoriesOf(left.overBudget.length)} left out (best confidence ` +

@@ -30,6 +30,8 @@ export interface PackOptions {
   readonly maxItems: number;
   readonly injectFloor: number;
   readonly liveFloor: number;
+  /** The store holds no memory at all (the frame says so). */
+  readonly storeEmpty?: boolean;
 }
 
 export type { Pack } from '../../domain/index.js';
@@ -57,18 +59,24 @@ export function pack(hits: readonly RankedHit[], o: PackOptions): Pack {
   }
   // The frame's final wording can be longer than the one reserved for (it names what did not fit):
   // give back memories, lowest first, until the whole pack is within its budget.
-  let text = packText(o.query, eligible, chosen, belowFloor);
+  let text = packText(o.query, eligible, chosen, belowFloor, o.storeEmpty);
   while (estimateTokens(text) > o.maxTokens && chosen.length > 0) {
     chosen.pop();
-    text = packText(o.query, eligible, chosen, belowFloor);
+    text = packText(o.query, eligible, chosen, belowFloor, o.storeEmpty);
   }
   return { text, hits: chosen, estimatedTokens: estimateTokens(text), dropped: hits.length - chosen.length };
 }
 
 const confidenceOf = (h: RankedHit) => h.confidence;
 
-function packText(query: string, eligible: readonly RankedHit[], chosen: readonly RankedHit[], belowFloor: number) {
+function packText(
+  query: string,
+  eligible: readonly RankedHit[],
+  chosen: readonly RankedHit[],
+  belowFloor: number,
+  storeEmpty = false,
+) {
   const overBudget = eligible.filter((h) => !chosen.includes(h)).map(confidenceOf);
-  const frame = frameLine(query, chosen.map(confidenceOf), { belowFloor, overBudget });
+  const frame = frameLine(query, chosen.map(confidenceOf), { belowFloor, overBudget }, storeEmpty);
   return [frame, ...chosen.map(memoryLine)].join('\n');
 }

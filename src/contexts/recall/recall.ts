@@ -124,6 +124,7 @@ export class Recall {
   /** The hits, with a frame line; recorded unless `record` is false (a reader's). */
   async search(request: SearchRequest, cause: Meta, record = true): Promise<RecallResult> {
     const hits = await this.rankOnly(request);
+    const storeEmpty = hits.length === 0 && (await this.holdsNothing(request.store));
     return {
       id: record ? this.log.record(request.store, request.query, hits, cause) : UNRECORDED_RECALL_ID,
       query: request.query,
@@ -131,6 +132,8 @@ export class Recall {
       frame: frameLine(
         request.query,
         hits.map((h) => h.confidence),
+        undefined,
+        storeEmpty,
       ),
     };
   }
@@ -154,7 +157,13 @@ export class Recall {
       maxItems: request.maxItems,
       injectFloor,
       liveFloor: Math.min(request.liveFloor ?? DEFAULT_LIVE_FLOOR, injectFloor),
+      storeEmpty: hits.length === 0 && (await this.holdsNothing(request.store)),
     });
+  }
+
+  /** Whether a store holds no memory at all (its term statistics, which the search has just read, say so). */
+  private async holdsNothing(store: string): Promise<boolean> {
+    return (await this.ranking.stats.get(store)).documents === 0;
   }
 
   /** Memories worth a second look, each with its reason and the actions that fit it. */
