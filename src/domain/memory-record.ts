@@ -5,7 +5,7 @@
  */
 import { parseJsonText } from './json.js';
 import { salienceAnchorOf, salienceUsesOf, type MemoryEventRecord, type MemoryRecord } from './memory.js';
-import type { Tier } from './tiers.js';
+import { isTier, type Tier } from './tiers.js';
 
 const num = (v: unknown): number | null => (typeof v === 'number' ? v : null);
 const list = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : []);
@@ -68,13 +68,23 @@ export function memoryFromValues(values: unknown): MemoryRecord {
   return toMemoryRecord(row);
 }
 
+/**
+ * A memory's tier as stored; a tier edited by hand into something else (in Neo4j Browser, say: 'long_term', or
+ * removed) reads as LONG_TERM, the tier a memory is stored in, instead of failing every read that returns the memory
+ * (one such node failed every search of its store: a GraphQL enum cannot show it).
+ */
+function tierOf(value: unknown): Tier {
+  const upper = typeof value === 'string' ? value.trim().toUpperCase() : value;
+  return isTier(upper) ? upper : 'LONG_TERM';
+}
+
 /** A `m {.*}` projection (times already in epoch ms) as a MemoryRecord. */
 export function toMemoryRecord(row: Record<string, unknown>): MemoryRecord {
   return {
     id: String(row.id),
     store: String(row.store),
     content: String(row.content ?? ''),
-    tier: row.tier as Tier,
+    tier: tierOf(row.tier),
     claimed: row.claimed === true,
     tags: list(row.tags),
     people: list(row.people),

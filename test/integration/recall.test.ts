@@ -388,6 +388,34 @@ describe('words as the full-text index keeps them', () => {
   });
 });
 
+describe('a memory edited by hand in Neo4j Browser', () => {
+  it('does not fail the recall of its store when its tier is no tier', async () => {
+    const own = randomStore('recall-hand-edited');
+    try {
+      const STORE_ONE = 'mutation ($input: StoreInput!) { store(input: $input) { id } }';
+      const { store: edited } = await t.ok<{ store: { id: string } }>(STORE_ONE, {
+        input: { store: own, content: 'The hedgehog sleeps under the compost heap.' },
+      });
+      await t.ok(STORE_ONE, { input: { store: own, content: 'The hedgehog drinks from the blue bowl.' } });
+      for (const edit of ["SET m.tier = 'long_term'", 'REMOVE m.tier']) {
+        await t.cypher(`MATCH (m:Memory {id: $id}) ${edit}`, { id: edited.id });
+        const { search: r } = await t.ok<{ search: { hits: { memory: { id: string; tier: string } }[] } }>(
+          'query ($input: SearchInput!) { search(input: $input) { hits { memory { id tier } } } }',
+          { input: { store: own, query: 'hedgehog' } },
+        );
+        expect(r.hits.find((h) => h.memory.id === edited.id)?.memory.tier, edit).toBe('LONG_TERM');
+        const { contextFor } = await t.ok<{ contextFor: { text: string } }>(
+          'query ($input: ContextInput!) { contextFor(input: $input) { text hits { memory { tier } } } }',
+          { input: { store: own, query: 'hedgehog', maxTokens: 400 } },
+        );
+        expect(contextFor.text, edit).toMatch(/\S/);
+      }
+    } finally {
+      await t.dropStore(own);
+    }
+  });
+});
+
 describe('a consolidated memory and its originals', () => {
   const STORE_ONE = 'mutation ($input: StoreInput!) { store(input: $input) { id } }';
   const FOLDED = 'query ($input: SearchInput!) { search(input: $input) { hits { represents memory { id } } } }';

@@ -37,6 +37,17 @@ describe('the memory projection of Recall’s hot statements', () => {
     expect(props).toEqual([...MEMORY_RECORD_PROPERTIES]);
   });
 
+  it('reads a tier edited by hand into something else as LONG_TERM, and one in lower case as that tier', () => {
+    const tierOf = (tier: unknown) => toMemoryRecord({ id: 'm', store: 's', content: 'c', tier }).tier;
+    expect([tierOf('ARCHIVE'), tierOf(' archive '), tierOf('long term'), tierOf(undefined), tierOf(3)]).toEqual([
+      'ARCHIVE',
+      'ARCHIVE',
+      'LONG_TERM',
+      'LONG_TERM',
+      'LONG_TERM',
+    ]);
+  });
+
   it('reads a list of those values as the memory they describe', () => {
     const row: Record<string, unknown> = {
       id: 'mem_1',
