@@ -1,10 +1,11 @@
 // The mind's own tier change, with its reason kept in the history. Records
 // MemoryReclassified, and TierChanged when the tier really moves. The tier
-// label follows the tier.
+// label follows the tier. Guarded by the tier it was read with.
 // params: $id, $from, $tier, $metadata, $now, $eventId, $tierEventId, $payload, $commandId, $correlationId, $sessionId
 // returns: memory
 MATCH (m:Memory {id: $id})
-WHERE m.tier = $from
+// A tier edited by hand into no tier is read as LONG_TERM (memory-record.ts): the mind may set it right.
+WHERE m.tier = $from OR NOT coalesce(m.tier, '') IN ['IDENTITY_CORE', 'ACTIVE_CONTEXT', 'LONG_TERM', 'ARCHIVE']
 MERGE (e:Event {id: $eventId})
   ON CREATE SET
     e.type = 'MemoryReclassified',

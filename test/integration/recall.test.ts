@@ -410,6 +410,16 @@ describe('a memory edited by hand in Neo4j Browser', () => {
         );
         expect(contextFor.text, edit).toMatch(/\S/);
       }
+      // The mind can set it right.
+      const { reclassify } = await t.ok<{ reclassify: { tier: string } }>(
+        'mutation ($id: ID!) { reclassify(id: $id, tier: ARCHIVE, reason: "tidying") { tier } }',
+        { id: edited.id },
+      );
+      expect(reclassify.tier).toBe('ARCHIVE');
+      const [row] = await t.cypher<{ tier: string }>('MATCH (m:Memory {id: $id}) RETURN m.tier AS tier', {
+        id: edited.id,
+      });
+      expect(row?.tier).toBe('ARCHIVE');
     } finally {
       await t.dropStore(own);
     }
