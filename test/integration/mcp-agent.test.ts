@@ -129,6 +129,15 @@ describe('MCP tools as agents call them', () => {
     expect(sessions?.n).toBe(0);
   });
 
+  it('a tool that does not exist: the error names the tools there are', async () => {
+    const made = await call('search', { query: 'lighthouse' });
+    expect(made.isError).toBe(true);
+    expect(errorCode(made)).toBe('BAD_REQUEST');
+    expect(made.text).toMatch(/^BAD_REQUEST: unknown tool "search"; the tools are: remember, /);
+    expect(made.text).toContain('recall');
+    expect(made.text).toContain('reflect_answer');
+  });
+
   it('no open session: the error names the tool to call, session_start', async () => {
     const ended = await call('session_end', { instanceId: `mcp-agent-${randomUUID()}` });
     expect(errorCode(ended)).toBe('CORTEX.NO_OPEN_SESSION');

@@ -57,10 +57,14 @@ export async function toolResult(run: () => Promise<CallToolResult>): Promise<Ca
  * unknown tool) come back as error results without a code; this gives them
  * the codes GraphQL uses for the same mistakes.
  */
-export function sdkErrorResult(message: string): CallToolResult {
+export function sdkErrorResult(message: string, tools: readonly string[] = []): CallToolResult {
   const code = /Input validation error/.test(message) ? 'BAD_USER_INPUT' : 'BAD_REQUEST';
   const said = message
     .replace(/^MCP error -?\d+: /, '')
+    // A tool name the model made up ("search", "store_memory"): name the ones there are.
+    .replace(/^Tool (.+) not found$/, (_all, name: string) =>
+      tools.length > 0 ? `unknown tool "${name}"; the tools are: ${tools.join(', ')}` : `unknown tool "${name}"`,
+    )
     // "expected string, received undefined at query": the argument is missing, say so.
     .replace(/Invalid input: expected (\w+), received undefined at (\S+)/g, 'missing required argument "$2" (a $1)');
   return errorResult({ code, message: said });

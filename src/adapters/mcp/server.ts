@@ -18,10 +18,18 @@ export function buildMcpServer(ctx: McpContext, version: string): McpServer {
     { name: 'total-recall', title: 'Total Recall', version },
     { instructions: SERVER_INSTRUCTIONS },
   );
+  // The tools' names, as they are registered: a call of an unknown tool is answered with them.
+  const names: string[] = [];
+  const register = server.registerTool.bind(server) as (...args: unknown[]) => unknown;
+  server.registerTool = ((...args: unknown[]) => {
+    names.push(String(args[0]));
+    return register(...args);
+  }) as typeof server.registerTool;
   // The SDK turns a schema mismatch into an error result without a code; give
   // it the code GraphQL uses (the SDK calls this method for its own failures;
   // the version is pinned and test/integration/mcp-http.test.ts checks the code).
-  (server as unknown as { createToolError(message: string): CallToolResult }).createToolError = sdkErrorResult;
+  (server as unknown as { createToolError(message: string): CallToolResult }).createToolError = (message) =>
+    sdkErrorResult(message, names);
   registerTools(server, ctx);
   registerReflectionTools(server, ctx);
   registerResources(server, ctx);
