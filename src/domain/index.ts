@@ -8,6 +8,7 @@ export * from './recall.js';
 export * from './associations.js';
 export * from './ids.js';
 export * from './names.js';
+export { APOSTROPHE_JOINER, withoutContraction } from './apostrophes.js';
 export { Bus } from './bus.js';
 export type { Published } from './bus.js';
 export { Mailbox } from './actor.js';

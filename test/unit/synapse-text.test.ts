@@ -36,6 +36,13 @@ describe('keywords', () => {
   it('reduces words to letters and digits, so query syntax cannot get in', () => {
     expect(keywords('title:(x) OR "quoted" AND ~fuzzy* \\slash')).toEqual(['quoted', 'title', 'fuzzy', 'slash']);
   });
+
+  it("keeps a name with an apostrophe whole and drops possessives, as the index's analyzer does", () => {
+    const words = keywords("Mr. O'Brien called: O’Brien's lease ends, don't wait. 'Quoted' words");
+    expect(words[0]).toBe("o'brien"); // twice, once with a typographic apostrophe and a possessive
+    expect([...words].sort()).toEqual(['called', 'don', 'ends', 'lease', "o'brien", 'quoted', 'wait', 'words']);
+    expect(thematicQuery('kabc', "O'Brien's lease", [])).toBe("+storeKey:kabc^0 +(content:(o'brien o’brien lease))");
+  });
 });
 
 describe('Lucene queries', () => {

@@ -27,15 +27,8 @@
  *   …"), the verbs of remembering and telling are about the conversation
  *   with the memory, not about what it holds, so they are not content words.
  */
-import {
-  QUERY_STOP_WORDS,
-  stem,
-  tokenize,
-  tooShort,
-  withoutContraction,
-  withoutGrouping,
-  WORD_PATTERN,
-} from './query-text.js';
+import { withoutContraction } from '../../domain/index.js';
+import { QUERY_STOP_WORDS, stem, tokenize, tooShort, withoutGrouping, WORD_PATTERN } from './query-text.js';
 import { MONTHS } from './query-dates.js';
 
 export interface Question {

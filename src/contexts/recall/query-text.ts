@@ -5,6 +5,7 @@
  * conversation ("what", "did", "you"), so Recall drops those too.
  */
 import { stemmer } from 'stemmer';
+import { APOSTROPHE_JOINER, withoutContraction } from '../../domain/index.js';
 import { IRREGULAR_BASE, IRREGULAR_FORMS } from './irregular.js';
 
 export const QUERY_STOP_WORDS: ReadonlySet<string> = new Set(
@@ -37,7 +38,7 @@ const WORD_RUN = String.raw`(?:(?!${CHARACTER_WORD})[\p{L}\p{N}\p{M}])+`;
  * by a point or a comma stay one number ("3.5", "10.0.3.7", "8,231"), and
  * letters joined by an apostrophe one word ("O'Brien", "don't").
  */
-const JOINER = String.raw`(?:(?<=\p{N})[.,](?=\p{N})|(?<=\p{L})['’](?=\p{L}))`;
+const JOINER = String.raw`(?:(?<=\p{N})[.,](?=\p{N})|${APOSTROPHE_JOINER})`;
 export const WORD_PATTERN = `${CHARACTER_WORD}|${WORD_RUN}(?:${JOINER}${WORD_RUN})*`;
 const WORD = new RegExp(WORD_PATTERN, 'gu');
 const ONE_CHARACTER_WORD = new RegExp(`^${CHARACTER_WORD}$`, 'u');
@@ -54,20 +55,6 @@ export function withGrouping(word: string): string | null {
   const m = UNGROUPED.exec(word);
   if (!m) return null;
   return `${(m[1] as string).replace(/\B(?=(\d{3})+$)/g, ',')}${m[2] ?? ''}`;
-}
-
-/** What follows the apostrophe of a possessive or a contraction ("Caroline's", "don't", "we'll"). */
-const CONTRACTION_TAIL = /['’](?:s|t|d|ll|m|re|ve)$/iu;
-
-/**
- * A word without its possessive or contraction ("Caroline's" → "Caroline", "don't" → "don", "o'brien's" →
- * "o'brien"), and with a straight apostrophe: the index drops a possessive, and a contraction's head is what the
- * word says ("don" is a stop word as "don't" is). An apostrophe inside a name stays ("O'Brien", "D'Angelo").
- */
-export function withoutContraction(word: string): string {
-  let out = word;
-  while (CONTRACTION_TAIL.test(out)) out = out.replace(CONTRACTION_TAIL, '');
-  return out.replaceAll('’', "'");
 }
 
 /** Lower-case words (WORD_PATTERN): numbers without their thousands separators, words without a contraction. */

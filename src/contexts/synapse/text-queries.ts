@@ -1,9 +1,12 @@
 /**
  * Lucene queries for the `memory_text` full-text index (english analyzer,
  * BM25). Every query is scoped to one store by its `storeKey` token (boost 0,
- * so it never adds to the score); terms are reduced to letters and digits, and
+ * so it never adds to the score); terms are reduced to letters and digits (a
+ * name may keep an apostrophe, which Lucene's syntax does not read), and
  * labels are quoted phrases, so no caller text can change the query's shape.
  */
+import { APOSTROPHE_JOINER, withoutContraction } from '../../domain/index.js';
+
 const STOP_WORDS = new Set(
   (
     'the and for are but not you all any can had her was one our out has him his how its may new now old ' +
@@ -25,8 +28,13 @@ export function contentWords(content: string): string[] {
   return [...new Set(wordsOf(content))];
 }
 
+/** Letters and digits, and letters joined by an apostrophe ("o'brien"), as the index's tokenizer keeps them. */
+const WORD = new RegExp(String.raw`[\p{L}\p{N}]+(?:${APOSTROPHE_JOINER}[\p{L}\p{N}]+)*`, 'gu');
+
 function wordsOf(content: string): string[] {
-  return (content.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((w) => w.length >= 3 && !STOP_WORDS.has(w));
+  return (content.toLowerCase().match(WORD) ?? [])
+    .map(withoutContraction)
+    .filter((w) => w.length >= 3 && !STOP_WORDS.has(w));
 }
 
 /**
@@ -64,7 +72,10 @@ export function thematicQuery(
   tags: readonly string[],
   commonWords: ReadonlySet<string> = new Set(),
 ): string | null {
-  const words = keywords(content, MAX_KEYWORDS, commonWords);
+  // A name goes with a straight and a typographic apostrophe: the index keeps the one written.
+  const words = keywords(content, MAX_KEYWORDS, commonWords).flatMap((w) =>
+    w.includes("'") ? [w, w.replaceAll("'", '’')] : [w],
+  );
   const labels = tags.filter((t) => /[\p{L}\p{N}]/u.test(t));
   const parts = [];
   if (words.length > 0) parts.push(`content:(${words.join(' ')})`);
