@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { OUTCOME_KINDS, REFLECTION_SCOPES, TIERS } from '../../domain/index.js';
+import { OUTCOME_KINDS, TIERS } from '../../domain/index.js';
 import { DEFAULT_INJECT_FLOOR, DEFAULT_LIVE_FLOOR } from '../../contexts/recall/index.js';
 import type { McpContext } from './context.js';
 import { okResult, toolResult } from './result.js';
@@ -23,6 +23,7 @@ import {
   oneOf,
   parseTime,
   READ,
+  reflectionArgs,
   storeArg,
   toolInput,
   toolKit,
@@ -199,14 +200,7 @@ export function registerRecallTools(server: McpServer, ctx: McpContext): void {
         'reclassify, associate or (with consent) forget.',
       inputSchema: toolInput({
         store: storeArg,
-        scope: oneOf(REFLECTION_SCOPES).optional().describe('ALL (default), STALE, RECENT or WEAK_ASSOCIATIONS.'),
-        timeSpanDays: number()
-          .optional()
-          .describe(
-            'Days, a whole number of at least 1: STALE looks for memories untouched that long (default 30), RECENT ' +
-              'and WEAK_ASSOCIATIONS for memories stored within it (default 1 and 365).',
-          ),
-        limit: integer({ minimum: 1, maximum: 200 }).optional().describe('Most candidates, 1 to 200 (default 20).'),
+        ...reflectionArgs(20),
       }),
       outputSchema: out.reflectResult,
       annotations: READ,

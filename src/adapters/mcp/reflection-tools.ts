@@ -6,13 +6,13 @@
  */
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { REFLECT_ACTION_KINDS, REFLECTION_SCOPES, TIERS } from '../../domain/index.js';
+import { REFLECT_ACTION_KINDS, TIERS } from '../../domain/index.js';
 import type { ReflectionView } from '../../contexts/cortex/index.js';
 import type { McpContext } from './context.js';
 import { okResult, toolResult } from './result.js';
 import { reflectCandidateSchema } from './schemas.js';
 import { reflectView } from './views.js';
-import { id, integer, list, number, oneOf, storeArg, toolInput } from './tool-args.js';
+import { id, list, oneOf, reflectionArgs, storeArg, toolInput } from './tool-args.js';
 
 const actionSchema = z.object({
   kind: z.enum(REFLECT_ACTION_KINDS),
@@ -59,14 +59,7 @@ export function registerReflectionTools(server: McpServer, ctx: McpContext): voi
         'KEEP). Answer each with reflect_answer; nothing changes until you do.',
       inputSchema: toolInput({
         store: storeArg,
-        scope: oneOf(REFLECTION_SCOPES).optional().describe('ALL (default), STALE, RECENT or WEAK_ASSOCIATIONS.'),
-        timeSpanDays: number()
-          .optional()
-          .describe(
-            'Days, a whole number of at least 1: STALE looks for memories untouched that long (default 30), RECENT ' +
-              'and WEAK_ASSOCIATIONS for memories stored within it (default 1 and 365).',
-          ),
-        limit: integer({ minimum: 1, maximum: 200 }).optional().describe('Most candidates, 1 to 200 (default 10).'),
+        ...reflectionArgs(10),
       }),
       outputSchema: reflectionResult,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },

@@ -1,6 +1,6 @@
 /** What the MCP tools share: common arguments, annotations, time parsing and the caller's view helpers. */
 import { z } from 'zod';
-import { InvalidInputError } from '../../domain/index.js';
+import { InvalidInputError, REFLECTION_SCOPES } from '../../domain/index.js';
 import { parseIsoDateTime } from '../graphql/index.js';
 import type { McpContext } from './context.js';
 import { memoryView } from './views.js';
@@ -59,6 +59,20 @@ export const oneOf = <const T extends readonly [string, ...string[]]>(values: T)
 export const id = (what: string) => z.preprocess(trimmed, z.string()).describe(what);
 /** A JSON object argument (metadata, state): any keys. */
 export const jsonObject = (what: string) => z.looseObject({}).optional().describe(what);
+
+/** What reflect and reflect_session take beside the store: which memories to look at, and how many at most. */
+export const reflectionArgs = (defaultLimit: number) => ({
+  scope: oneOf(REFLECTION_SCOPES).optional().describe('ALL (default), STALE, RECENT or WEAK_ASSOCIATIONS.'),
+  timeSpanDays: number()
+    .optional()
+    .describe(
+      'Days, a whole number of at least 1: STALE looks for memories untouched that long (default 30), RECENT ' +
+        'and WEAK_ASSOCIATIONS for memories stored within it (default 1 and 365).',
+    ),
+  limit: integer({ minimum: 1, maximum: 200 })
+    .optional()
+    .describe(`Most candidates, 1 to 200 (default ${defaultLimit}).`),
+});
 
 export const labels = (what: string) => list(z.string()).optional().describe(what);
 
