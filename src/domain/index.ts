@@ -14,7 +14,15 @@ export type { Published } from './bus.js';
 export { Mailbox } from './actor.js';
 export { concurrent } from './mailbox-keys.js';
 export { storeKeyOf } from './store-key.js';
-export { jsonArgumentText, jsonDepth, jsonTooDeep, MAX_JSON_BYTES, MAX_JSON_DEPTH, parseJsonText } from './json.js';
+export {
+  isJsonObject,
+  jsonArgumentText,
+  jsonDepth,
+  jsonTooDeep,
+  MAX_JSON_BYTES,
+  MAX_JSON_DEPTH,
+  parseJsonText,
+} from './json.js';
 export * from './access.js';
 export * from './progress.js';
 export { GAP_WAIT_MS, NO_REQUESTS, Pacer, gapBetweenRequests, pauseAfter } from './pace.js';

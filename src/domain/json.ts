@@ -41,6 +41,10 @@ export const jsonTooDeep = () =>
  * the MCP tools through the rules that store it): the depth is checked first, since JSON.stringify of thousands of
  * levels overflows the stack.
  */
+/** A JSON object (not an array, not null). */
+export const isJsonObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
 export function jsonArgumentText(value: unknown): string {
   if (jsonDepth(value, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) throw jsonTooDeep();
   const text = JSON.stringify(value) ?? 'null';

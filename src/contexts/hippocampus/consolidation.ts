@@ -1,5 +1,5 @@
 /** How several memories become one; the service runs no language model. */
-import { InvalidInputError, type MemoryRecord, type MergeStrategy } from '../../domain/index.js';
+import { InvalidInputError, isJsonObject, type MemoryRecord, type MergeStrategy } from '../../domain/index.js';
 import { mostPresent } from './tier-rules.js';
 import { MAX_LABELS, MAX_METADATA_BYTES } from './validation.js';
 
@@ -81,8 +81,6 @@ export function consolidate(
 /** The metadata keys consolidation writes (consolidatedMetadata). */
 export const CONSOLIDATION_KEYS = ['consolidatedFrom', 'strategy', 'originals'] as const;
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
 /**
  * The metadata a reclassify writes: the mind's replacement, but a consolidated
  * memory keeps the keys consolidation wrote (recall folds a consolidation and
@@ -90,9 +88,9 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
  * there). Metadata that is not an object cannot hold them and is refused.
  */
 export function keepingConsolidation(replacement: unknown, current: unknown): unknown {
-  if (!isObject(current) || current.consolidatedFrom === undefined) return replacement;
+  if (!isJsonObject(current) || current.consolidatedFrom === undefined) return replacement;
   if (replacement === null || replacement === undefined) return replacement;
-  if (!isObject(replacement))
+  if (!isJsonObject(replacement))
     throw new InvalidInputError(
       'HIPPOCAMPUS.INVALID_METADATA',
       'a consolidated memory keeps its originals in its metadata: the metadata must be a JSON object',
@@ -107,10 +105,10 @@ export function keepingConsolidation(replacement: unknown, current: unknown): un
  * metadata, and says it was forgotten. Null when there is nothing to redact.
  */
 export function withoutForgottenOriginal(metadata: unknown, id: string): Record<string, unknown> | null {
-  if (!isObject(metadata) || !Array.isArray(metadata.originals)) return null;
+  if (!isJsonObject(metadata) || !Array.isArray(metadata.originals)) return null;
   let changed = false;
   const originals = metadata.originals.map((entry: unknown) => {
-    if (!isObject(entry) || entry.id !== id || entry.forgotten === true) return entry;
+    if (!isJsonObject(entry) || entry.id !== id || entry.forgotten === true) return entry;
     changed = true;
     const { metadataOmitted: _omitted, ...rest } = entry;
     return { ...rest, metadata: null, forgotten: true };
