@@ -18,6 +18,9 @@ export interface AssociationRecord {
 /** Associations of one memory read when the caller names no limit. */
 export const DEFAULT_ASSOCIATIONS_LIMIT = 25;
 
+/** Associations a neighbourhood reads when the caller names no limit. */
+export const DEFAULT_NEIGHBOURHOOD_LIMIT = 100;
+
 /** What a caller asks of one memory's associations. */
 export interface AssociationsQuery {
   readonly types?: readonly string[] | null;

@@ -28,4 +28,7 @@ export interface DecisionRecord {
 }
 
 /** The question a session audit asks the mind when its session ends. */
+/** Sessions a list reads when the caller names no limit. */
+export const DEFAULT_SESSIONS_LIMIT = 20;
+
 export const AUDIT_PROMPT = 'Session ending. What do you refuse to lose?';

@@ -1,6 +1,11 @@
 /** Associations over GraphQL: associate, neighbourhood, and the Memory.associations field. */
 import { Arg, Ctx, FieldResolver, Float, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { DEFAULT_ASSOCIATIONS_LIMIT, type AssociationType, type MemoryRecord } from '../../domain/index.js';
+import {
+  DEFAULT_ASSOCIATIONS_LIMIT,
+  DEFAULT_NEIGHBOURHOOD_LIMIT,
+  type AssociationType,
+  type MemoryRecord,
+} from '../../domain/index.js';
 import { AssociationTypeEnum } from './enums.js';
 import { MemoryType } from './memory-types.js';
 import { AssociateInput, AssociationObject } from './association-types.js';
@@ -25,7 +30,7 @@ export class AssociationResolver {
     @Arg('depth', () => Int, { defaultValue: 1, nullable: true }) depth: number,
     @Arg('types', () => [AssociationTypeEnum], { nullable: true }) types: AssociationType[] | null,
     @Arg('limit', () => Int, {
-      defaultValue: 100,
+      defaultValue: DEFAULT_NEIGHBOURHOOD_LIMIT,
       nullable: true,
       description: 'At most this many associations (1 to 1000).',
     })

@@ -1,14 +1,13 @@
 /** Lifecycle Port over GraphQL: startSession, transition, logDecision, endSession, session, sessions, resume. */
 import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
-import type { SessionEndCause, WorkingMode } from '../../domain/index.js';
+import { DEFAULT_SESSIONS_LIMIT, type SessionEndCause, type WorkingMode } from '../../domain/index.js';
 import type { SessionRecord } from '../../contexts/cortex/index.js';
 import { JSONScalar } from './scalars.js';
 import { SessionEndCauseEnum, WorkingModeEnum } from './enums.js';
 import { DecisionType, ResumeType, SessionAuditType, SessionType, StartSessionInput } from './session-types.js';
 import type { GraphQLContext } from './context.js';
 
-/** What a list reads when the caller names no limit, or names null. */
-const SESSIONS_LIMIT = 20;
+/** Decisions a session lists when the caller names no limit, or names null. */
 const DECISIONS_LIMIT = 100;
 
 @Resolver(() => SessionType)
@@ -25,10 +24,10 @@ export class SessionResolver {
   sessions(
     @Arg('store', () => String, { nullable: true }) store: string | null,
     @Arg('instanceId', () => String, { nullable: true }) instanceId: string | null,
-    @Arg('limit', () => Int, { defaultValue: SESSIONS_LIMIT, nullable: true }) limit: number | null,
+    @Arg('limit', () => Int, { defaultValue: DEFAULT_SESSIONS_LIMIT, nullable: true }) limit: number | null,
     @Ctx() ctx: GraphQLContext,
   ) {
-    return ctx.ports.lifecycle.sessions(store, instanceId, limit ?? SESSIONS_LIMIT, ctx.caller);
+    return ctx.ports.lifecycle.sessions(store, instanceId, limit ?? DEFAULT_SESSIONS_LIMIT, ctx.caller);
   }
 
   @Query(() => ResumeType, {

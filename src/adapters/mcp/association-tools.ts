@@ -1,6 +1,6 @@
 /** The MCP tools for links between memories: associate and neighbourhood. */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { ASSOCIATION_DIRECTIONS, ASSOCIATION_TYPES } from '../../domain/index.js';
+import { ASSOCIATION_DIRECTIONS, ASSOCIATION_TYPES, DEFAULT_NEIGHBOURHOOD_LIMIT } from '../../domain/index.js';
 import type { McpContext } from './context.js';
 import { okResult, toolResult } from './result.js';
 import * as out from './schemas.js';
@@ -59,7 +59,7 @@ export function registerAssociationTools(server: McpServer, ctx: McpContext): vo
           .describe('Only links of these types: TEMPORAL, CAUSAL, THEMATIC, EMOTIONAL, PERSON (default all).'),
         limit: integer({ minimum: 1, maximum: 1000 })
           .optional()
-          .describe('Most associations, 1 to 1000 (default 100).'),
+          .describe(`Most associations, 1 to 1000 (default ${DEFAULT_NEIGHBOURHOOD_LIMIT}).`),
       }),
       outputSchema: out.neighbourhoodResult,
       annotations: READ,
@@ -69,7 +69,7 @@ export function registerAssociationTools(server: McpServer, ctx: McpContext): vo
         // With the caller: a memory of a store its token may not reach has no neighbourhood it can see.
         const views = await ports.associations.neighbourhood(
           args.id,
-          { depth: args.depth ?? 1, types: args.types ?? null, limit: args.limit ?? 100 },
+          { depth: args.depth ?? 1, types: args.types ?? null, limit: args.limit ?? DEFAULT_NEIGHBOURHOOD_LIMIT },
           caller,
         );
         return okResult({ associations: views.map((v) => associationView(v, salienceOf)) });

@@ -1,7 +1,7 @@
 /** The MCP tools for sessions of a mind: start, end, transition, decisions, resume and the list of sessions. */
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { SESSION_END_CAUSES, WORKING_MODES } from '../../domain/index.js';
+import { DEFAULT_SESSIONS_LIMIT, SESSION_END_CAUSES, WORKING_MODES } from '../../domain/index.js';
 import type { McpContext } from './context.js';
 import { okResult, toolResult } from './result.js';
 import * as out from './schemas.js';
@@ -194,7 +194,9 @@ export function registerSessionTools(server: McpServer, ctx: McpContext): void {
           .string()
           .optional()
           .describe('Only this instance’s sessions (default: yours when your connection names you, else any).'),
-        limit: integer({ minimum: 1, maximum: 100 }).optional().describe('Most sessions, 1 to 100 (default 20).'),
+        limit: integer({ minimum: 1, maximum: 100 })
+          .optional()
+          .describe(`Most sessions, 1 to 100 (default ${DEFAULT_SESSIONS_LIMIT}).`),
       }),
       outputSchema: out.sessionsResult,
       annotations: READ,
@@ -204,7 +206,7 @@ export function registerSessionTools(server: McpServer, ctx: McpContext): void {
         const list = await ports.lifecycle.sessions(
           ctx.storeOf(args.store),
           args.instanceId ?? null,
-          args.limit ?? 20,
+          args.limit ?? DEFAULT_SESSIONS_LIMIT,
           caller,
         );
         return okResult({ sessions: list.map(sessionView) });

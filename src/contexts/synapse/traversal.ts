@@ -5,6 +5,7 @@
  */
 import {
   DEFAULT_ASSOCIATIONS_LIMIT,
+  DEFAULT_NEIGHBOURHOOD_LIMIT,
   NotFoundError,
   type AssociationType,
   type AssociationsQuery,
@@ -56,7 +57,7 @@ export async function neighbourhood(
 ): Promise<AssociationRecord[]> {
   const depth = validateDepth(query.depth ?? 1);
   const types = validateTypes(query.types);
-  const limit = validateLimit(query.limit ?? 100);
+  const limit = validateLimit(query.limit ?? DEFAULT_NEIGHBOURHOOD_LIMIT);
   return graph.readTransaction(async (tx) => {
     if ((await tx.run(Q.getMemoryStores, { ids: [id] })).length === 0) throw notFound(id);
     const levels = new Levels(id);
