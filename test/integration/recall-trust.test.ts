@@ -20,9 +20,16 @@ const prefix = queuePrefix();
 // Every store this file uses, named up front: the background app is scoped to them.
 const scenarios = loadScenarios();
 const named = new Map<string, string>(
-  [...scenarios.map((s) => `everyday-${s.name}`), 'sizes-0', 'sizes-30', 'sizes-200', 'deploy', 'long', 'seed-003'].map(
-    (l) => [l, randomStore(l)],
-  ),
+  [
+    ...scenarios.map((s) => `everyday-${s.name}`),
+    'sizes-0',
+    'sizes-30',
+    'sizes-200',
+    'deploy',
+    'long',
+    'asked',
+    'seed-003',
+  ].map((l) => [l, randomStore(l)]),
 );
 const stores = [...named.values()];
 const newStore = (label: string) => named.get(label)!;
@@ -284,6 +291,33 @@ describe('a long memory', () => {
     const longHit = hits[1]!;
     expect(longHit.confidence).toBeLessThan(hits[0]!.confidence);
     expect(longHit.confidence).toBeGreaterThanOrEqual(0.15); // the default inject floor
+  }, 120_000);
+});
+
+describe('questions put to the memory itself', () => {
+  // "What do I remember about X?" is the question the service exists for. Its verb is about the asking, not about
+  // what a memory holds: counted as a content word, no memory covered it and a store of three injected nothing.
+  it('injects the memory a "what do I remember / know about …" or "tell me about …" question names', async () => {
+    const store = newStore('asked');
+    const [landlord, ana, deploy] = await storeAll(store, [
+      { content: "Mr. O'Brien owns the flat we rent and fixes things slowly." },
+      { content: 'Ana from the design team likes her coffee black.' },
+      { content: 'The deploy failed because the disk on build-7 filled up with old logs.' },
+    ]);
+    await settle();
+    const asked: [string, string][] = [
+      ['what do I remember about Ana?', ana!.id],
+      ["what do I know about O'Brien?", landlord!.id],
+      ['what do we know about build-7?', deploy!.id],
+      ['tell me about Ana', ana!.id],
+      ['did I ever mention the deploy?', deploy!.id],
+    ];
+    for (const [question, answer] of asked) {
+      const p = await contextFor(store, question);
+      expect(p.hits[0]?.memory.id, question).toBe(answer);
+      expect(p.text.split('\n')[0], question).toMatch(/^Recalled 1 memory about/);
+    }
+    expect((await contextFor(store, 'what do I remember about Lisbon?')).hits).toEqual([]);
   }, 120_000);
 });
 

@@ -185,6 +185,17 @@ describe('evidence that means the same in every store', () => {
     });
     expect(questionOf('What did I tell you about Ana?')).toEqual({ plain: [], specifics: ['ana'], wants: null });
     expect(questionOf('do you know where my keys are?').plain).toEqual(['kei']);
+    // Asked by "I" or "we" of what they remember or know, or "tell me …": the same.
+    expect(questionOf('what do I remember about Ana?')).toEqual({ plain: [], specifics: ['ana'], wants: null });
+    expect(questionOf("what do I know about O'Brien?").specifics).toEqual(["o'brien"]);
+    expect(questionOf('what do we know about the deploy?').plain).toEqual(['deploi']);
+    expect(questionOf('did I ever mention the museum?').plain).toEqual(['museum']);
+    expect(questionOf('tell me about Ana').plain).toEqual([]);
+    expect(questionOf('Remind me what Ana likes').plain).toEqual(['like']);
+    // After a modal, or without "I", "we", "me" or "us", the verb is the question's topic.
+    expect(questionOf('who should I ask about the export code?').plain).toEqual(['ask', 'export', 'code']);
+    expect(questionOf('what did I give Ana for her birthday?').plain).toEqual(['give', 'birthdai']);
+    expect(questionOf('what did Ana tell the landlord?').plain).toEqual(['tell', 'landlord']);
     // Not put to the memory ("you" absent): asking is what the question is about.
     expect(questionOf('what did Ana ask for at the party?')).toEqual({
       plain: ['ask', 'parti'],

@@ -24,8 +24,9 @@
  *   can still be recalled with confidence;
  * - memory talk: in a question put to the memory itself ("what number did I
  *   ask you to remember?", "what did I tell you about Ana?", "do you know
- *   …"), the verbs of remembering and telling are about the conversation
- *   with the memory, not about what it holds, so they are not content words.
+ *   …", "what do I remember about Ana?", "tell me about Ana"), the verbs of
+ *   remembering and telling are about the conversation with the memory, not
+ *   about what it holds, so they are not content words.
  */
 import { withoutContraction } from '../../domain/index.js';
 import { QUERY_STOP_WORDS, stem, tokenize, tooShort, withoutGrouping, WORD_PATTERN } from './query-text.js';
@@ -92,29 +93,53 @@ function writtenWords(text: string): { word: string; first: boolean }[] {
   return out;
 }
 
-/** Verbs a question uses to address the memory ("did I tell you", "do you remember"). */
+/** Verbs a question uses to address the memory ("did I tell you", "do you remember", "what do I know about"). */
 const MEMORY_TALK: ReadonlySet<string> = new Set(
   (
     'remember remembered recall recalled remind reminded forget forgot forgotten ask asked tell told ' +
     'mention mentioned say said know knew'
   ).split(' '),
 );
+/** Verbs that ask the memory for what it holds when "me" or "us" follows ("tell me about", "show us"). */
+const ASKING_FOR: ReadonlySet<string> = new Set('tell remind show give list'.split(' '));
+const ASKER: ReadonlySet<string> = new Set(['i', 'we']);
+const ASKED: ReadonlySet<string> = new Set(['me', 'us']);
+/** Words that may stand between the asker and the verb ("did I ever mention"). */
+const BETWEEN: ReadonlySet<string> = new Set('ever already still just once actually really'.split(' '));
+/** A modal before the asker makes the verb the question's topic ("who should I ask about …?"). */
+const MODALS: ReadonlySet<string> = new Set('should could would can will must shall might may'.split(' '));
+
+/**
+ * Which words talk to the memory rather than about what it holds: any verb of
+ * remembering or telling in a question that says "you"; such a verb right
+ * after "I" or "we" ("what do I know about …", "I mentioned …"); "tell me",
+ * "show us".
+ */
+function memoryTalk(lower: readonly string[]): boolean[] {
+  const toTheMemory = lower.includes('you');
+  return lower.map((word, i) => {
+    if (ASKING_FOR.has(word) && ASKED.has(lower[i + 1] ?? '')) return true;
+    if (!MEMORY_TALK.has(word)) return false;
+    if (toTheMemory) return true;
+    const asker = BETWEEN.has(lower[i - 1] ?? '') ? i - 2 : i - 1;
+    return ASKER.has(lower[asker] ?? '') && !MODALS.has(lower[asker - 1] ?? '');
+  });
+}
 
 export function questionOf(text: string): Question {
   const specifics: string[] = [];
   const plain: string[] = [];
   const words = writtenWords(text);
-  const toTheMemory = words.some(({ word }) => word.toLowerCase() === 'you');
-  for (const { word, first } of words) {
+  const talk = memoryTalk(words.map(({ word }) => word.toLowerCase()));
+  words.forEach(({ word, first }, i) => {
     const lower = word.toLowerCase();
-    if (QUERY_STOP_WORDS.has(lower)) continue;
-    if (toTheMemory && MEMORY_TALK.has(lower)) continue;
+    if (QUERY_STOP_WORDS.has(lower) || talk[i]) return;
     const specific = /\p{N}/u.test(word) || (!first && /^\p{Lu}/u.test(word));
-    if (!specific && tooShort(lower)) continue;
+    if (!specific && tooShort(lower)) return;
     const s = stem(lower);
     const list = specific ? specifics : plain;
     if (!specifics.includes(s) && !plain.includes(s)) list.push(s);
-  }
+  });
   return { plain, specifics, wants: answerWanted(text) };
 }
 
