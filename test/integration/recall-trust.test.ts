@@ -311,6 +311,7 @@ describe('questions put to the memory itself', () => {
       ['what do we know about build-7?', deploy!.id],
       ['tell me about Ana', ana!.id],
       ['did I ever mention the deploy?', deploy!.id],
+      ['anything about Ana?', ana!.id],
     ];
     for (const [question, answer] of asked) {
       const p = await contextFor(store, question);

@@ -69,6 +69,9 @@ describe('query text', () => {
       '3,5',
     ]);
     expect(queryTerms('what number did I ask you to remember, 8,231?')).toEqual(['number', 'ask', 'remember', '8231']);
+    // pronouns that stand for whatever answers carry no topic
+    expect(queryTerms('is there anyone at work with a food allergy?')).toEqual(['work', 'food', 'allergy']);
+    expect(questionOf('anything about Ana?')).toEqual({ plain: [], specifics: ['ana'], wants: null });
     expect(questionOf('Is it 8,231 or 8231?').specifics).toEqual(['8231']);
   });
 
