@@ -312,6 +312,7 @@ describe('questions put to the memory itself', () => {
       ['tell me about Ana', ana!.id],
       ['did I ever mention the deploy?', deploy!.id],
       ['anything about Ana?', ana!.id],
+      ['recall Ana', ana!.id],
     ];
     for (const [question, answer] of asked) {
       const p = await contextFor(store, question);

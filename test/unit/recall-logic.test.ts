@@ -195,6 +195,8 @@ describe('evidence that means the same in every store', () => {
     expect(questionOf('did I ever mention the museum?').plain).toEqual(['museum']);
     expect(questionOf('tell me about Ana').plain).toEqual([]);
     expect(questionOf('Remind me what Ana likes').plain).toEqual(['like']);
+    expect(questionOf('recall Ana')).toEqual({ plain: [], specifics: ['ana'], wants: null });
+    expect(questionOf('please, remember anything about the deploy?').plain).toEqual(['deploi']);
     // After a modal, or without "I", "we", "me" or "us", the verb is the question's topic.
     expect(questionOf('who should I ask about the export code?').plain).toEqual(['ask', 'export', 'code']);
     expect(questionOf('what did I give Ana for her birthday?').plain).toEqual(['give', 'birthdai']);

@@ -24,7 +24,7 @@
  *   can still be recalled with confidence;
  * - memory talk: in a question put to the memory itself ("what number did I
  *   ask you to remember?", "what did I tell you about Ana?", "do you know
- *   …", "what do I remember about Ana?", "tell me about Ana"), the verbs of
+ *   …", "what do I remember about Ana?", "tell me about Ana", "recall Ana"), the verbs of
  *   remembering and telling are about the conversation with the memory, not
  *   about what it holds, so they are not content words.
  */
@@ -106,21 +106,25 @@ const ASKER: ReadonlySet<string> = new Set(['i', 'we']);
 const ASKED: ReadonlySet<string> = new Set(['me', 'us']);
 /** Words that may stand between the asker and the verb ("did I ever mention"). */
 const BETWEEN: ReadonlySet<string> = new Set('ever already still just once actually really'.split(' '));
+/** Words a question may open with before its verb ("please recall …", "so, remember …"). */
+const OPENERS: ReadonlySet<string> = new Set('please and so ok okay hey now'.split(' '));
 /** A modal before the asker makes the verb the question's topic ("who should I ask about …?"). */
 const MODALS: ReadonlySet<string> = new Set('should could would can will must shall might may'.split(' '));
 
 /**
  * Which words talk to the memory rather than about what it holds: any verb of
  * remembering or telling in a question that says "you"; such a verb right
- * after "I" or "we" ("what do I know about …", "I mentioned …"); "tell me",
+ * after "I" or "we" ("what do I know about …", "I mentioned …") or opening
+ * the question ("recall Ana", "remember anything about Leah?"); "tell me",
  * "show us".
  */
 function memoryTalk(lower: readonly string[]): boolean[] {
   const toTheMemory = lower.includes('you');
+  const opening = lower.findIndex((word) => !OPENERS.has(word));
   return lower.map((word, i) => {
     if (ASKING_FOR.has(word) && ASKED.has(lower[i + 1] ?? '')) return true;
     if (!MEMORY_TALK.has(word)) return false;
-    if (toTheMemory) return true;
+    if (toTheMemory || i === opening) return true;
     const asker = BETWEEN.has(lower[i - 1] ?? '') ? i - 2 : i - 1;
     return ASKER.has(lower[asker] ?? '') && !MODALS.has(lower[asker - 1] ?? '');
   });
