@@ -105,7 +105,7 @@ export function registerRecallTools(server: McpServer, ctx: McpContext): void {
         maxItems: integer({ minimum: 1, maximum: 100 })
           .optional()
           .describe('Most memories in the pack, 1 to 100 (default 8).'),
-        sessionId: id('Your current session id: its own memories pass a lower floor.').optional(),
+        sessionId: id('Your current session id, of this store: its own memories pass a lower floor.').optional(),
         injectFloor: number()
           .optional()
           .describe(`Least confidence for a memory to enter the pack, 0 to 1 (default ${DEFAULT_INJECT_FLOOR}).`),

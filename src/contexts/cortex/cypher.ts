@@ -9,6 +9,7 @@ export const Q = declareStatements('cortex', {
   markSessionActive: 'mark-session-active',
   getSession: 'get-session',
   sessionStores: 'session-stores',
+  sessionKnown: 'session-known',
   sessionOfEvent: 'session-of-event',
   listSessions: 'list-sessions',
   sessionDecisions: 'session-decisions',

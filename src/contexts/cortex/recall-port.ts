@@ -16,6 +16,7 @@ import {
 import type { Pack, RecallResult, ReflectCandidateWithActions, UseRecord } from '../../domain/index.js';
 import { checkCallerSession, touchOpenSession, type Caller, type SessionActivity } from './memory-port.js';
 import { namedStore } from './session-rules.js';
+import { checkSessionScope, type SessionScope } from './session-scope.js';
 
 /** The idle time after which a session times out, when the port is not told (config.sessionIdleMs). */
 const DEFAULT_SESSION_IDLE_MS = 3_600_000;
@@ -56,8 +57,11 @@ export interface RecallPortDeps {
   readonly bus: Bus;
   readonly defaultStore: string;
   readonly accepting: () => boolean;
-  /** Cortex's sessions: a session the caller names must be of a store it may reach; a recall is activity on one. */
-  readonly sessions?: SessionActivity;
+  /**
+   * Cortex's sessions: a session the caller names must be of a store it may reach, and one a read is scoped to of
+   * the store read; a recall is activity on one.
+   */
+  readonly sessions?: SessionActivity & SessionScope;
   /** The idle time after which a session times out (config.sessionIdleMs); default an hour. */
   readonly sessionIdleMs?: number;
 }
@@ -76,9 +80,11 @@ export class RecallPort {
 
   async search(args: SearchArgs, caller: Caller): Promise<RecallResult> {
     admit(this.deps.accepting);
+    const store = this.store(args.store, caller);
+    await checkSessionScope(this.deps.sessions, args.sessionId, store);
     const request = {
       query: args.query,
-      store: this.store(args.store, caller),
+      store,
       limit: args.limit ?? 10,
       includeAssociations: args.includeAssociations ?? true,
       minConfidence: args.minConfidence ?? null,
@@ -100,10 +106,13 @@ export class RecallPort {
 
   async contextFor(args: ContextArgs, caller: Caller): Promise<Pack & { recallId: string }> {
     admit(this.deps.accepting);
+    const store = this.store(args.store, caller);
+    // The argument only: the header names the caller, and may name a session not opened yet, as `store` allows.
+    await checkSessionScope(this.deps.sessions, args.sessionId, store);
     const sessionId = args.sessionId ?? caller.sessionId;
     const request = {
       query: args.query,
-      store: this.store(args.store, caller),
+      store,
       limit: 100,
       includeAssociations: true,
       minConfidence: null,

@@ -258,6 +258,12 @@ export class Sessions {
     return new Map(rows.map((r) => [r.id, r.store]));
   }
 
+  /** Whether the store has a session of this id, or memories stored with it (a session never opened here). */
+  async knows(id: string, store: string): Promise<boolean> {
+    const rows = await this.graph.read<{ known: boolean }>(Q.sessionKnown, { id, store });
+    return rows[0]?.known === true;
+  }
+
   async open(instanceId: string): Promise<SessionRecord | null> {
     const rows = await this.graph.read<Row>(Q.openSession, { instanceId });
     return rows[0] ? toSessionRecord(rows[0].session) : null;
