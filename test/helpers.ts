@@ -100,6 +100,30 @@ export async function startTestApp(options: AppOptions = {}, env: NodeJS.Process
   };
 }
 
+/**
+ * The tokens tests make on one app, removed together: a token belongs to no store, so dropStore leaves it behind.
+ * `app` is read at each call (the app is started in a beforeAll).
+ */
+export class TestTokens {
+  /** The ids made so far, in order. */
+  readonly ids: string[] = [];
+
+  constructor(private readonly app: () => TestApp | undefined) {}
+
+  /** Makes a token and keeps its id for removeAll: its secret, and its id. */
+  async issue(args: Parameters<App['tokens']['create']>[0]): Promise<{ token: string; id: string }> {
+    const app = this.app();
+    if (!app) throw new Error('TestTokens.issue: the app is not started');
+    const made = await app.app.tokens.create(args);
+    this.ids.push(made.record.id);
+    return { token: made.token, id: made.record.id };
+  }
+
+  async removeAll(): Promise<void> {
+    await this.app()?.cypher('MATCH (k:ApiToken) WHERE k.id IN $ids DETACH DELETE k', { ids: this.ids });
+  }
+}
+
 export const MEMORY_FIELDS =
   `id store content tier claimed tags people emotions metadata occurredAt createdAt ` +
   `lastAccessedAt accessCount salience sessionId`;

@@ -7,7 +7,7 @@
  * queue, so another token's call still gets in while the first floods.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { randomStore, startTestApp } from '../helpers.js';
+import { randomStore, startTestApp, TestTokens } from '../helpers.js';
 import { buildGraphQLSchema, startGraphQLServer } from '../../src/adapters/graphql/index.js';
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -90,8 +90,9 @@ describe('admission control', () => {
         { log: () => undefined },
         { ...process.env, TOTAL_RECALL_AUTH: 'on', TOTAL_RECALL_SCOPE_STORES: `${store},${other}` },
       );
-      const hog = await t.app.tokens.create({ scope: 'mind', stores: [store] });
-      const bystander = await t.app.tokens.create({ scope: 'mind', stores: [other] });
+      const tokens = new TestTokens(() => t);
+      const hog = await tokens.issue({ scope: 'mind', stores: [store] });
+      const bystander = await tokens.issue({ scope: 'mind', stores: [other] });
       const server = await startGraphQLServer(await buildGraphQLSchema(), t.app.ports, '127.0.0.1', 0, {
         ...(await t.app.serverOptions()),
         rateLimit: null,
@@ -99,9 +100,7 @@ describe('admission control', () => {
       });
       cleanups.push(async () => {
         await server.stop();
-        await t.cypher('MATCH (k:ApiToken) WHERE k.id IN $ids DETACH DELETE k', {
-          ids: [hog.record.id, bystander.record.id],
-        });
+        await tokens.removeAll();
         await t.dropStore(store);
         await t.dropStore(other);
         await t.stop();
@@ -157,7 +156,8 @@ describe('admission control', () => {
       { log: () => undefined },
       { ...process.env, TOTAL_RECALL_AUTH: 'on', TOTAL_RECALL_SCOPE_STORES: store },
     );
-    const mind = await t.app.tokens.create({ scope: 'mind', stores: [store] });
+    const tokens = new TestTokens(() => t);
+    const mind = await tokens.issue({ scope: 'mind', stores: [store] });
     const server = await startGraphQLServer(await buildGraphQLSchema(), t.app.ports, '127.0.0.1', 0, {
       ...(await t.app.serverOptions()),
       rateLimit: null,
@@ -165,7 +165,7 @@ describe('admission control', () => {
     });
     cleanups.push(async () => {
       await server.stop();
-      await t.cypher('MATCH (k:ApiToken {id: $id}) DETACH DELETE k', { id: mind.record.id });
+      await tokens.removeAll();
       await t.dropStore(store);
       await t.stop();
     });

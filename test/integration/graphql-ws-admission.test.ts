@@ -13,7 +13,7 @@ import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
 import { describe, expect, it } from 'vitest';
 import { buildGraphQLSchema, startGraphQLServer } from '../../src/adapters/graphql/index.js';
-import { A, nodes, STORE, startRateLimitedApp, t, tok, tokenIds, useSecurityApp } from './security-fixture.js';
+import { A, nodes, STORE, startRateLimitedApp, t, tok, tokens, useSecurityApp } from './security-fixture.js';
 
 useSecurityApp();
 
@@ -55,11 +55,7 @@ const within = <T>(ms: number, p: Promise<T>) =>
   Promise.race([p, new Promise<'pending'>((resolve) => setTimeout(() => resolve('pending'), ms))]);
 const NOTIFY = 'subscription ($i: String!) { notifications(instanceId: $i) { id } }';
 
-async function freshToken(instanceId: string): Promise<{ token: string; id: string }> {
-  const made = await t.app.tokens.create({ scope: 'mind', stores: [A], instanceId });
-  tokenIds.push(made.record.id);
-  return { token: made.token, id: made.record.id };
-}
+const freshToken = (instanceId: string) => tokens.issue({ scope: 'mind', stores: [A], instanceId });
 
 describe('graphql-ws admission', () => {
   it('serves only subscriptions: a query or mutation over the socket is BAD_REQUEST and writes nothing', async () => {

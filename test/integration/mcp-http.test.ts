@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { randomStore, startTestApp, type TestApp } from '../helpers.js';
+import { randomStore, startTestApp, TestTokens, type TestApp } from '../helpers.js';
 import { dropQueues, queuePrefix } from '../background.js';
 import { createMcpHandler } from '../../src/adapters/mcp/index.js';
 import { ERROR_META_KEY, STORE_HEADER } from '../../src/adapters/mcp/testing.js';
@@ -295,12 +295,10 @@ describe('MCP under the limits of GraphQL', () => {
   const p = queuePrefix();
   const own = randomStore('mcp-limits');
   let token = '';
-  const tokenIds: string[] = [];
+  const tokens = new TestTokens(() => limited);
   /** A fresh mind token of the test's store: a rate-limit count of its own. */
   const freshToken = async () => {
-    const made = await limited.app.tokens.create({ scope: 'mind', stores: [own] });
-    tokenIds.push(made.record.id);
-    token = made.token;
+    token = (await tokens.issue({ scope: 'mind', stores: [own] })).token;
   };
 
   /** A client of `url` (an /mcp endpoint) with the test's token. */
@@ -339,7 +337,7 @@ describe('MCP under the limits of GraphQL', () => {
 
   afterAll(async () => {
     await admitted?.stop();
-    await limited?.cypher('MATCH (k:ApiToken) WHERE k.id IN $ids DETACH DELETE k', { ids: tokenIds });
+    await tokens.removeAll();
     await limited?.dropStore(own);
     await limited?.stop();
     await dropQueues(p);

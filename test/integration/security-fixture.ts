@@ -6,7 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { randomStore, startTestApp, type GraphQLResponse, type TestApp } from '../helpers.js';
+import { randomStore, startTestApp, TestTokens, type GraphQLResponse, type TestApp } from '../helpers.js';
 import { dropQueues, queuePrefix } from '../background.js';
 
 export const A = randomStore('sec-a');
@@ -14,7 +14,9 @@ export const B = randomStore('sec-b');
 const prefix = queuePrefix();
 export const coldDir = await mkdtemp(join(tmpdir(), 'total-recall-sec-'));
 export let t: TestApp;
-export const tokenIds: string[] = [];
+/** The tokens the security tests make, the fixture's first (tokenIds[0] is mindA's); removed after the file. */
+export const tokens = new TestTokens(() => t);
+export const tokenIds = tokens.ids;
 export const tok: Record<'mindA' | 'mindB' | 'readerA' | 'unboundA' | 'operator', string> = {} as never;
 export const iA = `sec-i-a-${A.slice(-6)}`;
 export const iB = `sec-i-b-${B.slice(-6)}`;
@@ -100,11 +102,7 @@ export function useSecurityApp(): void {
         TOTAL_RECALL_COLD_STORAGE_DIR: coldDir,
       },
     );
-    const make = async (args: Parameters<TestApp['app']['tokens']['create']>[0]) => {
-      const made = await t.app.tokens.create(args);
-      tokenIds.push(made.record.id);
-      return made.token;
-    };
+    const make = async (args: Parameters<TestTokens['issue']>[0]) => (await tokens.issue(args)).token;
     tok.mindA = await make({ scope: 'mind', stores: [A], instanceId: iA });
     tok.mindB = await make({ scope: 'mind', stores: [B], instanceId: iB });
     tok.readerA = await make({ scope: 'reader', stores: [A] });
@@ -113,7 +111,7 @@ export function useSecurityApp(): void {
   });
 
   afterAll(async () => {
-    await t?.cypher('MATCH (k:ApiToken) WHERE k.id IN $ids DETACH DELETE k', { ids: tokenIds });
+    await tokens.removeAll();
     await t?.dropStore(A);
     await t?.dropStore(B);
     await t?.stop();

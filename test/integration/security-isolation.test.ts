@@ -26,7 +26,7 @@ import {
   storeAs,
   t,
   tok,
-  tokenIds,
+  tokens,
   useSecurityApp,
 } from './security-fixture.js';
 
@@ -37,13 +37,6 @@ const CONSOLIDATE = 'mutation ($ids: [ID!]!) { consolidate(ids: $ids, strategy: 
 const OPEN = 'mutation ($in: ReflectInput!) { reflectSession(input: $in) { id store candidates { memory { id } } } }';
 const ANSWER = 'mutation ($in: ReflectAnswerInput!) { answerReflection(input: $in) { answer { id } } }';
 const READ_REFLECTION = 'query ($id: ID!) { reflection(id: $id) { id store } }';
-
-/** A token made for one test (removed with the others). */
-async function token(args: Parameters<typeof t.app.tokens.create>[0]): Promise<string> {
-  const made = await t.app.tokens.create(args);
-  tokenIds.push(made.record.id);
-  return made.token;
-}
 
 /** An MCP client of the test app's /mcp endpoint, authenticated by `bearer`. */
 async function mcpClient(bearer: string): Promise<Client> {
@@ -200,7 +193,7 @@ describe("another store's ids get exactly the error a missing id gets", () => {
 
 describe('a reader writes nothing', () => {
   it('memory(id) answers without recording an access or touching its session', async () => {
-    const readerOfInstance = await token({ scope: 'reader', stores: [A], instanceId: iA });
+    const readerOfInstance = (await tokens.issue({ scope: 'reader', stores: [A], instanceId: iA })).token;
     const session = await sessionOf(tok.mindA, iA);
     const mine = await storeAs(tok.mindA, { content: 'Read by a reader, counted by nobody.' });
     await t.app.settle();

@@ -14,7 +14,7 @@ import {
   storeAs,
   t,
   tok,
-  tokenIds,
+  tokens,
   useSecurityApp,
 } from './security-fixture.js';
 
@@ -116,8 +116,7 @@ describe('request limits', () => {
   it('a pool taken by others is a retryable UNAVAILABLE within about a second, not a hang', async () => {
     const a = await storeAs(tok.mindA, { content: 'pool' });
     // never checked yet: its check needs the pool
-    const fresh = await t.app.tokens.create({ scope: 'mind', stores: [A] });
-    tokenIds.push(fresh.record.id);
+    const fresh = await tokens.issue({ scope: 'mind', stores: [A] });
     // Someone holds every connection of the pool (64), taken one at a time.
     const held = Array.from({ length: 64 }, () => t.app.driver.session({ database: t.config.neo4j.database }));
     const txs = [];

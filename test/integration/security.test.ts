@@ -28,6 +28,7 @@ import {
   t,
   tok,
   tokenIds,
+  tokens,
   useSecurityApp,
 } from './security-fixture.js';
 
@@ -38,9 +39,8 @@ describe('tokens', () => {
     'refuses anonymous callers, malformed, unknown and revoked tokens with 401 ' + 'UNAUTHENTICATED, writing nothing',
     async () => {
       const body = JSON.stringify({ query: STORE, variables: { in: { store: A, content: 'anonymous' } } });
-      const revoked = await t.app.tokens.create({ scope: 'mind', stores: [A] });
-      tokenIds.push(revoked.record.id);
-      await t.app.tokens.revoke(revoked.record.id);
+      const revoked = await tokens.issue({ scope: 'mind', stores: [A] });
+      await t.app.tokens.revoke(revoked.id);
       const forged = tok.mindA.slice(0, -4) + (tok.mindA.endsWith('AAAA') ? 'BBBB' : 'AAAA');
       for (const headers of [
         {} as Record<string, string>,
