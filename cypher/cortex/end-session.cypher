@@ -24,4 +24,4 @@ MERGE (e:Event {id: $eventId})
     e.payload = $payload,
     e.changedAt = timestamp()
 MERGE (e)-[:ABOUT]->(s)
-RETURN s {.*} AS session
+RETURN s {.*, decisionsMade: COUNT { (:Decision)-[:DECIDED_IN]->(s) }} AS session

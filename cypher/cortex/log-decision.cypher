@@ -26,4 +26,4 @@ MERGE (e:Event {id: $eventId})
     e.payload = '{"decisionId":"' + d.id + '"}',
     e.changedAt = timestamp()
 MERGE (e)-[:ABOUT]->(s)
-RETURN d {.*} AS decision, s {.*} AS session
+RETURN d {.*} AS decision, s {.*, decisionsMade: COUNT { (:Decision)-[:DECIDED_IN]->(s) }} AS session

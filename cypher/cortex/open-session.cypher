@@ -2,4 +2,4 @@
 // params: $instanceId
 // returns: session
 MATCH (s:Session {openInstance: $instanceId})
-RETURN s {.*} AS session
+RETURN s {.*, decisionsMade: COUNT { (:Decision)-[:DECIDED_IN]->(s) }} AS session

@@ -2,4 +2,4 @@
 // params: $eventId
 // returns: session
 MATCH (:Event {id: $eventId})-[:ABOUT]->(s:Session)
-RETURN s {.*} AS session
+RETURN s {.*, decisionsMade: COUNT { (:Decision)-[:DECIDED_IN]->(s) }} AS session

@@ -32,4 +32,4 @@ FOREACH (_ IN CASE WHEN created THEN [1] ELSE [] END |
       e.changedAt = timestamp()
   MERGE (e)-[:ABOUT]->(s)
 )
-RETURN s {.*} AS session, created
+RETURN s {.*, decisionsMade: COUNT { (:Decision)-[:DECIDED_IN]->(s) }} AS session, created

@@ -23,4 +23,4 @@ MERGE (e:Event {id: $eventId})
     s.changedAt = timestamp(),
     e.changedAt = timestamp()
 MERGE (e)-[:ABOUT]->(s)
-RETURN s {.*} AS session
+RETURN s {.*, decisionsMade: COUNT { (:Decision)-[:DECIDED_IN]->(s) }} AS session

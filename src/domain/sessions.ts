@@ -17,6 +17,8 @@ export interface SessionRecord {
   readonly endedAt: number | null;
   readonly endCause: SessionEndCause | null;
   readonly endReason: string | null;
+  /** How many decisions the session holds in all (a list of its decisions is bounded). */
+  readonly decisionsMade: number;
 }
 
 export interface DecisionRecord {

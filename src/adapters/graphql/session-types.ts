@@ -30,6 +30,8 @@ export class SessionType {
   @Field(() => DateTimeScalar, { nullable: true }) endedAt!: number | null;
   @Field(() => SessionEndCauseEnum, { nullable: true }) endCause!: SessionEndCause | null;
   @Field(() => String, { nullable: true }) endReason!: string | null;
+  @Field(() => Int, { description: 'How many decisions the session holds in all; decisions(limit) lists the newest.' })
+  decisionsMade!: number;
 }
 
 @ObjectType('SessionAudit', { description: 'Asked at the end of a session: what do you refuse to lose?' })

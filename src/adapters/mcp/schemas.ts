@@ -81,6 +81,7 @@ export const sessionSchema = z.object({
   endedAt: time.nullable(),
   endCause: z.enum(SESSION_END_CAUSES).nullable(),
   endReason: z.string().nullable(),
+  decisionsMade: z.number().describe('how many decisions the session holds in all'),
 });
 
 export const decisionSchema = z.object({

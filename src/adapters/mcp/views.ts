@@ -73,6 +73,7 @@ export function sessionView(s: SessionRecord) {
     endedAt: isoOrNull(s.endedAt),
     endCause: s.endCause,
     endReason: s.endReason,
+    decisionsMade: s.decisionsMade,
   };
 }
 

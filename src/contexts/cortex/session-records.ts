@@ -42,6 +42,7 @@ export function toSessionRecord(row: Record<string, unknown>): SessionRecord {
     endedAt: num(row.endedAt),
     endCause: (str(row.endCause) as SessionEndCause | null) ?? null,
     endReason: str(row.endReason),
+    decisionsMade: num(row.decisionsMade) ?? 0,
   };
 }
 
