@@ -3,6 +3,8 @@
  * started, served over real HTTP, with a random store per test that is
  * removed afterwards.
  */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { randomUUID } from 'node:crypto';
 import { loadConfig, type Config } from '../src/config.js';
 import { createApp, type App, type AppOptions } from '../src/app.js';
@@ -122,6 +124,14 @@ export class TestTokens {
   async removeAll(): Promise<void> {
     await this.app()?.cypher('MATCH (k:ApiToken) WHERE k.id IN $ids DETACH DELETE k', { ids: this.ids });
   }
+}
+
+/** The SDK's own MCP client, connected to a test app's /mcp endpoint with these headers (a store, a bearer token). */
+export async function connectMcp(t: TestApp, name: string, headers: Record<string, string> = {}): Promise<Client> {
+  const client = new Client({ name, version: '1.0.0' });
+  const url = new URL(t.server.url.replace(/\/graphql$/, '/mcp'));
+  await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers } }));
+  return client;
 }
 
 export const MEMORY_FIELDS =

@@ -3,10 +3,9 @@
  * many the session holds in all, over GraphQL and in the MCP session views. Each test has its own store.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { randomStore, startTestApp, type TestApp } from '../helpers.js';
+import { connectMcp, randomStore, startTestApp, type TestApp } from '../helpers.js';
 
 let t: TestApp;
 let client: Client;
@@ -35,9 +34,7 @@ const call = async (name: string, args: Record<string, unknown>) => {
 
 beforeAll(async () => {
   t = await startTestApp({ log: () => undefined });
-  client = new Client({ name: 'decisions-made-test', version: '1.0.0' });
-  const url = new URL(t.server.url.replace(/\/graphql$/, '/mcp'));
-  await client.connect(new StreamableHTTPClientTransport(url));
+  client = await connectMcp(t, 'decisions-made-test');
 });
 
 afterEach(async () => {

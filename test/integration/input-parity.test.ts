@@ -6,10 +6,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { randomStore, startTestApp, type GraphQLResponse, type TestApp } from '../helpers.js';
+import { connectMcp, randomStore, startTestApp, type GraphQLResponse, type TestApp } from '../helpers.js';
 import { ERROR_META_KEY, STORE_HEADER } from '../../src/adapters/mcp/testing.js';
 import { publicError } from '../../src/adapters/graphql/index.js';
 import { Neo4jGraph } from '../../src/adapters/neo4j/index.js';
@@ -23,12 +22,7 @@ const store = randomStore('parity');
 
 beforeAll(async () => {
   t = await startTestApp();
-  client = new Client({ name: 'input-parity-test', version: '1.0.0' });
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(t.server.url.replace(/\/graphql$/, '/mcp')), {
-      requestInit: { headers: { [STORE_HEADER]: store } },
-    }),
-  );
+  client = await connectMcp(t, 'input-parity-test', { [STORE_HEADER]: store });
 });
 
 afterAll(async () => {

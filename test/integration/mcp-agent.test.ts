@@ -5,10 +5,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { randomStore, startTestApp, type TestApp } from '../helpers.js';
+import { connectMcp, randomStore, startTestApp, type TestApp } from '../helpers.js';
 import { ERROR_META_KEY, STORE_HEADER } from '../../src/adapters/mcp/testing.js';
 
 let t: TestApp;
@@ -26,9 +25,7 @@ const errorCode = (result: { _meta?: Record<string, unknown> }) =>
 
 beforeAll(async () => {
   t = await startTestApp();
-  client = new Client({ name: 'mcp-agent-test', version: '1.0.0' });
-  const url = new URL(t.server.url.replace(/\/graphql$/, '/mcp'));
-  await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers: { [STORE_HEADER]: store } } }));
+  client = await connectMcp(t, 'mcp-agent-test', { [STORE_HEADER]: store });
 });
 
 afterAll(async () => {

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { randomStore, startTestApp, TestTokens, type TestApp } from '../helpers.js';
+import { connectMcp, randomStore, startTestApp, TestTokens, type TestApp } from '../helpers.js';
 import { dropQueues, queuePrefix } from '../background.js';
 import { createMcpHandler } from '../../src/adapters/mcp/index.js';
 import { ERROR_META_KEY, STORE_HEADER } from '../../src/adapters/mcp/testing.js';
@@ -30,9 +30,7 @@ const errorCode = (result: { _meta?: Record<string, unknown> }) =>
 
 beforeAll(async () => {
   t = await startTestApp();
-  client = new Client({ name: 'mcp-http-test', version: '1.0.0' });
-  const url = new URL(t.server.url.replace(/\/graphql$/, '/mcp'));
-  await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers: { [STORE_HEADER]: store } } }));
+  client = await connectMcp(t, 'mcp-http-test', { [STORE_HEADER]: store });
 });
 
 afterAll(async () => {

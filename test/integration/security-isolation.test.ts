@@ -7,12 +7,11 @@
  * written.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { auditJobId } from '../../src/contexts/subconscious/jobs.js';
 import { ERROR_META_KEY } from '../../src/adapters/mcp/testing.js';
-import type { GraphQLResponse } from '../helpers.js';
+import { connectMcp, type GraphQLResponse } from '../helpers.js';
 import {
   A,
   B,
@@ -39,15 +38,8 @@ const ANSWER = 'mutation ($in: ReflectAnswerInput!) { answerReflection(input: $i
 const READ_REFLECTION = 'query ($id: ID!) { reflection(id: $id) { id store } }';
 
 /** An MCP client of the test app's /mcp endpoint, authenticated by `bearer`. */
-async function mcpClient(bearer: string): Promise<Client> {
-  const client = new Client({ name: 'security-isolation-test', version: '1.0.0' });
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(t.server.url.replace(/\/graphql$/, '/mcp')), {
-      requestInit: { headers: { authorization: `Bearer ${bearer}` } },
-    }),
-  );
-  return client;
-}
+const mcpClient = (bearer: string): Promise<Client> =>
+  connectMcp(t, 'security-isolation-test', { authorization: `Bearer ${bearer}` });
 
 /** A refusal as the caller sees it, with `id` written as <id>: two ids answered alike give equal shapes. */
 function errorShape(res: GraphQLResponse, id: string): unknown {

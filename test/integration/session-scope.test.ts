@@ -6,10 +6,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { randomStore, startTestApp, type GraphQLResponse, type TestApp } from '../helpers.js';
+import { connectMcp, randomStore, startTestApp, type GraphQLResponse, type TestApp } from '../helpers.js';
 import { ERROR_META_KEY, STORE_HEADER } from '../../src/adapters/mcp/testing.js';
 
 let t: TestApp;
@@ -61,9 +60,7 @@ beforeAll(async () => {
   await t.ok(STORE, { in: { store, content: 'The harbour lantern is lit at dusk.', sessionId: opened } });
   await t.ok(STORE, { in: { store, content: 'The harbour lantern came from the old ship.', sessionId: imported } });
   await t.ok(STORE, { in: { store: other, content: 'The harbour lantern of the other store.', sessionId: ofOther } });
-  client = new Client({ name: 'session-scope-test', version: '1.0.0' });
-  const url = new URL(t.server.url.replace(/\/graphql$/, '/mcp'));
-  await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers: { [STORE_HEADER]: store } } }));
+  client = await connectMcp(t, 'session-scope-test', { [STORE_HEADER]: store });
 });
 
 afterAll(async () => {
