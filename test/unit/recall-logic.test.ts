@@ -69,9 +69,6 @@ describe('query text', () => {
       '3,5',
     ]);
     expect(queryTerms('what number did I ask you to remember, 8,231?')).toEqual(['number', 'ask', 'remember', '8231']);
-    // pronouns that stand for whatever answers carry no topic
-    expect(queryTerms('is there anyone at work with a food allergy?')).toEqual(['work', 'food', 'allergy']);
-    expect(questionOf('anything about Ana?')).toEqual({ plain: [], specifics: ['ana'], wants: null });
     expect(questionOf('Is it 8,231 or 8231?').specifics).toEqual(['8231']);
   });
 
@@ -190,15 +187,27 @@ describe('evidence that means the same in every store', () => {
     expect(questionOf('do you know where my keys are?').plain).toEqual(['kei']);
     // Asked by "I" or "we" of what they remember or know, or "tell me …": the same.
     expect(questionOf('what do I remember about Ana?')).toEqual({ plain: [], specifics: ['ana'], wants: null });
-    expect(questionOf("what do I know about O'Brien?").specifics).toEqual(["o'brien"]);
+    expect(questionOf("what do I know about O'Brien?")).toEqual({ plain: [], specifics: ["o'brien"], wants: null });
+    expect(questionOf('what should I know about the deploy?').plain).toEqual(['deploi']);
+    expect(questionOf('did I mention Bob?')).toEqual({ plain: [], specifics: ['bob'], wants: null });
     expect(questionOf('what do we know about the deploy?').plain).toEqual(['deploi']);
     expect(questionOf('did I ever mention the museum?').plain).toEqual(['museum']);
     expect(questionOf('tell me about Ana').plain).toEqual([]);
     expect(questionOf('Remind me what Ana likes').plain).toEqual(['like']);
     expect(questionOf('recall Ana')).toEqual({ plain: [], specifics: ['ana'], wants: null });
     expect(questionOf('please, remember anything about the deploy?').plain).toEqual(['deploi']);
-    // After a modal, or without "I", "we", "me" or "us", the verb is the question's topic.
+    expect(questionOf('can you tell me about Ana?').plain).toEqual([]);
+    // An act of the asker's ("did I ask Bob?"), or "tell me" inside a question to someone else, is its topic.
     expect(questionOf('who should I ask about the export code?').plain).toEqual(['ask', 'export', 'code']);
+    expect(questionOf('did I ask Bob?')).toEqual({ plain: ['ask'], specifics: ['bob'], wants: null });
+    expect(questionOf('did I forget my keys?').plain).toEqual(['forget', 'kei']);
+    expect(questionOf('what did we tell the investors?').plain).toEqual(['tell', 'investor']);
+    expect(questionOf('what did Ana tell me?').plain).toEqual(['tell']);
+    // Pronouns that stand for whatever answers are no topic, unless written as a name or quoted.
+    expect(questionOf('anything about Ana?')).toEqual({ plain: [], specifics: ['ana'], wants: null });
+    expect(questionOf('is there anyone at work with a food allergy?').plain).toEqual(['work', 'food', 'allergi']);
+    expect(questionOf("what is the 'nothing' bug?").plain).toEqual(['noth', 'bug']);
+    expect(questionOf('did anybody mention Nothing Phone?').specifics).toEqual(['noth', 'phone']);
     expect(questionOf('what did I give Ana for her birthday?').plain).toEqual(['give', 'birthdai']);
     expect(questionOf('what did Ana tell the landlord?').plain).toEqual(['tell', 'landlord']);
     // Not put to the memory ("you" absent): asking is what the question is about.

@@ -93,12 +93,19 @@ function writtenWords(text: string): { word: string; first: boolean }[] {
   return out;
 }
 
-/** Verbs a question uses to address the memory ("did I tell you", "do you remember", "what do I know about"). */
+/** Verbs a question uses to address the memory ("did I tell you", "do you remember", "recall Ana"). */
 const MEMORY_TALK: ReadonlySet<string> = new Set(
   (
     'remember remembered recall recalled remind reminded forget forgot forgotten ask asked tell told ' +
     'mention mentioned say said know knew'
   ).split(' '),
+);
+/**
+ * Verbs of the asker's own knowing, talk right after "I" or "we" too ("what do I know about …", "did I mention
+ * Bob?"). Verbs of acts stay the topic there ("did I ask Bob?", "did I forget my keys?").
+ */
+const KNOWING: ReadonlySet<string> = new Set(
+  'remember remembered recall recalled know knew mention mentioned'.split(' '),
 );
 /** Verbs that ask the memory for what it holds when "me" or "us" follows ("tell me about", "show us"). */
 const ASKING_FOR: ReadonlySet<string> = new Set('tell remind show give list'.split(' '));
@@ -108,27 +115,35 @@ const ASKED: ReadonlySet<string> = new Set(['me', 'us']);
 const BETWEEN: ReadonlySet<string> = new Set('ever already still just once actually really'.split(' '));
 /** Words a question may open with before its verb ("please recall …", "so, remember …"). */
 const OPENERS: ReadonlySet<string> = new Set('please and so ok okay hey now'.split(' '));
-/** A modal before the asker makes the verb the question's topic ("who should I ask about …?"). */
-const MODALS: ReadonlySet<string> = new Set('should could would can will must shall might may'.split(' '));
+/**
+ * Pronouns that stand for whatever answers ("anything about Ana?", "is there anyone who …") and "please": no topic
+ * of a question, unless written as a name or quoted ("Nothing Phone", "the 'nothing' bug").
+ */
+const STAND_INS: ReadonlySet<string> = new Set(
+  'anything something everything nothing anyone someone everyone anybody somebody everybody nobody please'.split(' '),
+);
 
 /**
  * Which words talk to the memory rather than about what it holds: any verb of
- * remembering or telling in a question that says "you"; such a verb right
- * after "I" or "we" ("what do I know about …", "I mentioned …") or opening
- * the question ("recall Ana", "remember anything about Leah?"); "tell me",
- * "show us".
+ * remembering or telling in a question that says "you" or opens with it
+ * ("recall Ana", "remember anything about Leah?"); a verb of knowing right
+ * after "I" or "we"; "tell me", "show us" opening the question or put to "you".
  */
 function memoryTalk(lower: readonly string[]): boolean[] {
   const toTheMemory = lower.includes('you');
   const opening = lower.findIndex((word) => !OPENERS.has(word));
   return lower.map((word, i) => {
-    if (ASKING_FOR.has(word) && ASKED.has(lower[i + 1] ?? '')) return true;
+    const addressed = toTheMemory || i === opening;
+    if (ASKING_FOR.has(word) && ASKED.has(lower[i + 1] ?? '')) return addressed;
     if (!MEMORY_TALK.has(word)) return false;
-    if (toTheMemory || i === opening) return true;
+    if (addressed) return true;
     const asker = BETWEEN.has(lower[i - 1] ?? '') ? i - 2 : i - 1;
-    return ASKER.has(lower[asker] ?? '') && !MODALS.has(lower[asker - 1] ?? '');
+    return KNOWING.has(word) && ASKER.has(lower[asker] ?? '');
   });
 }
+
+/** A word the question quotes ("the 'nothing' bug"). */
+const quoted = (text: string, word: string) => new RegExp(`['"‘“]${word}['"’”]`, 'iu').test(text);
 
 export function questionOf(text: string): Question {
   const specifics: string[] = [];
@@ -138,6 +153,7 @@ export function questionOf(text: string): Question {
   words.forEach(({ word, first }, i) => {
     const lower = word.toLowerCase();
     if (QUERY_STOP_WORDS.has(lower) || talk[i]) return;
+    if (STAND_INS.has(lower) && (first || word === lower) && !quoted(text, word)) return;
     const specific = /\p{N}/u.test(word) || (!first && /^\p{Lu}/u.test(word));
     if (!specific && tooShort(lower)) return;
     const s = stem(lower);

@@ -23,11 +23,7 @@ export const QUERY_STOP_WORDS: ReadonlySet<string> = new Set(
     'through thus to too under until up upon us use used very was we were what whatever when whenever where whereas ' +
     'wherever whether which ' +
     'while who whoever whom whose why will with within without would yes yet you your yours yourself yourselves ' +
-    "let lets likely might'nt s t d ll m re ve isn aren wasn weren don doesn didn won wouldn couldn shouldn " +
-    // Pronouns that stand for whatever answers ("anything about Ana?", "is there anyone who …").
-    'anything something everything nothing anyone someone everyone anybody somebody everybody nobody ' +
-    // Politeness asks for nothing in particular.
-    'please'
+    "let lets likely might'nt s t d ll m re ve isn aren wasn weren don doesn didn won wouldn couldn shouldn"
   ).split(/\s+/),
 );
 
