@@ -106,4 +106,16 @@ describe('a session a read is scoped to', () => {
       expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
     }
   });
+
+  it("contextFor: the caller's own session (its x-session-id header) passes before anything is stored", async () => {
+    const own = `ses-own-${randomUUID()}`;
+    const packed = await t.gql(
+      CONTEXT,
+      { in: { query: 'harbour lantern', store, sessionId: own, maxTokens: 500 } },
+      { 'x-session-id': own },
+    );
+    expect(packed.errors, JSON.stringify(packed.errors)).toBeUndefined();
+    // Named by the argument alone, the same id is still unknown.
+    expect(code(await context(own))).toBe('CORTEX.SESSION_NOT_FOUND');
+  });
 });

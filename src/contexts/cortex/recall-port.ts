@@ -107,8 +107,9 @@ export class RecallPort {
   async contextFor(args: ContextArgs, caller: Caller): Promise<Pack & { recallId: string }> {
     admit(this.deps.accepting);
     const store = this.store(args.store, caller);
-    // The argument only: the header names the caller, and may name a session not opened yet, as `store` allows.
-    await checkSessionScope(this.deps.sessions, args.sessionId, store);
+    // The argument only, and not when it repeats the caller's own (the header): that may name a session nothing
+    // was stored in yet, as `store` allows, and an agent passes it as "its current session".
+    if (args.sessionId !== caller.sessionId) await checkSessionScope(this.deps.sessions, args.sessionId, store);
     const sessionId = args.sessionId ?? caller.sessionId;
     const request = {
       query: args.query,
