@@ -6,7 +6,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -73,12 +73,18 @@ describe('cold storage after a killed export', () => {
       // Exports under way: one of another running process, one of this process.
       [temporary(other, now)]: 'another worker exporting',
       [temporary(process.pid, now)]: 'this process exporting',
+      // A dead pid here, but written a minute ago: a writer in another container or on another host shares the folder
+      // and not the pids, and a live export writes all the time.
+      [temporary(dead, new Date(now.getTime() - 45_000))]: 'written lately',
       // Not temporary exports: a finished export's name, a name close to a temporary one, someone else's file.
       [`total-recall-${now.toISOString().replace(/[:.]/g, '-')}-${dead}.ndjson`]: 'finished',
       [`${temporary(dead, now)}.bak`]: 'a copy',
       'notes.txt': 'an operator note',
     };
     for (const [name, text] of Object.entries({ ...orphans, ...kept })) await writeFile(join(dir, name), text);
+    // What a killed export left has lain unwritten since; everything else was written just now.
+    const idle = new Date(now.getTime() - 2 * 3_600_000);
+    for (const name of Object.keys(orphans)) await utimes(join(dir, name), idle, idle);
     // A folder under a temporary export's name is not a file an export left.
     const folder = temporary(dead, new Date(now.getTime() - 90_000));
     await mkdir(join(dir, folder));

@@ -3,7 +3,9 @@
  * (export.ts); a process killed meanwhile (SIGKILL, OOM, power loss) runs no cleanup, and a file up to the size of
  * a full export stays. Before an export writes into a folder, the temporary exports there whose writer is gone are
  * removed: never one a running process may still be writing (another worker may export into the same folder), a
- * finished export, or any file not named as a temporary export.
+ * finished export, or any file not named as a temporary export. A writer in another container or on another host
+ * shares the folder but not the pids, so a file must also have lain unwritten for an hour: a live export writes all
+ * the time.
  */
 import { lstat, readdir, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -17,6 +19,9 @@ const TEMPORARY = /^\.total-recall-(\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d-\d{3}Z)-([1-9
  * this process never looks older than it.
  */
 const START_SLACK_MS = 1000;
+
+/** How long a temporary export must have lain unwritten to be an orphan, whatever its pid says. */
+export const ORPHAN_IDLE_MS = 3_600_000;
 
 export interface TemporaryExport {
   readonly pid: number;
@@ -77,7 +82,7 @@ export async function removeOrphans(dir: string, logger: Logger): Promise<{ file
     if (!file || !writerGone(file, path)) continue;
     try {
       const stat = await lstat(path);
-      if (!stat.isFile()) continue;
+      if (!stat.isFile() || Date.now() - stat.mtimeMs < ORPHAN_IDLE_MS) continue;
       await rm(path);
       files++;
       bytes += stat.size;
