@@ -170,7 +170,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     async serverOptions() {
       return {
         authenticator: await Authenticator.resolve(config.security.auth, tokens),
-        rateLimit: new TokenRateLimit(
+        rateLimit: await TokenRateLimit.connect(
           config.redisUrl,
           `${config.subconscious.queuePrefix}:rate`,
           config.security.rateLimitPerMinute,

@@ -39,6 +39,29 @@ export class TokenRateLimit {
     });
   }
 
+  /**
+   * A limit whose Redis connection is up, or after `waitMs` without it (the in-process count covers meanwhile).
+   * Counts made while it connects land in the in-process count and the rest in Redis: split, neither would reach
+   * the limit, so a server waits for this before it admits anyone.
+   */
+  static async connect(redisUrl: string, keyPrefix: string, perMinute: number, waitMs = 3000): Promise<TokenRateLimit> {
+    const limit = new TokenRateLimit(redisUrl, keyPrefix, perMinute);
+    if (limit.redis.status !== 'ready')
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, waitMs).unref();
+        limit.redis.once('ready', () => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    return limit;
+  }
+
+  /** Whether counts go to Redis (shared by every API process) rather than this process's own count. */
+  get shared(): boolean {
+    return this.redis.status === 'ready';
+  }
+
   /** Counts one request of `key`; RATE_LIMITED when it is over its share. */
   async consume(key: string): Promise<void> {
     try {
