@@ -22,9 +22,8 @@ import {
 } from './format.js';
 import { neo4jNow, readGraph } from './read-graph.js';
 import type { LosslessGraph } from './lossless-graph.js';
-import { removeOrphans, writing } from './orphans.js';
+import { removeOrphans } from './orphans.js';
 import { processLogger } from '../logger.js';
-import type { Logger } from '../../domain/index.js';
 
 export interface ExportResult {
   readonly path: string;
@@ -41,8 +40,6 @@ export interface ExportOptions {
   readonly service: string;
   /** Called every PROGRESS_EVERY records and at the end: records written so far. */
   readonly onProgress?: (records: number) => void;
-  /** Says which temporary exports of killed processes it removed (orphans.ts); the process's logger when omitted. */
-  readonly logger?: Logger;
 }
 
 /** What a producer hands the writer: deleted keys first (deltas only), then nodes, then relationships. */
@@ -71,16 +68,12 @@ export async function writeColdFile(
 ): Promise<ExportResult> {
   await mkdir(dir, { recursive: true });
   // Every export passes here: what a killed one left in this folder goes before this one writes.
-  await removeOrphans(dir, options.logger ?? processLogger());
+  await removeOrphans(dir, processLogger());
   const name = exportFileName(fields.kind);
   const path = join(dir, name);
   const tmp = join(dir, `.${name}.tmp`);
-  const done = writing(tmp);
   // Every store's memories: readable by the service's user only.
-  const file = await open(tmp, 'wx', 0o600).catch((error: unknown) => {
-    done();
-    throw error;
-  });
+  const file = await open(tmp, 'wx', 0o600);
   const hash = createHash('sha256');
   const digest = new GraphDigest();
   let pending: string[] = [];
@@ -154,8 +147,6 @@ export async function writeColdFile(
     await file.close().catch(() => undefined);
     await rm(tmp, { force: true });
     throw error;
-  } finally {
-    done();
   }
 }
 

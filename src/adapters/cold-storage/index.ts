@@ -17,7 +17,7 @@ import { verifyExport, type ExportCheck, type VerifyOptions } from './verify.js'
 import { importChain, type ImportOptions, type ImportReport } from './import.js';
 import { FORMAT_VERSION, type Counts } from './format.js';
 import { movedSince } from './live-check.js';
-import { Pacer, TotalRecallError, type Logger, type ProgressBoard, type RequestLoad } from '../../domain/index.js';
+import { Pacer, TotalRecallError, type ProgressBoard, type RequestLoad } from '../../domain/index.js';
 import { rm } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 
@@ -33,8 +33,6 @@ export interface ColdStorageOptions {
    * EXPORT_BUSY_SHARE of the time at most (none: a process that serves no requests, never waits).
    */
   readonly load?: RequestLoad;
-  /** Where exports say what killed ones left and they removed (the process's logger when omitted). */
-  readonly logger?: Logger;
 }
 
 /**
@@ -125,7 +123,7 @@ export class ColdStorage implements ColdStoragePort {
    * intact at its end, else (or with `full`) a full export.
    */
   async write(dir: string, options: WriteOptions = {}): Promise<ColdStorageWritten> {
-    const { stores, service, logger } = this.options;
+    const { stores, service } = this.options;
     const head = options.full ? null : await this.headIn(dir);
     const tracked = this.options.progress?.start('export', stores?.join(',') ?? null, 'nodes and relationships');
     const onProgress = (n: number) => {
@@ -136,8 +134,8 @@ export class ColdStorage implements ColdStoragePort {
     let result: ExportResult;
     try {
       result = head
-        ? await writeDelta(this.lossless(), dir, head, { stores, service, onProgress, logger })
-        : await writeExport(this.lossless(), dir, { stores, service, onProgress, logger });
+        ? await writeDelta(this.lossless(), dir, head, { stores, service, onProgress })
+        : await writeExport(this.lossless(), dir, { stores, service, onProgress });
     } catch (error) {
       tracked?.fail();
       throw error;
@@ -200,12 +198,12 @@ export class ColdStorage implements ColdStoragePort {
 
   /** The background's full export: the chain rewritten as one file (compact.ts). */
   compact(): Promise<CompactResult> {
-    const { stores, service, logger } = this.options;
+    const { stores, service } = this.options;
     return this.inBackground(async (signal) => {
       const graph = this.lossless();
       const before = await readHead(graph, stores);
       try {
-        return await compactChain(graph, { stores, service, logger }, signal);
+        return await compactChain(graph, { stores, service }, signal);
       } catch (error) {
         // Another worker's compaction or checkpoint moved the head (and removed the chain's files) meanwhile.
         if (!signal.aborted && (await readHead(graph, stores))?.sha256 !== before?.sha256)

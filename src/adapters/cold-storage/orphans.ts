@@ -8,17 +8,11 @@
  * the time.
  */
 import { lstat, readdir, rm } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { Logger } from '../../domain/index.js';
 
 /** exportFileName's name (its time with `:` and `.` made `-`, then the writer's pid) as a temporary file. */
 const TEMPORARY = /^\.total-recall-(\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d-\d{3}Z)-([1-9]\d*)(?:-delta)?\.ndjson\.tmp$/;
-
-/**
- * A process's first export starts well after it did; the slack covers the start time's rounding, so that a file of
- * this process never looks older than it.
- */
-const START_SLACK_MS = 1000;
 
 /** How long a temporary export must have lain unwritten to be an orphan, whatever its pid says. */
 export const ORPHAN_IDLE_MS = 3_600_000;
@@ -38,21 +32,10 @@ export function temporaryExport(name: string): TemporaryExport | null {
   return Number.isNaN(at) || !Number.isSafeInteger(Number(pid)) ? null : { pid: Number(pid), at };
 }
 
-/** This process's temporary exports under way. */
-const underWay = new Set<string>();
-
-/** Marks `path` as being written by this process until the returned function is called. */
-export function writing(path: string): () => void {
-  const full = resolve(path);
-  underWay.add(full);
-  return () => underWay.delete(full);
-}
-
-function writerGone(file: TemporaryExport, path: string): boolean {
-  // A restarted container gives its process the pid the killed one had: a file of this pid is an orphan when this
-  // process is not writing it and it was started before this process was.
-  if (file.pid === process.pid)
-    return !underWay.has(resolve(path)) && file.at < Date.now() - process.uptime() * 1000 - START_SLACK_MS;
+/** Whether the process named in a temporary export's name has gone (the idle hour guards other hosts' pids). */
+function writerGone(file: TemporaryExport): boolean {
+  // Our own pid: a restarted container gets the killed one's, and an export of ours writes all the time.
+  if (file.pid === process.pid) return true;
   try {
     process.kill(file.pid, 0);
     return false;
@@ -79,7 +62,7 @@ export async function removeOrphans(dir: string, logger: Logger): Promise<{ file
   for (const name of names) {
     const file = temporaryExport(name);
     const path = join(dir, name);
-    if (!file || !writerGone(file, path)) continue;
+    if (!file || !writerGone(file)) continue;
     try {
       const stat = await lstat(path);
       if (!stat.isFile() || Date.now() - stat.mtimeMs < ORPHAN_IDLE_MS) continue;
