@@ -24,9 +24,9 @@
  *   can still be recalled with confidence;
  * - memory talk: in a question put to the memory itself ("what number did I
  *   ask you to remember?", "what did I tell you about Ana?", "do you know
- *   …", "what do I remember about Ana?", "tell me about Ana", "recall Ana"), the verbs of
- *   remembering and telling are about the conversation with the memory, not
- *   about what it holds, so they are not content words.
+ *   …", "what do I remember about Ana?", "tell me about Ana", "recall
+ *   Ana"), the verbs of remembering and telling are about the conversation
+ *   with the memory, not about what it holds, so they are not content words.
  */
 import { withoutContraction } from '../../domain/index.js';
 import { QUERY_STOP_WORDS, stem, tokenize, tooShort, withoutGrouping, WORD_PATTERN } from './query-text.js';
