@@ -203,6 +203,14 @@ describe('evidence that means the same in every store', () => {
     expect(questionOf('did I forget my keys?').plain).toEqual(['forget', 'kei']);
     expect(questionOf('what did we tell the investors?').plain).toEqual(['tell', 'investor']);
     expect(questionOf('what did Ana tell me?').plain).toEqual(['tell']);
+    // Opening a note-like question, a verb of an act is its topic too ("Forgot password flow broken?").
+    expect(questionOf('Forgot password flow broken again?').plain).toEqual(['forget', 'password', 'flow', 'break']);
+    expect(questionOf('asked Bob about the lease?')).toEqual({
+      plain: ['ask', 'leas'],
+      specifics: ['bob'],
+      wants: null,
+    });
+    expect(questionOf('told the landlord about the leak?').plain).toEqual(['tell', 'landlord', 'leak']);
     // Pronouns that stand for whatever answers are no topic, unless written as a name or quoted.
     expect(questionOf('anything about Ana?')).toEqual({ plain: [], specifics: ['ana'], wants: null });
     expect(questionOf('is there anyone at work with a food allergy?').plain).toEqual(['work', 'food', 'allergi']);

@@ -125,20 +125,21 @@ const STAND_INS: ReadonlySet<string> = new Set(
 
 /**
  * Which words talk to the memory rather than about what it holds: any verb of
- * remembering or telling in a question that says "you" or opens with it
- * ("recall Ana", "remember anything about Leah?"); a verb of knowing right
+ * remembering or telling in a question that says "you"; a verb of knowing
+ * opening the question ("recall Ana", "remember anything about Leah?") or right
  * after "I" or "we"; "tell me", "show us" opening the question or put to "you".
+ * A verb of an act opening a note-like question is its topic ("Forgot password
+ * flow broken?", "asked Bob about the lease?").
  */
 function memoryTalk(lower: readonly string[]): boolean[] {
   const toTheMemory = lower.includes('you');
   const opening = lower.findIndex((word) => !OPENERS.has(word));
   return lower.map((word, i) => {
-    const addressed = toTheMemory || i === opening;
-    if (ASKING_FOR.has(word) && ASKED.has(lower[i + 1] ?? '')) return addressed;
+    if (ASKING_FOR.has(word) && ASKED.has(lower[i + 1] ?? '')) return toTheMemory || i === opening;
     if (!MEMORY_TALK.has(word)) return false;
-    if (addressed) return true;
+    if (toTheMemory) return true;
     const asker = BETWEEN.has(lower[i - 1] ?? '') ? i - 2 : i - 1;
-    return KNOWING.has(word) && ASKER.has(lower[asker] ?? '');
+    return KNOWING.has(word) && (i === opening || ASKER.has(lower[asker] ?? ''));
   });
 }
 
