@@ -51,8 +51,8 @@ const turnTexts = inContext(
 
 interface Row {
   readonly texts: string;
-  /** How a batch is cut into model runs: where lengths spread (as the service does), or by count alone. */
-  readonly runs: 'by length' | 'by count';
+  /** How a batch is cut into model runs: each text alone (as the service does), where lengths spread, by count. */
+  readonly runs: 'alone' | 'by length' | 'by count';
   readonly tokens: number;
   readonly threads: number;
   readonly batch: number;
@@ -84,20 +84,24 @@ async function measure(
 const loadBefore = loadavg().map((x) => Math.round(x * 100) / 100);
 const rows: Row[] = [];
 for (const threads of [1, 2]) {
-  const byLength = await OnnxModel.load(dir, { threads });
-  const byCount = await OnnxModel.load(dir, { threads, runs: 'by count' });
+  const models = {
+    alone: await OnnxModel.load(dir, { threads }),
+    'by length': await OnnxModel.load(dir, { threads, runs: 'by length', subBatch: 16 }),
+    'by count': await OnnxModel.load(dir, { threads, runs: 'by count', subBatch: 16 }),
+  } as const;
   const meanTokens = (texts: readonly string[]) =>
-    Math.round(texts.reduce((n, t) => n + byLength.tokenizer.encode(t).ids.length, 0) / texts.length);
+    Math.round(texts.reduce((n, t) => n + models.alone.tokenizer.encode(t).ids.length, 0) / texts.length);
   for (const [name, texts, batches, runs] of [
-    ['memory-sized', memoryTexts, [1, 8, 32], ['by length']],
-    ['memory in context', inContextTexts, [32], ['by length']],
-    ['conversation turn in context', turnTexts, [64], ['by count', 'by length']],
-    ['long', longTexts, [32], ['by length']],
+    ['memory-sized', memoryTexts, [1, 8, 32], ['alone', 'by length']],
+    ['memory in context', inContextTexts, [32], ['alone', 'by length']],
+    ['conversation turn in context', turnTexts, [64], ['alone', 'by count', 'by length']],
+    ['long', longTexts, [32], ['alone', 'by length']],
   ] as const) {
     const tokens = meanTokens(texts);
     for (const batch of batches)
       for (const cut of runs) {
-        const model = cut === 'by length' ? byLength : byCount;
+        if (batch === 1 && cut !== 'alone') continue;
+        const model = models[cut];
         const { perSecond, batchMs } = await measure(model, texts, batch);
         const row: Row = {
           texts: name,
@@ -115,7 +119,7 @@ for (const threads of [1, 2]) {
         );
       }
   }
-  await Promise.all([byLength.close(), byCount.close()]);
+  await Promise.all(Object.values(models).map((m) => m.close()));
 }
 
 // The service path (worker threads, a BullMQ job per batch, vectors attached in Neo4j), for each variant of the
@@ -248,9 +252,11 @@ writeResults(
     servicePath: pipeline,
   },
   [
-    'e5-small-v2 (int8 ONNX, "passage: " prefix) with onnxruntime-node on the CPU, texts sorted by length, each ' +
-      'batch cut into model runs where lengths spread (src/adapters/embeddings/length-runs.ts) or, to compare, by ' +
-      'count alone (runs of 16), each run padded to its longest text. Conversation turns are LoCoMo’s (read at run ' +
+    'e5-small-v2 (int8 ONNX, "passage: " prefix) with onnxruntime-node on the CPU. Each text runs alone, as the ' +
+      'service runs it (the int8 model scales activations by the whole run, so texts run together move one ' +
+      "another's vectors); to compare, texts sorted by length and run together in runs of up to 16, cut where " +
+      'lengths spread (src/adapters/embeddings/length-runs.ts) or by count alone, each run padded to its longest ' +
+      'text. Conversation turns are LoCoMo’s (read at run ' +
       'time), each with the end of the turn before it, as the service embeds a memory of a session. Sentences/s is ' +
       `the median of ${ROUNDS} rounds over ${SENTENCES} memory-sized texts or conversation turns (or ` +
       `${SENTENCES / 4} long ones); batch times over all rounds. Load average at start: ${loadBefore.join(', ')} ` +

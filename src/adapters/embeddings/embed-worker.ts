@@ -3,7 +3,7 @@
  * the thread that serves requests. The embedder keeps one or more of these
  * and gives each one batch at a time (scheduler.ts decides which batch).
  * Protocol (see embedder.ts):
- *   → workerData {dir, threads, subBatch}
+ *   → workerData {dir, threads}
  *   ← {type: 'ready', dimensions} | {type: 'failed', error}
  *   → {type: 'embed', id, texts, role}
  *   ← {type: 'vectors', id, vectors} | {type: 'error', id, error}
@@ -14,7 +14,6 @@ import { OnnxModel, type Role } from './onnx-model.js';
 export interface WorkerInit {
   readonly dir: string;
   readonly threads: number;
-  readonly subBatch: number;
 }
 
 export type ToWorker = {
@@ -34,7 +33,7 @@ if (port) {
   const post = (message: FromWorker, transfer: ArrayBuffer[] = []) => port.postMessage(message, transfer);
   const init = workerData as WorkerInit;
   try {
-    const model = await OnnxModel.load(init.dir, { threads: init.threads, subBatch: init.subBatch });
+    const model = await OnnxModel.load(init.dir, { threads: init.threads });
     // One batch after another, in the order sent.
     let last: Promise<void> = Promise.resolve();
     port.on('message', (message: ToWorker) => {

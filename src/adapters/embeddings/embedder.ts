@@ -79,12 +79,13 @@ export interface ThreadedEmbedderOptions {
   readonly threads?: number;
   /** Worker threads that each hold the model (default 1). */
   readonly workers?: number;
+  /** Memories a model thread is sent at once (each still runs alone in the model: onnx-model.ts). */
   readonly subBatch?: number;
   /** The requests the process serves: while they run, memories are embedded on one model thread at most. */
   readonly load?: RequestLoad;
   /** Share of the time memories may take while requests run (scheduler.ts; default 1). */
   readonly busyShare?: number;
-  /** Memories per model run while requests run (scheduler.ts; default subBatch). */
+  /** Memories a model thread is sent at once while requests run (scheduler.ts; default subBatch). */
   readonly busySubBatch?: number;
   /** How often to look again for a missing model (ms). */
   readonly retryMs?: number;
@@ -216,7 +217,6 @@ export class ThreadedEmbedder implements Embedder {
     const init: WorkerInit = {
       dir: this.options.dir,
       threads: this.options.threads ?? 1,
-      subBatch: this.options.subBatch ?? 16,
     };
     const worker = tsWorker(WORKER_URL, { workerData: init });
     worker.unref();

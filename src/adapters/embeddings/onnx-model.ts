@@ -35,10 +35,16 @@ export function missingModelFiles(dir: string): string[] {
 export interface OnnxModelOptions {
   /** Threads for one inference (onnxruntime's intra-op pool). */
   readonly threads?: number;
-  /** Texts run together in one padded batch at most (sorted by length, and cut where lengths grow: length-runs.ts). */
+  /**
+   * How texts are cut into model runs. `alone` (the service's): one text a run. The int8 model scales each run's
+   * activations by the whole run, so texts run together move one another's vectors (cosine 0.996 to the text alone,
+   * a confidence by up to 0.14): only a text run alone gets the vector it gets in any store. Together (benchmarks
+   * compare): padded runs of up to `subBatch`, cut where lengths spread (length-runs.ts) or by count alone; faster
+   * for short texts (bench/results/embeddings.md).
+   */
+  readonly runs?: 'alone' | 'by length' | 'by count';
+  /** Texts a run holds at most when they run together. */
   readonly subBatch?: number;
-  /** How texts are cut into runs: where lengths spread (length-runs.ts), or by count alone (benchmarks compare). */
-  readonly runs?: 'by length' | 'by count';
   readonly maxTokens?: number;
 }
 
@@ -73,7 +79,7 @@ export class OnnxModel {
     const resolved = {
       threads,
       subBatch: Math.max(1, options.subBatch ?? 16),
-      runs: options.runs ?? 'by length',
+      runs: options.runs ?? 'alone',
       maxTokens: options.maxTokens ?? MAX_TOKENS,
     };
     const probe = new OnnxModel(ort, session, tokenizer, 0, resolved);
@@ -100,6 +106,7 @@ export class OnnxModel {
 
   private runsOf(lengths: readonly number[]): Array<[number, number]> {
     const most = this.options.subBatch;
+    if (this.options.runs === 'alone') return countRuns(lengths.length, 1);
     return this.options.runs === 'by count' ? countRuns(lengths.length, most) : lengthRuns(lengths, most);
   }
 

@@ -2,9 +2,10 @@
  * Which model thread runs what next. Several threads each hold the model;
  * a search's question goes to the first free one, ahead of every memory
  * waiting. Memories (passages) are cut into sub-batches of similar length
- * (little padding) and spread over the free threads, but while the process
- * serves requests they take one thread at most, so a backfill leaves a core to
- * searches and stores, and takes every core again once requests stop. While
+ * (each text still runs alone in the model: onnx-model.ts) and spread over the
+ * free threads, but while the process serves requests they take one thread at
+ * most, so a backfill leaves a core to searches and stores, and takes every
+ * core again once requests stop. While
  * requests run, memories may also be held to a share of the time: after a
  * sub-batch that took t ms the next waits t × (1 − share) / share, or until
  * requests stop, and each starts in a gap between requests: the pace
@@ -22,9 +23,9 @@ export interface ModelRunner {
 }
 
 export interface SchedulerOptions {
-  /** Passages per model run. */
+  /** Passages a model thread is sent at once. */
   readonly subBatch: number;
-  /** Passages per model run while requests run (default: subBatch). */
+  /** Passages a model thread is sent at once while requests run (default: subBatch). */
   readonly busySubBatch?: number;
   /** The requests the process serves: while they run, passages use one thread at most. */
   readonly load: RequestLoad;
