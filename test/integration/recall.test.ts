@@ -110,8 +110,7 @@ describe('search', () => {
       const { search: r } = await t.ok<{ search: any }>(SEARCH, { input: { store: own, query: 'bike chain' } });
       expect(r.hits[0].memory.id).toBe(m.id);
       expect(r.hits[0].memory.accessCount).toBe(0);
-      // waits until the recall is recorded
-      await t.app.ports.recall.markUsed(r.id, [], null, { instanceId: null, sessionId: null });
+      await t.app.recall.flush(); // waits until the recall is recorded
       const rows = await t.cypher<{ n: number; access: number }>(
         'MATCH (e:Event {type: "MemoryRetrieved"})-[:ABOUT]->(m:Memory {id: $id}) RETURN count(e) AS n, ' +
           'm.accessCount AS access',
@@ -208,7 +207,7 @@ describe('search', () => {
       expect(res.errors?.[0]?.extensions?.code).toBe(code);
       // What an accepted search writes (its recall, its MemoryRetrieved event) would be there by now.
       const { search: ok } = await t.ok<{ search: any }>(SEARCH, { input: { store: quiet, query: 'x marks' } });
-      await t.app.ports.recall.markUsed(ok.id, [], null, { instanceId: null, sessionId: null });
+      await t.app.recall.flush();
       const recalls = await t.cypher<{ query: string }>('MATCH (r:Recall {store: $s}) RETURN r.query AS query', {
         s: quiet,
       });
@@ -272,6 +271,11 @@ describe('feedback', () => {
     expect((await t.gql(MARK, { r: r.id, ids: [ids.core] })).errors?.[0]?.extensions?.code).toBe(
       'RECALL.NOT_IN_RECALL',
     );
+    // A use of nothing would teach ranking nothing: no ids at all, or "all" of a recall that offered nothing.
+    expect((await t.gql(MARK, { r: r.id, ids: [] })).errors?.[0]?.extensions?.code).toBe('RECALL.NOTHING_USED');
+    const { search: empty } = await search({ query: 'zeppelin quasar' });
+    expect(empty.hits).toEqual([]);
+    expect((await t.gql(MARK, { r: empty.id })).errors?.[0]?.extensions?.code).toBe('RECALL.NOTHING_USED');
     expect(await uses()).toEqual([{ n: 1 }]);
   });
 });

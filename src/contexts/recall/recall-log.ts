@@ -98,6 +98,14 @@ export class RecallLog {
     const used = memoryIds === null ? offered : [...new Set(memoryIds)];
     const foreign = used.filter((id) => !offered.includes(id));
     if (foreign.length > 0) throw invalid('NOT_IN_RECALL', `recall ${recallId} did not offer ${foreign.join(', ')}`);
+    // A use of nothing would teach ranking nothing, and its outcome would look recorded.
+    if (used.length === 0)
+      throw invalid(
+        'NOTHING_USED',
+        memoryIds === null
+          ? `recall ${recallId} offered no memories to use`
+          : 'memoryIds names no memory: name the ones used, or leave it out for all the recall offered',
+      );
     const now = this.clock();
     const id = sortableId('use', now);
     const eventId = sortableId('evt', now);
