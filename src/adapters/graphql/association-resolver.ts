@@ -1,5 +1,6 @@
 /** Associations over GraphQL: associate, neighbourhood, and the Memory.associations field. */
-import { Arg, Ctx, FieldResolver, Float, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Ctx, FieldResolver, Float, ID, Int, Mutation, Query, Resolver, Root, UseMiddleware } from 'type-graphql';
+import { trimIds } from './trim-ids.js';
 import {
   DEFAULT_ASSOCIATIONS_LIMIT,
   DEFAULT_NEIGHBOURHOOD_LIMIT,
@@ -13,6 +14,7 @@ import type { GraphQLContext } from './context.js';
 import { charge, REQUEST_BUDGETS } from './request-budget.js';
 
 @Resolver(() => MemoryType)
+@UseMiddleware(trimIds)
 export class AssociationResolver {
   @Mutation(() => AssociationObject, {
     description:

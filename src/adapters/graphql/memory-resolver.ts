@@ -1,5 +1,6 @@
 /** Memory Port over GraphQL: store, read, claim, reclassify, consolidate, forget, audit trail. */
-import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root, Float } from 'type-graphql';
+import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root, Float, UseMiddleware } from 'type-graphql';
+import { trimIds } from './trim-ids.js';
 import { DEFAULT_HISTORY_LIMIT, type MemoryRecord, type MergeStrategy, type Tier } from '../../domain/index.js';
 import { JSONScalar } from './scalars.js';
 import { MergeStrategyEnum, TierEnum } from './enums.js';
@@ -11,6 +12,7 @@ import { charge, REQUEST_BUDGETS } from './request-budget.js';
 const EVENTS_LIMIT = 100;
 
 @Resolver(() => MemoryType)
+@UseMiddleware(trimIds)
 export class MemoryResolver {
   @Query(() => MemoryType, { nullable: true, description: 'Reads a memory by id; this counts as an access.' })
   memory(@Arg('id', () => ID) id: string, @Ctx() ctx: GraphQLContext): Promise<MemoryRecord | null> {

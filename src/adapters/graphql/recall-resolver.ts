@@ -1,5 +1,6 @@
 /** Recall over GraphQL: search, contextFor, reflect, markUsed, reportOutcome. */
-import { Arg, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Ctx, ID, Mutation, Query, Resolver, UseMiddleware } from 'type-graphql';
+import { trimIds } from './trim-ids.js';
 import type { OutcomeKind } from '../../domain/index.js';
 import { JSONScalar } from './scalars.js';
 import { OutcomeKindEnum } from './enums.js';
@@ -15,6 +16,7 @@ import {
 import type { GraphQLContext } from './context.js';
 
 @Resolver()
+@UseMiddleware(trimIds)
 export class RecallResolver {
   @Query(() => RecallType, {
     description: 'What do I remember about X? Ranked hits, each with a confidence, and a frame line.',

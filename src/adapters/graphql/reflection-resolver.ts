@@ -1,13 +1,15 @@
 /**
  * Reflect sessions over GraphQL: reflectSession opens one, answerReflection answers a candidate, reflection reads one.
  */
-import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root, UseMiddleware } from 'type-graphql';
+import { trimIds } from './trim-ids.js';
 import { reflectPromptText, type ReflectionView } from '../../contexts/cortex/index.js';
 import { ReflectInput } from './recall-types.js';
 import { ReflectAnswerInput, ReflectAnswerResultType, ReflectionType } from './reflection-types.js';
 import type { GraphQLContext } from './context.js';
 
 @Resolver(() => ReflectionType)
+@UseMiddleware(trimIds)
 export class ReflectionResolver {
   @Mutation(() => ReflectionType, {
     description: 'Opens a reflect session over the candidates reflect finds, each with the answers that fit it.',

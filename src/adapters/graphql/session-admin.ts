@@ -1,5 +1,6 @@
 /** Operating the service: the shutdown protocol, and the background queues and embedding progress in `health`. */
-import { Arg, Ctx, FieldResolver, Mutation, Resolver } from 'type-graphql';
+import { Arg, Ctx, FieldResolver, Mutation, Resolver, UseMiddleware } from 'type-graphql';
+import { trimIds } from './trim-ids.js';
 import { requireOperator } from '../../domain/index.js';
 import { HealthType } from './memory-types.js';
 import { QueueStatusType, ShutdownReportType } from './session-types.js';
@@ -7,6 +8,7 @@ import { StoreEmbeddingsType } from './progress-types.js';
 import type { GraphQLContext } from './context.js';
 
 @Resolver(() => HealthType)
+@UseMiddleware(trimIds)
 export class AdminResolver {
   @Mutation(() => ShutdownReportType, {
     description:

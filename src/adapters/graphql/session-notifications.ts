@@ -3,12 +3,14 @@
  * (graphql-ws, live) and the `notifications(instanceId, after)` polling query
  * (everything kept, so a mind that was away misses nothing).
  */
-import { Arg, Ctx, ID, Query, Resolver, Root, Subscription } from 'type-graphql';
+import { Arg, Ctx, ID, Query, Resolver, Root, Subscription, UseMiddleware } from 'type-graphql';
+import { trimIds } from './trim-ids.js';
 import type { NotificationRecord } from '../../contexts/cortex/index.js';
 import { NotificationType } from './session-types.js';
 import type { GraphQLContext } from './context.js';
 
 @Resolver(() => NotificationType)
+@UseMiddleware(trimIds)
 export class NotificationResolver {
   @Query(() => [NotificationType], {
     name: 'notifications',

@@ -1,5 +1,6 @@
 /** Lifecycle Port over GraphQL: startSession, transition, logDecision, endSession, session, sessions, resume. */
-import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root, UseMiddleware } from 'type-graphql';
+import { trimIds } from './trim-ids.js';
 import { DEFAULT_SESSIONS_LIMIT, type SessionEndCause, type WorkingMode } from '../../domain/index.js';
 import type { SessionRecord } from '../../contexts/cortex/index.js';
 import { JSONScalar } from './scalars.js';
@@ -11,6 +12,7 @@ import type { GraphQLContext } from './context.js';
 const DECISIONS_LIMIT = 100;
 
 @Resolver(() => SessionType)
+@UseMiddleware(trimIds)
 export class SessionResolver {
   @Query(() => SessionType, {
     nullable: true,
