@@ -21,6 +21,7 @@ import {
   type StoreRequest,
 } from '../../domain/index.js';
 import { consolidatedFrom, memoriesById, memoryById, memoryEvents, memoryHistory } from './memory-queries.js';
+import { checkOwnInstance } from './session-rules.js';
 import type { Stored, ForgetOutcome } from '../../domain/index.js';
 
 /** Who is asking: carried into every message's envelope. */
@@ -64,8 +65,18 @@ export interface MemoryPortDeps {
   readonly defaultStore: string;
   readonly accepting: () => boolean;
   readonly clock?: () => number;
-  /** Cortex's sessions: a call from an instance is activity on its open session. */
-  readonly sessions?: SessionActivity;
+  /**
+   * Cortex's sessions: a call from an instance is activity on its open session; a named session's owner decides
+   * whether a caller naming an instance may store into it.
+   */
+  readonly sessions?: SessionActivity & SessionOwners;
+}
+
+/** Cortex's sessions as far as store() needs a named one: its store, its instance, and whether it has ended. */
+export interface SessionOwners {
+  get(
+    id: string,
+  ): Promise<{ readonly store: string; readonly instanceId: string; readonly endedAt: number | null } | null>;
 }
 
 /** Cortex's sessions as far as a check of a named session needs them: the store of each that exists. */
@@ -103,7 +114,7 @@ export async function touchOpenSession(
   await sessions.markActive(caller.instanceId, everyMs).catch(() => undefined);
 }
 
-const foreignSession = (sessionId: string, what: string) =>
+export const foreignSession = (sessionId: string, what: string) =>
   new InvalidInputError('CORTEX.FOREIGN_SESSION', `sessionId ${sessionId} is not a session of ${what}`, { sessionId });
 
 /**
@@ -173,6 +184,7 @@ export class MemoryPort {
       return sessionId === null || m.sessionId ? m : { ...m, sessionId };
     });
     await this.checkSessions(stamped);
+    await this.checkOwnSessions(stamped, caller, open?.id ?? null);
     return this.active(
       caller,
       this.deps.bus.ask(
@@ -198,6 +210,26 @@ export class MemoryPort {
     for (const [sessionId, store] of byId) {
       const sessionStore = existing.get(sessionId);
       if (sessionStore !== undefined && sessionStore !== store) throw foreignSession(sessionId, `store "${store}"`);
+    }
+  }
+
+  /**
+   * Invariant 8: a caller that names an instance (header or token) stores nothing into another instance's open
+   * session, named by argument or header (its end would list the memories as that instance's own). A caller naming
+   * none (an operator, an import) may; a session the caller may not reach is left to the store checks.
+   */
+  private async checkOwnSessions(memories: readonly StoreRequest[], caller: Caller, own: string | null): Promise<void> {
+    const { sessions } = this.deps;
+    if (!caller.instanceId || !sessions) return;
+    const ids = new Set<string>();
+    for (const m of memories)
+      if (typeof m.sessionId === 'string' && m.sessionId.trim() !== '') ids.add(m.sessionId.trim());
+    if (caller.sessionId) ids.add(caller.sessionId);
+    // The caller's own open session (found by enter) needs no second read.
+    if (own !== null) ids.delete(own);
+    for (const session of await Promise.all([...ids].map((id) => sessions.get(id)))) {
+      if (session && session.endedAt === null && mayReach(caller.access, session.store))
+        checkOwnInstance(caller.instanceId, session.instanceId);
     }
   }
 
