@@ -61,8 +61,9 @@ describe('tokens', () => {
     });
   });
 
-  it('an instance-bound token is that instance; a header names only an operator', () => {
+  it('an instance-bound token is that instance; a header names an operator or an unbound mind, never a reader', () => {
     expect(callerOf(mind, 'someone-else', null).instanceId).toBe('i');
+    expect(callerOf({ ...mind, instanceId: null }, 'agent-1', null).instanceId).toBe('agent-1');
     expect(callerOf(reader, 'someone-else', null).instanceId).toBeNull();
     expect(callerOf(operator, 'ops', 's').instanceId).toBe('ops');
   });

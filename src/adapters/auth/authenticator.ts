@@ -4,7 +4,8 @@
  *
  * - A bearer token must be valid (known, unrevoked); its scope and stores
  *   become the caller's access, and a token bound to an instance fixes the
- *   caller's instance (the x-instance-id header cannot change it).
+ *   caller's instance (the x-instance-id header cannot change it); an
+ *   operator or mind token without one takes x-instance-id's.
  * - Without a token: refused when authentication is on; with it off the caller
  *   is unrestricted, as before tokens, and may name itself by header.
  */
@@ -102,10 +103,11 @@ export class Authenticator {
 
 /**
  * The caller a token makes. An instance-bound token is that instance; an
- * operator may name itself by header; a mind or reader token without an
- * instance names none (it passes instance ids as arguments, checked by store).
+ * operator or a mind token without one names itself by header, as a caller
+ * without a token does (it narrows what the caller may act on; its stores stay
+ * the token's). A reader names none: it may not act as an instance.
  */
 export function callerOf(access: Access, instanceId: string | null, sessionId: string | null): Caller {
-  const instance = access.instanceId ?? (access.scope === 'operator' ? instanceId : null);
+  const instance = access.instanceId ?? (access.scope === 'reader' ? null : instanceId);
   return { instanceId: instance, sessionId, access };
 }

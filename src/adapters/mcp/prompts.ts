@@ -6,8 +6,8 @@ import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { McpError, ErrorCode, type GetPromptResult } from '@modelcontextprotocol/sdk/types.js';
 import { REFLECTION_SCOPES, type MemoryRecord } from '../../domain/index.js';
-import { publicError } from '../graphql/index.js';
 import type { McpContext } from './context.js';
+import { protocolResult } from './result.js';
 import { reflectPrompt } from '../../contexts/cortex/index.js';
 
 const userMessage = (text: string): GetPromptResult['messages'][number] => ({
@@ -16,17 +16,6 @@ const userMessage = (text: string): GetPromptResult['messages'][number] => ({
 });
 const line = (m: MemoryRecord) =>
   `- ${m.id} (${new Date(m.occurredAt).toISOString().slice(0, 10)}, ${m.tier}): ${m.content}`;
-
-/** A prompt that cannot be built is a protocol error carrying the domain code. */
-async function built(run: () => Promise<GetPromptResult>): Promise<GetPromptResult> {
-  try {
-    return await run();
-  } catch (error) {
-    if (error instanceof McpError) throw error;
-    const e = publicError(error, 'mcp');
-    throw new McpError(ErrorCode.InvalidParams, `${e.code}: ${e.message}`, { code: e.code });
-  }
-}
 
 export function registerPrompts(server: McpServer, ctx: McpContext): void {
   server.registerPrompt(
@@ -42,7 +31,7 @@ export function registerPrompts(server: McpServer, ctx: McpContext): void {
       },
     },
     (args) =>
-      built(async () => {
+      protocolResult(async () => {
         const session = args.sessionId
           ? await ctx.ports.lifecycle.session(args.sessionId, ctx.caller)
           : (await ctx.ports.lifecycle.resume(ctx.storeOf(args.store), null, ctx.caller)).session;
@@ -79,7 +68,7 @@ export function registerPrompts(server: McpServer, ctx: McpContext): void {
       },
     },
     (args) =>
-      built(async () => {
+      protocolResult(async () => {
         const limit = args.limit ? Number.parseInt(args.limit, 10) : 10;
         // A reflect session: the answers go to this reflection and are kept as events on the memories.
         const view = await ctx.ports.reflection.open(

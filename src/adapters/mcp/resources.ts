@@ -5,19 +5,23 @@
 import { type McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import type { McpContext } from './context.js';
+import { protocolResult } from './result.js';
 import { memoryView } from './views.js';
 
 type Part = 'identity' | 'activeContext';
 
-async function read(ctx: McpContext, uri: URL, store: string | undefined, part: Part): Promise<ReadResourceResult> {
-  const name = ctx.storeOf(store);
-  const state = await ctx.ports.lifecycle.resume(name, null, ctx.caller);
-  const memories = state[part].map((m) => memoryView(m, ctx.ports.salienceOf));
-  return {
-    contents: [
-      { uri: uri.href, mimeType: 'application/json', text: JSON.stringify({ store: name, memories }, null, 2) },
-    ],
-  };
+/** A store the token may not reach (FORBIDDEN), say, comes back with its code, as a prompt's does. */
+function read(ctx: McpContext, uri: URL, store: string | undefined, part: Part): Promise<ReadResourceResult> {
+  return protocolResult(async () => {
+    const name = ctx.storeOf(store);
+    const state = await ctx.ports.lifecycle.resume(name, null, ctx.caller);
+    const memories = state[part].map((m) => memoryView(m, ctx.ports.salienceOf));
+    return {
+      contents: [
+        { uri: uri.href, mimeType: 'application/json', text: JSON.stringify({ store: name, memories }, null, 2) },
+      ],
+    };
+  });
 }
 
 const storeParam = (value: string | string[] | undefined): string | undefined =>

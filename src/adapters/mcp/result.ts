@@ -2,7 +2,7 @@
  * Tool results: a typed success (structuredContent plus the same as text) or
  * a typed failure (`isError`, with the code GraphQL gives as `extensions.code`).
  */
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { type CallToolResult, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { publicError, type PublicError } from '../graphql/index.js';
 import { ERROR_META_KEY } from './protocol.js';
 
@@ -49,6 +49,20 @@ export async function toolResult(run: () => Promise<CallToolResult>): Promise<Ca
     return await run();
   } catch (error) {
     return errorResult(toolError(publicError(error, 'mcp')));
+  }
+}
+
+/**
+ * Runs a prompt or resource body: a thrown domain error becomes an invalid-params protocol error carrying its code
+ * (`data.code`), as a tool's error result carries it; the SDK would make it an internal error without one.
+ */
+export async function protocolResult<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof McpError) throw error;
+    const e = publicError(error, 'mcp');
+    throw new McpError(ErrorCode.InvalidParams, `${e.code}: ${e.message}`, { code: e.code });
   }
 }
 

@@ -1,6 +1,6 @@
 /** What the MCP tools share: common arguments, annotations, time parsing and the caller's view helpers. */
 import { z } from 'zod';
-import { InvalidInputError, REFLECTION_SCOPES } from '../../domain/index.js';
+import { InvalidInputError, REFLECTION_SCOPES, requireWrite } from '../../domain/index.js';
 import { parseIsoDateTime } from '../graphql/index.js';
 import type { McpContext } from './context.js';
 import { memoryView } from './views.js';
@@ -122,6 +122,8 @@ export function toolKit(ctx: McpContext) {
   const memory = (m: Parameters<typeof memoryView>[0]) => memoryView(m, ports.salienceOf);
   /** The instance a session tool acts for: the argument, else the connection's; neither is a mistake to explain. */
   const instance = (id: string | undefined): string => {
+    // Session tools write: a reader is told so, not to send a header it may have sent (its token takes none).
+    requireWrite(caller.access);
     const named = id ?? caller.instanceId;
     if (named === null)
       throw new InvalidInputError(
