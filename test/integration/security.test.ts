@@ -171,7 +171,8 @@ describe('binding and scopes', () => {
     );
     await refusedWritingNothing(
       () => as(tok.unboundA, `mutation { startSession(input: { instanceId: "${iB}", mindType: "m" }) { id } }`),
-      'FORBIDDEN',
+      // Refused without naming the other store or its session (an instance has one open session service-wide).
+      'CORTEX.INSTANCE_IN_USE',
     );
     expect(
       (await okAs<{ notifications: unknown[] }>(tok.unboundA, `{ notifications(instanceId: "${iB}") { id } }`))

@@ -102,9 +102,13 @@ export class QueueStatusType {
 
 @InputType('StartSessionInput')
 export class StartSessionInput {
-  @Field(() => ID, { nullable: true, description: 'Client-chosen: a retried startSession is a no-op.' }) id?:
-    | string
-    | null;
+  @Field(() => ID, {
+    nullable: true,
+    description:
+      'Client-chosen: a retry with the same arguments is a no-op; the same id with other arguments is ' +
+      'CORTEX.ID_CONFLICT.',
+  })
+  id?: string | null;
   @Field(() => String) instanceId!: string;
   @Field(() => String) mindType!: string;
   @Field(() => String, { nullable: true }) store?: string | null;

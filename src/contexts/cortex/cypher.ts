@@ -8,6 +8,7 @@ export const Q = declareStatements('cortex', {
   openSession: 'open-session',
   markSessionActive: 'mark-session-active',
   getSession: 'get-session',
+  startedSession: 'started-session',
   sessionStores: 'session-stores',
   sessionKnown: 'session-known',
   sessionOfEvent: 'session-of-event',

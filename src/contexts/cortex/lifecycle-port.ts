@@ -6,7 +6,6 @@
  */
 import { admit } from './admission.js';
 import {
-  ForbiddenError,
   isStoreBound,
   mayReach,
   requireWrite,
@@ -99,13 +98,8 @@ export class LifecyclePort {
     admit(this.deps.accepting);
     requireWrite(caller.access);
     const instanceId = this.instance(args.instanceId, caller);
+    // The session actor ends (CRASH) only an open session of this same store, in the start's transaction.
     const store = storeFor(caller.access, namedStore(args.store), this.deps.defaultStore);
-    if (isStoreBound(caller.access)) {
-      // Starting would end the instance's open session (CRASH): not one of another store.
-      const open = await this.deps.sessions.open(instanceId);
-      if (open && !mayReach(caller.access, open.store))
-        throw new ForbiddenError(`instance "${instanceId}" has an open session this token may not reach`);
-    }
     const now = (this.deps.clock ?? Date.now)();
     const sessionId = args.id === null || args.id === undefined ? sortableId('ses', now) : validateSessionId(args.id);
     const data = {

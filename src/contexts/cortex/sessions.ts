@@ -8,6 +8,7 @@
 import {
   ConcurrentChangeError,
   InvalidInputError,
+  parseJsonText,
   sortableId,
   type Bus,
   type LogDecision,
@@ -35,6 +36,37 @@ export interface SessionMemories {
 }
 
 type Row = { session: Record<string, unknown> };
+
+type StartArgs = SessionStart['data'];
+
+/**
+ * Whether a start repeats the one that opened `session`: a retry of it. The task is the one it started with
+ * (`started`, its SessionStarted payload), as a transition may have changed it since.
+ */
+function sameStart(session: SessionRecord, started: unknown, args: StartArgs): boolean {
+  const at = (typeof started === 'object' && started !== null ? started : {}) as { task?: unknown; project?: unknown };
+  return (
+    session.store === args.store &&
+    session.instanceId === args.instanceId &&
+    session.mindType === args.mindType &&
+    ('task' in at ? at.task : session.task) === args.task &&
+    ('project' in at ? at.project : session.project) === args.project
+  );
+}
+
+/** Session ids are unique across stores: the refusal says nothing of the session that holds it. */
+const idConflict = (id: string) => new InvalidInputError('CORTEX.ID_CONFLICT', `session id ${id} is taken`, { id });
+
+/**
+ * An instance name has one open session service-wide (the schema's openInstance constraint), so a start in
+ * another store can neither open beside it nor end it; nothing else of it is told.
+ */
+const instanceInUse = (instanceId: string) =>
+  new InvalidInputError(
+    'CORTEX.INSTANCE_IN_USE',
+    `instance "${instanceId}" has an open session in another store; start this one under another instanceId`,
+    { instanceId },
+  );
 
 export const noOpenSession = (instanceId: string) =>
   new InvalidInputError(
@@ -71,8 +103,10 @@ export class Sessions {
 
   /**
    * Opens a session. An instance has at most one open session: one still open
-   * from before (its process died without ending it) ends with cause CRASH.
-   * A retried start with the same id returns the session it opened.
+   * from before in the same store (its process died without ending it) ends
+   * with cause CRASH; one of another store is left alone (INSTANCE_IN_USE).
+   * A retried start (same id and arguments) returns the session it opened;
+   * the same id with other arguments is ID_CONFLICT.
    */
   async start(command: SessionStart): Promise<SessionRecord> {
     const { sessionId, instanceId, store, mindType, task, project } = command.data;
@@ -81,11 +115,14 @@ export class Sessions {
     const startEventId = sortableId('evt', now);
     const crashEventId = sortableId('evt', now);
     const outcome = await this.graph.transaction(async (tx) => {
+      const [taken] = await tx.run<Row & { started: unknown }>(Q.startedSession, { id: sessionId });
+      if (taken) {
+        const session = toSessionRecord(taken.session);
+        if (!sameStart(session, parseJsonText(taken.started), command.data)) throw idConflict(sessionId);
+        return { session, crashed: null, created: false };
+      }
       const open = await this.readOne(tx, Q.openSession, { instanceId });
-      if (open?.id === sessionId) return { session: open, crashed: null, created: false };
-      const existing = await this.readOne(tx, Q.getSession, { id: sessionId });
-      if (existing)
-        throw new InvalidInputError('CORTEX.ID_CONFLICT', `session id ${sessionId} is taken`, { id: sessionId });
+      if (open && open.store !== store) throw instanceInUse(instanceId);
       let crashed: SessionRecord | null = null;
       if (open) {
         const ended = await tx.run<Row>(Q.endSession, {
@@ -109,7 +146,10 @@ export class Sessions {
         ...audit(command.meta),
       });
       const row = rows[0] as Row & { created: boolean };
-      return { session: toSessionRecord(row.session), crashed, created: row.created };
+      const session = toSessionRecord(row.session);
+      // Another process opened this id in between: only a start like this one may share it.
+      if (!row.created && !sameStart(session, null, command.data)) throw idConflict(sessionId);
+      return { session, crashed, created: row.created };
     });
     const cause = { cause: command.meta, sessionId };
     if (outcome.crashed) this.publishEnded(outcome.crashed, command.meta, crashEventId);
