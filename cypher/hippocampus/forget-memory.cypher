@@ -8,7 +8,7 @@
 // are returned so that its record of this original can be redacted.
 // Returns nothing when the memory is gone already, and when the tombstone
 // $eventId exists: a replay of a forget that committed does nothing, even to a
-// memory stored again under the same id meanwhile (its own consent is not given).
+// memory stored again under the same id meanwhile (by another store: this one refuses the id, ID_FORGOTTEN).
 // params: $id, $now, $eventId, $payload, $commandId, $correlationId, $sessionId
 // returns: store, embeddedWith, consolidations
 MATCH (m:Memory {id: $id})

@@ -150,7 +150,8 @@ describe('idempotent stores', () => {
     };
     const hippocampus = new Hippocampus({ graph: replaying, bus: new Bus(), limits: t.config });
     await t.ok(STORE, { input: { id, store, content: 'the first, forgotten with consent' } });
-    betweenAttempts = () => t.ok(STORE, { input: { id, store, content: 'the second, never forgotten' } });
+    // Stored again by another store: the store that forgot the id refuses it (store-after-forget.test.ts).
+    betweenAttempts = () => t.ok(STORE, { input: { id, store: other, content: 'the second, never forgotten' } });
     const done = await hippocampus.forget(
       message('ForgetCommand', { id, confirmId: id, reason: 'replay test' }, 'cortex'),
     );

@@ -71,7 +71,12 @@ export class HealthType {
 
 @InputType('StoreInput')
 export class StoreInput {
-  @Field(() => ID, { nullable: true, description: 'Client-chosen: a retried store is a no-op.' }) id?: string | null;
+  @Field(() => ID, {
+    nullable: true,
+    description:
+      'Client-chosen: a retried store is a no-op; an id this store forgot is refused (HIPPOCAMPUS.ID_FORGOTTEN).',
+  })
+  id?: string | null;
   @Field(() => String, { nullable: true }) store?: string | null;
   @Field(() => String) content!: string;
   @Field(() => TierEnum, { nullable: true, defaultValue: 'LONG_TERM' }) tier?: Tier | null;

@@ -55,7 +55,13 @@ export function registerMemoryTools(server: McpServer, ctx: McpContext): void {
           .describe(
             'When it happened: ISO-8601, such as 2026-05-01T12:00:00Z (a date alone or no offset is UTC); default now.',
           ),
-        id: z.string().optional().describe('A client id of your choosing: a retry with the same id is a no-op.'),
+        id: z
+          .string()
+          .optional()
+          .describe(
+            'A client id of your choosing: a retry with the same id is a no-op; an id this store forgot is refused ' +
+              '(HIPPOCAMPUS.ID_FORGOTTEN).',
+          ),
         instanceId: instanceArg,
       }),
       outputSchema: out.rememberResult,

@@ -67,8 +67,13 @@ export class WriteGate {
     const memories = [...firstOfId.values()];
     const events = new Map(memories.map((m) => [m.id, sortableId('evt', now)]));
     const audit = auditParams(command.meta);
+    // Only a client's id can be one its store forgot: a generated one is not looked up.
+    const clientIds = new Set(
+      given.filter((_, i) => typeof command.data.memories[i]?.id === 'string').map((m) => m.id),
+    );
     const inputs = memories.map((m, index) => ({
       ...m,
+      clientId: clientIds.has(m.id),
       storeKey: storeKeyOf(m.store),
       eventId: events.get(m.id),
       eventPayload: storedPayload(m),
