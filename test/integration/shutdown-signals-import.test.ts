@@ -321,6 +321,9 @@ describe('import', () => {
     expect(await total()).toBe(before);
     const usage = await importCli();
     expect(usage.code).toBe(2);
+    const missing = await importCli(join(dir, 'no-such.ndjson'));
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/no-such\.ndjson does not exist/);
 
     // Restored beside the other stores of this shared database, exactly.
     await t.app.jobs.close(); // nothing of this test's writes meanwhile

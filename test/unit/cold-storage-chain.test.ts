@@ -17,6 +17,7 @@ import {
   FORMAT_VERSION,
   GraphDigest,
   keptProps,
+  ChainError,
   chainOf,
   decodeProps,
   decodeVector,
@@ -199,6 +200,9 @@ describe('a chain', () => {
     await rm(join(dir, '2-delta.ndjson'));
     await expect(chainOf(dir)).rejects.toThrow(/broken chain: .*3-delta\.ndjson follows the file with sha256/);
     await expect(chainOf(d2.path)).rejects.toThrow(/broken chain/);
+    // A path that is not there is a bad argument (refused, exit 2), not a failure to retry.
+    await expect(chainOf(join(dir, 'no-such.ndjson'))).rejects.toThrow(ChainError);
+    await expect(chainOf(join(dir, 'no-such.ndjson'))).rejects.toThrow(/no-such\.ndjson does not exist/);
 
     const text = await readFile(full.path, 'utf8');
     await writeFile(full.path, text.replace('"n":1', '"n":7'));

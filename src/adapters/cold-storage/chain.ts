@@ -68,7 +68,13 @@ async function filesIn(dir: string): Promise<ChainFile[]> {
  * (a folder): its full export first. Refuses a chain with a missing or wrong link.
  */
 export async function chainOf(target: string): Promise<ChainFile[]> {
-  const isDir = (await stat(target)).isDirectory();
+  // A path that is not there (or not readable) is a bad argument, refused: not a failure worth retrying.
+  const isDir = await stat(target).then(
+    (s) => s.isDirectory(),
+    (error: NodeJS.ErrnoException) => {
+      throw new ChainError(error.code === 'ENOENT' ? `${target} does not exist` : `${target}: ${error.message}`);
+    },
+  );
   const files = await filesIn(isDir ? target : dirname(target));
   const newest = (a: ChainFile, b: ChainFile) => (a.header.createdAt < b.header.createdAt ? b : a);
   const end = isDir ? files.reduce<ChainFile | null>((a, b) => (a ? newest(a, b) : b), null) : null;
