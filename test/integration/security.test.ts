@@ -374,14 +374,16 @@ describe('isolation', () => {
   it('graphql-ws needs a token and binds the subscriber to its instance', async () => {
     const url = t.server.url.replace(/^http/, 'ws');
     const subscribeOnce = (connectionParams: Record<string, unknown>, instanceId: string) =>
-      new Promise<{ error?: unknown; closed?: number; next?: unknown }>((resolve) => {
+      new Promise<{ error?: unknown; closed?: number; reason?: string; next?: unknown }>((resolve) => {
         const client = createClient({
           url,
           webSocketImpl: WebSocket,
           connectionParams,
           retryAttempts: 0,
           lazy: true,
-          on: { closed: (e) => resolve({ closed: (e as { code: number }).code }) },
+          on: {
+            closed: (e) => resolve({ closed: (e as { code: number }).code, reason: (e as { reason: string }).reason }),
+          },
         });
         client.subscribe(
           { query: `subscription { notifications(instanceId: "${instanceId}", after: "0") { id } }` },
@@ -400,8 +402,15 @@ describe('isolation', () => {
           },
         );
       });
-    expect((await subscribeOnce({}, iB)).closed).toBe(4403);
-    expect((await subscribeOnce({ token: 'tr_0000000000_bad' }, iB)).closed).toBe(4403);
+    // Refused at connect with the code HTTP gives, in the close reason (4403 is graphql-ws's refused connection).
+    expect(await subscribeOnce({}, iB)).toMatchObject({
+      closed: 4403,
+      reason: expect.stringMatching(/^UNAUTHENTICATED: /),
+    });
+    expect(await subscribeOnce({ token: 'tr_0000000000_bad' }, iB)).toMatchObject({
+      closed: 4403,
+      reason: expect.stringMatching(/^UNAUTHENTICATED: /),
+    });
     const foreign = await subscribeOnce({ token: tok.mindA, instanceId: iB }, iB);
     expect(JSON.stringify(foreign)).toContain('CORTEX.FOREIGN_INSTANCE');
   });

@@ -192,6 +192,10 @@ export function serveSubscriptions(deps: SubscriptionDeps): { stop(): Promise<vo
             ctx.extra.refusal = error;
             return true;
           }
+          // Refused (4403, graphql-ws's refused connection) with the code HTTP gives in the reason, as a revoked
+          // token's subscriptions end; graphql-ws's own close after this one is a no-op.
+          const { code, message } = publicError(error, 'graphql-ws');
+          ctx.extra.socket.close(CloseCode.Forbidden, `${code}: ${message}`.slice(0, 120));
           return false;
         }
       },
