@@ -75,14 +75,11 @@ export function registerPrompts(server: McpServer, ctx: McpContext): void {
           { store: ctx.storeOf(args.store), scope: args.scope ?? null, limit },
           ctx.caller,
         );
-        const prompt = reflectPrompt(view.candidates, { store: view.store, reflectionId: view.id });
-        const overMcp = userMessage(
-          `Over MCP, answer each one with the \`reflect_answer\` tool: { reflectionId: "${view.id}", memoryId, ` +
-            'action, why } (tier, with and confirmId as the action needs).',
-        );
+        // Spoken to an MCP client: it answers with the reflect_answer tool, not GraphQL's answerReflection.
+        const prompt = reflectPrompt(view.candidates, { store: view.store, reflectionId: view.id, speaksTo: 'mcp' });
         return {
           description: prompt.description,
-          messages: [...prompt.messages.map((m) => ({ role: m.role, content: { ...m.content } })), overMcp],
+          messages: prompt.messages.map((m) => ({ role: m.role, content: { ...m.content } })),
         };
       }),
   );

@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { REFLECT_ACTION_KINDS, TIERS } from '../../domain/index.js';
+import { ASSOCIATION_TYPES, MERGE_STRATEGIES, REFLECT_ACTION_KINDS, TIERS } from '../../domain/index.js';
 import type { ReflectionView } from '../../contexts/cortex/index.js';
 import type { McpContext } from './context.js';
 import { okResult, toolResult } from './result.js';
@@ -85,7 +85,8 @@ export function registerReflectionTools(server: McpServer, ctx: McpContext): voi
       description:
         'Answers one candidate of a reflection with one of the actions offered for it, and why (kept as an event on ' +
         'the memory). RECLASSIFY may name another tier; ASSOCIATE and CONSOLIDATE may name other memories (with); ' +
-        'FORGET deletes for good and needs confirmId repeating memoryId: ask the user first.',
+        'ASSOCIATE may choose the link type (associationType); CONSOLIDATE may choose a strategy (SUMMARIZE with ' +
+        'your content); FORGET deletes for good and needs confirmId repeating memoryId: ask the user first.',
       inputSchema: toolInput({
         reflectionId: id('The reflectionId reflect_session returned.'),
         memoryId: id('The candidate memory you answer (its memory.id).'),
@@ -99,6 +100,23 @@ export function registerReflectionTools(server: McpServer, ctx: McpContext): voi
         with: list(z.string().trim())
           .optional()
           .describe('ASSOCIATE and CONSOLIDATE only: the other memory ids (default: the ones the action offered).'),
+        // The fields GraphQL's ReflectAnswerInput takes, by the same names: an answer GraphQL can give, MCP can give.
+        associationType: oneOf(ASSOCIATION_TYPES)
+          .optional()
+          .describe(
+            `ASSOCIATE only: the type of every link, one of ${ASSOCIATION_TYPES.join(', ')} (default: each offered ` +
+              "memory's own).",
+          ),
+        strategy: oneOf(MERGE_STRATEGIES)
+          .optional()
+          .describe(
+            `CONSOLIDATE only: how to merge, one of ${MERGE_STRATEGIES.join(', ')} (default COMBINE; SUMMARIZE ` +
+              'needs content).',
+          ),
+        content: z
+          .string()
+          .optional()
+          .describe("CONSOLIDATE only: the consolidated memory's text, your summary (needed by SUMMARIZE)."),
         confirmId: id('FORGET only: the memory id again, your explicit consent.').optional(),
       }),
       outputSchema: reflectionResult,
@@ -114,6 +132,9 @@ export function registerReflectionTools(server: McpServer, ctx: McpContext): voi
             why: args.why,
             tier: args.tier ?? null,
             with: args.with ?? null,
+            associationType: args.associationType ?? null,
+            strategy: args.strategy ?? null,
+            content: args.content ?? null,
             confirmId: args.confirmId ?? null,
           },
           caller,

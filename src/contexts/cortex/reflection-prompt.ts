@@ -17,10 +17,15 @@ export interface ReflectPrompt {
 
 export interface ReflectPromptOptions {
   readonly store: string;
-  /** The reflection the answers go to (answerReflection's reflectionId); omit for a look without one. */
+  /** The reflection the answers go to (the answer's reflectionId); omit for a look without one. */
   readonly reflectionId?: string | null;
   /** Memory ids answered already (skipped in the list). */
   readonly answered?: ReadonlySet<string>;
+  /**
+   * Who reads it: GraphQL (the default) answers with the answerReflection mutation, an MCP client with the
+   * reflect_answer tool (it has no GraphQL); both take the same answer fields.
+   */
+  readonly speaksTo?: 'graphql' | 'mcp';
 }
 
 const CONTENT_CHARS = 280;
@@ -59,15 +64,20 @@ export function reflectPromptText(
 ): string {
   const open = candidates.filter((c) => !options.answered?.has(c.memory.id));
   if (open.length === 0) return `Reflection over store "${options.store}": nothing left to review.`;
+  const mcp = options.speaksTo === 'mcp';
+  const fields = `{ reflectionId: "${options.reflectionId}", memoryId, action, why }`;
+  const answerWith = mcp ? `the reflect_answer tool: ${fields}` : `answerReflection(input: ${fields})`;
+  const opener = mcp ? 'reflect_session' : 'reflectSession';
   const how = options.reflectionId
     ? [
-        `Answer each one with answerReflection(input: { reflectionId: "${options.reflectionId}", memoryId, action, ` +
-          `why }), one answer per memory.`,
+        `Answer each one with ${answerWith}, one answer per memory.`,
         'Say why in your own words: the answer and the reason are kept as an event on the memory.',
-        'RECLASSIFY may name another tier; ASSOCIATE and CONSOLIDATE may name other memories ("with"); FORGET needs ' +
-          'your explicit consent (confirmId repeating the memory id) and cannot be undone.',
+        'RECLASSIFY may name another tier ("tier"); ASSOCIATE and CONSOLIDATE may name other memories ("with"); ' +
+          'ASSOCIATE may choose the link type ("associationType"); CONSOLIDATE may choose a "strategy" (COMBINE by ' +
+          'default; SUMMARIZE needs your summary as "content"); FORGET needs your explicit consent ("confirmId" ' +
+          'repeating the memory id) and cannot be undone.',
       ]
-    : ['Open a reflection (reflectSession) to answer these; nothing changes until you do.'];
+    : [`Open a reflection (${opener}) to answer these; nothing changes until you do.`];
   return [
     `Reflection over store "${options.store}": ${open.length} memor${open.length === 1 ? 'y' : 'ies'} to review.`,
     'For each, decide what it is to you now: keep it close (CLAIM), move it (RECLASSIFY), connect it (ASSOCIATE), ' +
