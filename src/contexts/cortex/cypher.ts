@@ -21,4 +21,5 @@ export const Q = declareStatements('cortex', {
   openReflection: 'open-reflection',
   getReflection: 'get-reflection',
   recordReflectionAnswer: 'record-reflection-answer',
+  reflectionConsolidated: 'reflection-consolidated',
 });

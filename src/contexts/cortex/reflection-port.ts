@@ -180,11 +180,15 @@ export class ReflectionPort {
       };
     }
     const why = requireText(args.why, 'why');
-    const plan = this.plan(candidate, args);
+    // The actions as they stand: one that can no longer succeed is not offered any more.
+    const standing = (await this.standing(record)).offered.find((c) => c.memoryId === args.memoryId);
+    const plan = this.plan(standing ?? candidate, args);
     await this.checkOthers(plan.with, record.store, caller);
     const result = await this.apply(plan, args.memoryId, why, caller);
     const now = this.clock();
-    const eventId = `${record.id}-answer-${args.memoryId}`;
+    // Time-sortable like every other event (the events cursor pages by id); made once, so a replay of the
+    // write reuses it. The statement keeps one answer per memory: a concurrent answer gets the recorded one.
+    const eventId = sortableId('evt', now);
     const payload = {
       reflectionId: record.id,
       memoryId: args.memoryId,
@@ -205,6 +209,10 @@ export class ReflectionPort {
       sessionId: caller.sessionId,
     });
     const answer = toAnswerRecord((rows[0] as { answer: Record<string, unknown> }).answer);
+    const after = (await this.record(record.id)) ?? record;
+    const reflection = await this.view(after);
+    // Another answer to this memory was recorded first (its caller published it): nothing new to tell.
+    if (answer.id !== eventId) return { answer, memory: result, reflection };
     const event = this.deps.bus.message(
       'ReflectionAnswered',
       { reflectionId: record.id, store: record.store, memoryId: args.memoryId, action: args.action, why },
@@ -217,8 +225,7 @@ export class ReflectionPort {
       },
     );
     this.deps.bus.publish(event);
-    const after = (await this.record(record.id)) ?? record;
-    return { answer, memory: result, reflection: await this.view(after) };
+    return { answer, memory: result, reflection };
   }
 
   /** The answer's command with its defaults filled from what was offered; throws before anything is written. */
@@ -334,11 +341,47 @@ export class ReflectionPort {
     return row ? toReflectionRecord(row.reflection, row.answers) : null;
   }
 
-  /** The offered candidates with their memories read again (no access is counted). */
+  /**
+   * The offered candidates still there, their memories read again (no access is counted), each with the actions
+   * that can still succeed: an action's memories that are gone drop out of it, and the action too when none is
+   * left (an ASSOCIATE or CONSOLIDATE with nothing to do); a CONSOLIDATE drops the memories consolidated
+   * already, and is gone when its candidate is.
+   */
+  private async standing(record: ReflectionRecord) {
+    const ids = [...new Set(record.offered.flatMap((c) => [c.memoryId, ...c.actions.flatMap((a) => a.memoryIds)]))];
+    const byId = new Map((await memoriesById(this.deps.bus, ids)).map((m) => [m.id, m]));
+    const merging = record.offered.some((c) => c.actions.some((a) => a.kind === 'CONSOLIDATE'));
+    const consolidated = new Set(
+      merging
+        ? (await this.deps.graph.read<{ id: string }>(Q.reflectionConsolidated, { ids: [...byId.keys()] })).map(
+            (r) => r.id,
+          )
+        : [],
+    );
+    const offered: OfferedCandidate[] = record.offered.flatMap((c) => {
+      if (!byId.has(c.memoryId)) return [];
+      const actions = c.actions.flatMap((a) => {
+        const merge = a.kind === 'CONSOLIDATE';
+        if (merge && consolidated.has(c.memoryId)) return [];
+        const kept = a.memoryIds.map((x) => byId.has(x) && !(merge && consolidated.has(x)));
+        if (a.memoryIds.length > 0 && !kept.includes(true)) return [];
+        return [
+          {
+            ...a,
+            memoryIds: a.memoryIds.filter((_, i) => kept[i]),
+            // Aligned with memoryIds (ASSOCIATE), empty otherwise.
+            associationTypes: a.associationTypes.filter((_, i) => kept[i]),
+          },
+        ];
+      });
+      return [{ ...c, actions }];
+    });
+    return { byId, offered };
+  }
+
   private async view(record: ReflectionRecord): Promise<ReflectionView> {
-    const ids = new Set(record.offered.flatMap((c) => [c.memoryId, ...c.actions.flatMap((a) => a.memoryIds)]));
-    const byId = new Map((await memoriesById(this.deps.bus, [...ids])).map((m) => [m.id, m]));
-    const candidates: ReflectCandidateWithActions[] = record.offered.flatMap((c) => {
+    const { byId, offered } = await this.standing(record);
+    const candidates: ReflectCandidateWithActions[] = offered.flatMap((c) => {
       const memory = byId.get(c.memoryId);
       if (!memory) return [];
       const actions = c.actions.map((a) => ({ ...a, memories: a.memoryIds.flatMap((x) => byId.get(x) ?? []) }));
@@ -348,7 +391,8 @@ export class ReflectionPort {
     return {
       ...record,
       candidates,
-      remaining: record.offered.filter((c) => !answered.has(c.memoryId)).length,
+      // The visible ones only: a candidate forgotten outside the reflection can no longer be answered.
+      remaining: candidates.filter((c) => !answered.has(c.memory.id)).length,
       next: candidates.find((c) => !answered.has(c.memory.id)) ?? null,
     };
   }

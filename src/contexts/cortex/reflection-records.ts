@@ -55,7 +55,7 @@ export interface ReflectionRecord {
  */
 export interface ReflectionView extends ReflectionRecord {
   readonly candidates: readonly ReflectCandidateWithActions[];
-  /** Offered candidates not answered yet. */
+  /** Candidates (those still there) not answered yet. */
   readonly remaining: number;
   /** The first candidate without an answer (null when every one has one). */
   readonly next: ReflectCandidateWithActions | null;
