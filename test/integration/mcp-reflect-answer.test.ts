@@ -80,6 +80,8 @@ describe('reflect_answer over MCP', () => {
     expect(into).toHaveLength(1);
     expect(into[0]!.content).toBe(summary);
     expect([...into[0]!.originals].sort()).toEqual([ids.deployA, ids.deployB].sort());
+    // The answer names the memory it made, as GraphQL's answerReflection does: the mind can use or claim it.
+    expect(merged.data.memory).toMatchObject({ content: summary });
   });
 
   it('associates with the association type chosen', async () => {

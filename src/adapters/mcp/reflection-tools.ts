@@ -10,8 +10,8 @@ import { ASSOCIATION_TYPES, MERGE_STRATEGIES, REFLECT_ACTION_KINDS, TIERS } from
 import type { ReflectionView } from '../../contexts/cortex/index.js';
 import type { McpContext } from './context.js';
 import { okResult, toolResult } from './result.js';
-import { reflectCandidateSchema } from './schemas.js';
-import { reflectView } from './views.js';
+import { memorySchema, reflectCandidateSchema } from './schemas.js';
+import { memoryView, reflectView } from './views.js';
 import { id, list, oneOf, reflectionArgs, storeArg, toolInput } from './tool-args.js';
 
 const actionSchema = z.object({
@@ -27,6 +27,13 @@ const reflectionResult = {
   remaining: z.number().describe('Candidates not answered yet.'),
   nextMemoryId: z.string().nullable().describe('The first candidate without an answer.'),
   candidates: z.array(candidateWithActions),
+};
+/** An answer: the reflection as it stands, and the memory the answer acted on or made (none once forgotten). */
+const answerResult = {
+  ...reflectionResult,
+  memory: memorySchema
+    .nullable()
+    .describe('The memory the answer acted on, or the one a CONSOLIDATE made; null after FORGET.'),
 };
 
 function reflectionView(view: ReflectionView, ctx: McpContext) {
@@ -119,7 +126,7 @@ export function registerReflectionTools(server: McpServer, ctx: McpContext): voi
           .describe("CONSOLIDATE only: the consolidated memory's text, your summary (needed by SUMMARIZE)."),
         confirmId: id('FORGET only: the memory id again, your explicit consent.').optional(),
       }),
-      outputSchema: reflectionResult,
+      outputSchema: answerResult,
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     },
     (args) =>
@@ -139,7 +146,8 @@ export function registerReflectionTools(server: McpServer, ctx: McpContext): voi
           },
           caller,
         );
-        return okResult(reflectionView(answered.reflection, ctx));
+        const memory = answered.memory ? memoryView(answered.memory, ports.salienceOf) : null;
+        return okResult({ ...reflectionView(answered.reflection, ctx), memory });
       }),
   );
 }
