@@ -72,11 +72,15 @@ export interface MemoryPortDeps {
   readonly sessions?: SessionActivity & SessionOwners;
 }
 
-/** Cortex's sessions as far as store() needs a named one: its store, its instance, and whether it has ended. */
+/** A session's store, and the instance it is open for (null once it has ended). */
+export interface SessionOwner {
+  readonly store: string;
+  readonly openInstance: string | null;
+}
+
+/** Cortex's sessions as far as store() needs the ones it names: their stores and open instances, in one read. */
 export interface SessionOwners {
-  get(
-    id: string,
-  ): Promise<{ readonly store: string; readonly instanceId: string; readonly endedAt: number | null } | null>;
+  ownersOf(ids: readonly string[]): Promise<ReadonlyMap<string, SessionOwner>>;
 }
 
 /** Cortex's sessions as far as a check of a named session needs them: the store of each that exists. */
@@ -119,14 +123,21 @@ export const foreignSession = (sessionId: string, what: string) =>
 
 /**
  * The session a caller names itself with (x-session-id) is written into what its change records (events, a
- * consolidated memory): one of a store the caller may not reach is refused, as store() refuses it.
+ * consolidated memory): one of a store the caller may not reach is refused, as store() refuses it. A read of one
+ * store (`read`) records it too: there a session of any other store is refused, before anything is read. One no
+ * store knows passes: an agent may name its session before it stores anything, as `store` allows.
  */
-export async function checkCallerSession(sessions: SessionStores | undefined, caller: Caller): Promise<void> {
+export async function checkCallerSession(
+  sessions: SessionStores | undefined,
+  caller: Caller,
+  read: string | null = null,
+): Promise<void> {
   const { sessionId } = caller;
-  if (!sessionId || !sessions || !isStoreBound(caller.access)) return;
+  if (!sessionId || !sessions || (read === null && !isStoreBound(caller.access))) return;
   const store = (await sessions.storesOf([sessionId])).get(sessionId);
-  if (store !== undefined && !mayReach(caller.access, store))
-    throw foreignSession(sessionId, 'a store this token may reach');
+  if (store === undefined) return;
+  if (read !== null && store !== read) throw foreignSession(sessionId, `store "${read}"`);
+  if (!mayReach(caller.access, store)) throw foreignSession(sessionId, 'a store this token may reach');
 }
 
 /** What an unknown id gets; a memory of a store the caller may not reach gets the same. */
@@ -183,8 +194,7 @@ export class MemoryPort {
         m.sessionId ?? caller.sessionId ?? (open && open.store === this.storeName(m.store) ? open.id : null);
       return sessionId === null || m.sessionId ? m : { ...m, sessionId };
     });
-    await this.checkSessions(stamped);
-    await this.checkOwnSessions(stamped, caller, open?.id ?? null);
+    await this.checkSessions(stamped, caller);
     return this.active(
       caller,
       this.deps.bus.ask(
@@ -198,39 +208,30 @@ export class MemoryPort {
     );
   }
 
-  /** A memory may only join a session of its own store. */
-  private async checkSessions(memories: readonly StoreRequest[]): Promise<void> {
+  /**
+   * A memory may only join a session of its own store. And (invariant 8) a caller that names an instance (header or
+   * token) stores nothing into another instance's open session, named by argument or header: its end would list the
+   * memories as that instance's own. A caller naming none (an operator, an import) may; a session of a store the
+   * caller may not reach is left to the store checks. One read for all of them: a storeMany of a long history names
+   * many sessions.
+   */
+  private async checkSessions(memories: readonly StoreRequest[], caller: Caller): Promise<void> {
+    const { sessions } = this.deps;
     const byId = new Map<string, string>();
     for (const m of memories)
       if (typeof m.sessionId === 'string' && m.sessionId.trim() !== '')
         byId.set(m.sessionId.trim(), this.storeName(m.store));
-    if (byId.size === 0 || !this.deps.sessions) return;
-    // One read for all of them: a storeMany of a long history names many sessions.
-    const existing = await this.deps.sessions.storesOf([...byId.keys()]);
+    // The header's session, when every memory names its own.
+    const header = caller.instanceId && caller.sessionId && !byId.has(caller.sessionId) ? [caller.sessionId] : [];
+    if ((byId.size === 0 && header.length === 0) || !sessions) return;
+    const owners = await sessions.ownersOf([...byId.keys(), ...header]);
     for (const [sessionId, store] of byId) {
-      const sessionStore = existing.get(sessionId);
-      if (sessionStore !== undefined && sessionStore !== store) throw foreignSession(sessionId, `store "${store}"`);
+      const owner = owners.get(sessionId);
+      if (owner !== undefined && owner.store !== store) throw foreignSession(sessionId, `store "${store}"`);
     }
-  }
-
-  /**
-   * Invariant 8: a caller that names an instance (header or token) stores nothing into another instance's open
-   * session, named by argument or header (its end would list the memories as that instance's own). A caller naming
-   * none (an operator, an import) may; a session the caller may not reach is left to the store checks.
-   */
-  private async checkOwnSessions(memories: readonly StoreRequest[], caller: Caller, own: string | null): Promise<void> {
-    const { sessions } = this.deps;
-    if (!caller.instanceId || !sessions) return;
-    const ids = new Set<string>();
-    for (const m of memories)
-      if (typeof m.sessionId === 'string' && m.sessionId.trim() !== '') ids.add(m.sessionId.trim());
-    if (caller.sessionId) ids.add(caller.sessionId);
-    // The caller's own open session (found by enter) needs no second read.
-    if (own !== null) ids.delete(own);
-    for (const session of await Promise.all([...ids].map((id) => sessions.get(id)))) {
-      if (session && session.endedAt === null && mayReach(caller.access, session.store))
-        checkOwnInstance(caller.instanceId, session.instanceId);
-    }
+    for (const owner of owners.values())
+      if (owner.openInstance !== null && mayReach(caller.access, owner.store))
+        checkOwnInstance(caller.instanceId, owner.openInstance);
   }
 
   async claim(id: string, caller: Caller): Promise<MemoryRecord> {

@@ -16,7 +16,7 @@ import {
 import type { Pack, RecallResult, ReflectCandidateWithActions, UseRecord } from '../../domain/index.js';
 import { checkCallerSession, touchOpenSession, type Caller, type SessionActivity } from './memory-port.js';
 import { namedStore } from './session-rules.js';
-import { checkCallerScope, checkSessionScope, type SessionScope } from './session-scope.js';
+import { checkSessionScope, type SessionScope } from './session-scope.js';
 
 /** The idle time after which a session times out, when the port is not told (config.sessionIdleMs). */
 const DEFAULT_SESSION_IDLE_MS = 3_600_000;
@@ -81,7 +81,7 @@ export class RecallPort {
   async search(args: SearchArgs, caller: Caller): Promise<RecallResult> {
     admit(this.deps.accepting);
     const store = this.store(args.store, caller);
-    await checkCallerScope(this.deps.sessions, caller, store);
+    await checkCallerSession(this.deps.sessions, caller, store);
     await checkSessionScope(this.deps.sessions, args.sessionId, store);
     const request = {
       query: args.query,
@@ -108,7 +108,7 @@ export class RecallPort {
   async contextFor(args: ContextArgs, caller: Caller): Promise<Pack & { recallId: string }> {
     admit(this.deps.accepting);
     const store = this.store(args.store, caller);
-    await checkCallerScope(this.deps.sessions, caller, store);
+    await checkCallerSession(this.deps.sessions, caller, store);
     // The argument only, and not when it repeats the caller's own (the header, checked above for its store only):
     // that may name a session nothing was stored in yet, as `store` allows, and an agent passes it as "its current
     // session".

@@ -4,7 +4,6 @@
  * the store had nothing to say. Refused as unknown, with the code an unknown session gets elsewhere.
  */
 import { NotFoundError } from '../../domain/index.js';
-import { foreignSession, type Caller, type SessionStores } from './memory-port.js';
 
 /** Cortex's sessions as far as a scope check needs them. */
 export interface SessionScope {
@@ -23,20 +22,4 @@ export async function checkSessionScope(
 ): Promise<void> {
   if (sessionId === null || sessionId === undefined || !sessions) return;
   if (!(await sessions.knows(sessionId, store))) throw sessionNotFound(sessionId, store);
-}
-
-/**
- * The caller's own session (x-session-id) is written into what a read records: one of another store than the one
- * read (so also of one the token may not reach) is refused, before anything is read. One no store knows passes: an
- * agent may name its session before it stores anything, as `store` allows.
- */
-export async function checkCallerScope(
-  sessions: SessionStores | undefined,
-  caller: Caller,
-  store: string,
-): Promise<void> {
-  const { sessionId } = caller;
-  if (!sessionId || !sessions) return;
-  const sessionStore = (await sessions.storesOf([sessionId])).get(sessionId);
-  if (sessionStore !== undefined && sessionStore !== store) throw foreignSession(sessionId, `store "${store}"`);
 }

@@ -21,6 +21,7 @@ import {
   type Tx,
 } from '../../domain/index.js';
 import { Q } from './cypher.js';
+import type { SessionOwner } from './memory-port.js';
 import { toDecisionRecord, toSessionRecord, type DecisionRecord, type SessionRecord } from './session-records.js';
 import { initialMode, validateState } from './session-rules.js';
 
@@ -293,9 +294,16 @@ export class Sessions {
 
   /** The store of each of these sessions that exists, in one read. */
   async storesOf(ids: readonly string[]): Promise<Map<string, string>> {
+    return new Map([...(await this.ownersOf(ids))].map(([id, owner]) => [id, owner.store]));
+  }
+
+  /** The store of each of these sessions that exists and the instance it is open for (null once ended), in one read. */
+  async ownersOf(ids: readonly string[]): Promise<Map<string, SessionOwner>> {
     if (ids.length === 0) return new Map();
-    const rows = await this.graph.read<{ id: string; store: string }>(Q.sessionStores, { ids: [...new Set(ids)] });
-    return new Map(rows.map((r) => [r.id, r.store]));
+    const rows = await this.graph.read<{ id: string; store: string; openInstance: string | null }>(Q.sessionStores, {
+      ids: [...new Set(ids)],
+    });
+    return new Map(rows.map((r) => [r.id, { store: r.store, openInstance: r.openInstance ?? null }]));
   }
 
   /** Whether the store has a session of this id, or memories stored with it (a session never opened here). */
