@@ -102,6 +102,11 @@ export async function startTestApp(options: AppOptions = {}, env: NodeJS.Process
   };
 }
 
+/** An app with authentication on (TOTAL_RECALL_AUTH=on) and `env` besides; its own queues, as startTestApp's. */
+export function startAuthApp(env: NodeJS.ProcessEnv = {}, options: AppOptions = {}): Promise<TestApp> {
+  return startTestApp(options, { ...process.env, TOTAL_RECALL_AUTH: 'on', ...env });
+}
+
 /**
  * The tokens tests make on one app, removed together: a token belongs to no store, so dropStore leaves it behind.
  * `app` is read at each call (the app is started in a beforeAll).

@@ -5,26 +5,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { connectMcp, queuePrefix, randomStore, startTestApp, TestTokens, type TestApp } from '../helpers.js';
-import { dropQueues } from '../background.js';
+import { connectMcp, randomStore, startAuthApp, TestTokens, type TestApp } from '../helpers.js';
 
 const A = randomStore('mcp-res-a');
 const B = randomStore('mcp-res-b');
-const prefix = queuePrefix();
 let t: TestApp;
 let client: Client;
 const tokens = new TestTokens(() => t);
 
 beforeAll(async () => {
-  t = await startTestApp(
-    {},
-    {
-      ...process.env,
-      TOTAL_RECALL_AUTH: 'on',
-      TOTAL_RECALL_QUEUE_PREFIX: prefix,
-      TOTAL_RECALL_SCOPE_STORES: `${A},${B}`,
-    },
-  );
+  t = await startAuthApp({ TOTAL_RECALL_SCOPE_STORES: `${A},${B}` });
   const { token } = await tokens.issue({ scope: 'mind', stores: [A] });
   client = await connectMcp(t, 'mcp-resource-errors', { authorization: `Bearer ${token}` });
 });
@@ -35,7 +25,6 @@ afterAll(async () => {
   await t?.dropStore(A);
   await t?.dropStore(B);
   await t?.stop();
-  await dropQueues(prefix);
 });
 
 const failure = async (uri: string): Promise<McpError> => {

@@ -9,13 +9,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { connectMcp, queuePrefix, randomStore, startTestApp, TestTokens, type TestApp } from '../helpers.js';
-import { dropQueues } from '../background.js';
+import { connectMcp, randomStore, startAuthApp, TestTokens, type TestApp } from '../helpers.js';
 import { ERROR_META_KEY } from '../../src/adapters/mcp/testing.js';
 
 const A = randomStore('mind-inst-a');
 const B = randomStore('mind-inst-b');
-const prefix = queuePrefix();
 let t: TestApp;
 const tokens = new TestTokens(() => t);
 const tok: Record<'unboundA' | 'boundA' | 'readerA' | 'unboundB', string> = {} as never;
@@ -38,15 +36,7 @@ async function call(client: Client, name: string, args: Record<string, unknown> 
 }
 
 beforeAll(async () => {
-  t = await startTestApp(
-    {},
-    {
-      ...process.env,
-      TOTAL_RECALL_AUTH: 'on',
-      TOTAL_RECALL_QUEUE_PREFIX: prefix,
-      TOTAL_RECALL_SCOPE_STORES: `${A},${B}`,
-    },
-  );
+  t = await startAuthApp({ TOTAL_RECALL_SCOPE_STORES: `${A},${B}` });
   const make = async (args: Parameters<TestTokens['issue']>[0]) => (await tokens.issue(args)).token;
   tok.unboundA = await make({ scope: 'mind', stores: [A] });
   tok.boundA = await make({ scope: 'mind', stores: [A], instanceId: instance('mind-inst-bound') });
@@ -60,7 +50,6 @@ afterAll(async () => {
   await t?.dropStore(A);
   await t?.dropStore(B);
   await t?.stop();
-  await dropQueues(prefix);
 });
 
 describe('a mind token without an instance', () => {

@@ -6,12 +6,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { randomStore, startTestApp, TestTokens, type GraphQLResponse, type TestApp } from '../helpers.js';
-import { dropQueues, queuePrefix } from '../background.js';
+import { randomStore, startAuthApp, TestTokens, type GraphQLResponse, type TestApp } from '../helpers.js';
 
 export const A = randomStore('sec-a');
 export const B = randomStore('sec-b');
-const prefix = queuePrefix();
 export const coldDir = await mkdtemp(join(tmpdir(), 'total-recall-sec-'));
 export let t: TestApp;
 /** The tokens the security tests make, the fixture's first (tokenIds[0] is mindA's); removed after the file. */
@@ -92,16 +90,7 @@ export async function storeAs(
 /** Starts the app with authentication on and makes the tokens; removes both afterwards. */
 export function useSecurityApp(): void {
   beforeAll(async () => {
-    t = await startTestApp(
-      {},
-      {
-        ...process.env,
-        TOTAL_RECALL_AUTH: 'on',
-        TOTAL_RECALL_QUEUE_PREFIX: prefix,
-        TOTAL_RECALL_SCOPE_STORES: `${A},${B}`,
-        TOTAL_RECALL_COLD_STORAGE_DIR: coldDir,
-      },
-    );
+    t = await startAuthApp({ TOTAL_RECALL_SCOPE_STORES: `${A},${B}`, TOTAL_RECALL_COLD_STORAGE_DIR: coldDir });
     const make = async (args: Parameters<TestTokens['issue']>[0]) => (await tokens.issue(args)).token;
     tok.mindA = await make({ scope: 'mind', stores: [A], instanceId: iA });
     tok.mindB = await make({ scope: 'mind', stores: [B], instanceId: iB });
@@ -115,29 +104,11 @@ export function useSecurityApp(): void {
     await t?.dropStore(A);
     await t?.dropStore(B);
     await t?.stop();
-    await dropQueues(prefix);
     await rm(coldDir, { recursive: true, force: true });
   });
 }
 
-/** An app of its own with auth on and a rate limit per token per minute; `stop` also drops its queues. */
-export async function startRateLimitedApp(perMinute: number): Promise<TestApp> {
-  const own = queuePrefix();
-  const app = await startTestApp(
-    {},
-    {
-      ...process.env,
-      TOTAL_RECALL_AUTH: 'on',
-      TOTAL_RECALL_QUEUE_PREFIX: own,
-      TOTAL_RECALL_RATE_LIMIT_PER_MINUTE: String(perMinute),
-    },
-  );
-  const stop = app.stop;
-  return {
-    ...app,
-    stop: async () => {
-      await stop();
-      await dropQueues(own);
-    },
-  };
+/** An app of its own with auth on and a rate limit per token per minute. */
+export function startRateLimitedApp(perMinute: number): Promise<TestApp> {
+  return startAuthApp({ TOTAL_RECALL_RATE_LIMIT_PER_MINUTE: String(perMinute) });
 }
