@@ -156,12 +156,12 @@ describe('idempotent stores', () => {
       message('ForgetCommand', { id, confirmId: id, reason: 'replay test' }, 'cortex'),
     );
     expect(done).toEqual({ id, forgotten: true, consolidatedInto: [] });
-    const rows = await t.cypher<{ content: string; payload: string }>(
+    const rows = await t.cypher<{ content: string; store: string; payload: string }>(
       'MATCH (m:Memory {id: $id}) MATCH (e:Event {type: "MemoryStored"})-[:ABOUT]->(m) ' +
-        'RETURN m.content AS content, e.payload AS payload',
+        'RETURN m.content AS content, m.store AS store, e.payload AS payload',
       { id },
     );
-    expect(rows.map((r) => r.content)).toEqual(['the second, never forgotten']);
+    expect(rows.map((r) => [r.content, r.store])).toEqual([['the second, never forgotten', other]]);
     expect(rows[0]?.payload).not.toBe('{"redacted":true}');
   });
 });

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomStore, startTestApp, type TestApp } from '../helpers.js';
-import { Bus, message, type GraphPort } from '../../src/domain/index.js';
+import { Bus, message } from '../../src/domain/index.js';
 import { Hippocampus } from '../../src/contexts/hippocampus/index.js';
-import { Neo4jGraph } from '../../src/adapters/neo4j/index.js';
 
 let t: TestApp;
 const store = randomStore('forgotten');
@@ -91,30 +90,6 @@ describe('a store with the id of a forgotten memory', () => {
     const second = await t.ok<{ store: { createdAt: string } }>(STORE, { input });
     expect(second.store.createdAt).toBe(first.store.createdAt);
     expect(await trail(id)).toEqual({ memories: 1, events: ['MemoryStored'] });
-  });
-
-  it('spares a memory stored again in another store when a forget is replayed', async () => {
-    // The forget commits, its answer is lost; before the driver replays it, another store takes the id.
-    const id = `hw-replay-${store}`;
-    const real = new Neo4jGraph(t.app.driver, t.config.neo4j.database);
-    let betweenAttempts: (() => Promise<unknown>) | null = null;
-    const replaying: GraphPort = {
-      read: (s, p) => real.read(s, p),
-      write: (s, p) => real.write(s, p),
-      readTransaction: (w) => real.readTransaction(w),
-      async transaction(work) {
-        await real.transaction(work);
-        await betweenAttempts?.();
-        return real.transaction(work);
-      },
-    };
-    const hippocampus = new Hippocampus({ graph: replaying, bus: new Bus(), limits: t.config });
-    await t.ok(STORE, { input: { id, store, content: 'forgotten with consent' } });
-    betweenAttempts = () => t.ok(STORE, { input: { id, store: other, content: 'never forgotten' } });
-    const done = await hippocampus.forget(message('ForgetCommand', { id, confirmId: id, reason: 'replay' }, 'cortex'));
-    expect(done).toEqual({ id, forgotten: true, consolidatedInto: [] });
-    const rows = await t.cypher<{ store: string }>('MATCH (m:Memory {id: $id}) RETURN m.store AS store', { id });
-    expect(rows).toEqual([{ store: other }]);
   });
 
   it('is about the store that forgot it: another store may use the id', async () => {
